@@ -1,0 +1,51 @@
+# simtcore: Makefile facade over CMake/Ninja and the RTL scripts.
+#   make run     build and run the demo on the verilated RTL
+#   make test    lint + synth-check + formal + every GoogleTest (ctest)
+#   make wave TEST=Suite.Name   run one test with FST tracing; prints how to open it
+SHELL := /bin/bash
+BUILD ?= build
+WAVE_BUILD ?= build/wave
+JOBS ?= 2
+TEST ?= TokenDeque.Seed002WorkedExample
+
+.PHONY: all bootstrap configure build run test lint synth-check formal ctest wave clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+$(BUILD)/build.ninja: | bootstrap
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+configure: bootstrap $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/bin/simt_demo
+
+lint: bootstrap
+	@scripts/lint.sh
+
+synth-check: bootstrap
+	@scripts/synth_check.sh
+
+formal: bootstrap
+	@scripts/formal.sh
+
+ctest: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test: lint synth-check formal ctest
+
+# Tracing lives in its own build tree so the regression build stays fast.
+wave: bootstrap
+	cmake -S . -B $(WAVE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMT_TRACE=ON
+	cmake --build $(WAVE_BUILD) -j $(JOBS) --target simt_tb_blocks
+	SIMT_WAVE=1 $(WAVE_BUILD)/bin/simt_tb_blocks --gtest_filter='$(TEST)'
+	@echo "waves: gtkwave build/waves/$(subst /,_,$(TEST)).fst build/waves/$(subst /,_,$(TEST)).gtkw"
+
+clean:
+	rm -rf $(BUILD)

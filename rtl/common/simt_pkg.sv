@@ -1,0 +1,98 @@
+// simtcore shared package: default parameters, token types and token layout.
+// Referenced with the simt_pkg:: prefix everywhere (Yosys 0.23 rejects `import pkg::*`).
+package simt_pkg;
+
+  // Not every user of the package needs every constant.
+  /* verilator lint_off UNUSEDPARAM */
+
+  // ---------------------------------------------------------------------------------------
+  // Core parameters (defaults of ARCHITECTURE.md)
+  // ---------------------------------------------------------------------------------------
+  localparam int NumWarps    = 8;
+  localparam int WarpSize    = 32;
+  localparam int NumCtas     = 4;
+  localparam int NumBarIds   = 16;
+  localparam int NumBarSlots = 16;
+  localparam int QueueDepth  = 32;
+  localparam int NumRegs     = 32;
+
+  // ---------------------------------------------------------------------------------------
+  // Token types (seed 002). One encoding serves the 4-bit field of 64-bit tokens and the
+  // 8-bit field of 128-bit tokens (upper bits zero).
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [3:0] {
+    TokNone    = 4'd0,
+    TokSync    = 4'd1,
+    TokDiv     = 4'd2,
+    TokCall    = 4'd3,
+    TokBrk     = 4'd4,
+    TokCont    = 4'd5,
+    TokYield   = 4'd6,
+    TokBarrier = 4'd7
+  } tok_type_e;
+
+  // Type-summary bits: one per token type that somebody asks "is there one below?" about.
+  // Bits 0..3 are seed 002's bits 58..61 (SYNC, DIV, CALL, YIELD); BRK and CONT use the two
+  // spare bits 62..63 of a 64-bit token. BARRIER tokens have no summary bit.
+  localparam int SumW     = 6;
+  localparam int SumSync  = 0;
+  localparam int SumDiv   = 1;
+  localparam int SumCall  = 2;
+  localparam int SumYield = 3;
+  localparam int SumBrk   = 4;
+  localparam int SumCont  = 5;
+
+  // 64-bit token for 32-thread warps: [3:0] type, [35:4] mask, [57:36] address,
+  // [63:58] type summary.
+  typedef struct packed {
+    logic [SumW-1:0] summary;
+    logic [21:0]     addr;
+    logic [31:0]     mask;
+    logic [3:0]      ttype;
+  } token64_t;
+
+  // 128-bit token for 64-thread warps: [7:0] type, [71:8] mask, [103:72] address,
+  // [109:104] type summary, [127:110] reserved (zero).
+  typedef struct packed {
+    logic [17:0]     rsvd;
+    logic [SumW-1:0] summary;
+    logic [31:0]     addr;
+    logic [63:0]     mask;
+    logic [7:0]      ttype;
+  } token128_t;
+
+  // Field positions by token width, for blocks parameterized on TokenW.
+  localparam int Tok64SumLsb  = 58;
+  localparam int Tok128SumLsb = 104;
+  localparam int Tok64TypeW   = 4;
+  localparam int Tok128TypeW  = 8;
+
+  // One-hot summary bit of a token type (zero for types without a summary bit).
+  function automatic logic [SumW-1:0] summary_bit(logic [3:0] ttype);
+    logic [SumW-1:0] bits;
+    bits = '0;
+    unique case (ttype)
+      simt_pkg::TokSync:  bits[SumSync]  = 1'b1;
+      simt_pkg::TokDiv:   bits[SumDiv]   = 1'b1;
+      simt_pkg::TokCall:  bits[SumCall]  = 1'b1;
+      simt_pkg::TokYield: bits[SumYield] = 1'b1;
+      simt_pkg::TokBrk:   bits[SumBrk]   = 1'b1;
+      simt_pkg::TokCont:  bits[SumCont]  = 1'b1;
+      default:  bits = '0;
+    endcase
+    summary_bit = bits;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Token-queue maintenance operations (runtime port of simt_token_deque)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    MntStall  = 2'd0,  // stop a warp's queue so the runtime may inspect it
+    MntRead   = 2'd1,  // read entry idx of a stalled queue (data one cycle later)
+    MntWrite  = 2'd2,  // write entry idx of a stalled queue
+    MntResume = 2'd3   // load head/tail pointers, clear the stall, reload the front
+  } mnt_op_e;
+
+  /* verilator lint_on UNUSEDPARAM */
+
+endpackage
