@@ -93,6 +93,23 @@ package simt_pkg;
     MntResume = 2'd3   // load head/tail pointers, clear the stall, reload the front
   } mnt_op_e;
 
+  // ---------------------------------------------------------------------------------------
+  // Warp scheduler policies (run-time selectable) and barrier states (seed 000)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [2:0] {
+    PolOldest  = 3'd0,  // longest pending warp first (seed 000 [0068])
+    PolProgram = 3'd1,  // program-given priority per warp
+    PolCta     = 3'd2,  // priority of the warp's CTA
+    PolGto     = 3'd3,  // greedy-then-oldest
+    PolLrr     = 3'd4   // loose round robin
+  } sched_policy_e;
+
+  typedef enum logic [1:0] {
+    BarIdle    = 2'd0,
+    BarStatic  = 2'd1,  // some participant has arrived
+    BarDynamic = 2'd2   // ready: being executed by the barrier scheduling unit
+  } bar_state_e;
+
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage
