@@ -6,6 +6,12 @@
 // instruction frees the warp in the same cycle), and passes the barrier scoreboard check of
 // [0099].
 //
+// Barrier scoreboard: each warp keeps a copy of the one barrier-table entry its instruction
+// names (CTA, id -> state, tag, late-arrival flag). Copies are filled through one table read
+// port (one warp per cycle, round robin) and kept coherent by the barrier unit's update
+// stream, so the check costs a tag compare per warp instead of a table mux per warp. A warp
+// whose barrier instruction has no valid copy yet waits (one cycle in the common case).
+//
 // Among eligible warps the one with the highest key wins; equal keys are served round-robin
 // from the warp after the last issued one. Because only eligible warps compete, a lower
 // priority warp issues whenever the best one cannot (the seed's fallback, [0069]).
@@ -25,10 +31,11 @@ module simt_warp_scheduler #(
   parameter int NumCtas   = simt_pkg::NumCtas,
   parameter int NumBarIds = simt_pkg::NumBarIds,
   parameter int TagW      = 22,  // barrier tag = the barrier instruction's PC
+  parameter int NumUpd    = 2,   // barrier-table updates reported per cycle
   localparam int WarpW    = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW     = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int BarIdW   = (NumBarIds > 1) ? $clog2(NumBarIds) : 1,
-  localparam int NumBars  = NumCtas * NumBarIds
+  localparam int BarW     = CtaW + BarIdW  // table index {CTA, id}
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -45,13 +52,21 @@ module simt_warp_scheduler #(
   input  logic [NumWarps*PrioW-1:0]   prog_prio_i,
   input  logic [NumCtas*PrioW-1:0]    cta_prio_i,
 
-  // Barrier scoreboard: the instruction's barrier, and the barrier state table
+  // Barrier scoreboard: the instruction's barrier, and the barrier unit's table
   input  logic [NumWarps-1:0]         inst_bar_i,     // next instruction names a barrier
   input  logic [NumWarps*BarIdW-1:0]  inst_bar_id_i,
   input  logic [NumWarps*TagW-1:0]    inst_tag_i,     // its PC
-  input  logic [NumBars*2-1:0]        bar_state_i,    // simt_pkg::bar_state_e per (CTA, id)
-  input  logic [NumBars*TagW-1:0]     bar_tag_i,
-  input  logic [NumBars-1:0]          bar_late_ok_i,  // a dynamic barrier accepts late arrivals
+  output logic                        bar_rd_valid_o, // table read port (combinational answer)
+  output logic [BarW-1:0]             bar_rd_idx_o,
+  input  logic [1:0]                  bar_rd_state_i, // simt_pkg::bar_state_e
+  input  logic [TagW-1:0]             bar_rd_tag_i,
+  input  logic                        bar_rd_late_ok_i,
+  // Entry bar_upd_idx_i takes these values at the end of this cycle (every change reported).
+  input  logic [NumUpd-1:0]           bar_upd_valid_i,
+  input  logic [NumUpd*BarW-1:0]      bar_upd_idx_i,
+  input  logic [NumUpd*2-1:0]         bar_upd_state_i,
+  input  logic [NumUpd*TagW-1:0]      bar_upd_tag_i,
+  input  logic [NumUpd-1:0]           bar_upd_late_ok_i,
 
   // Issue
   input  logic                        issue_ready_i,
@@ -79,37 +94,111 @@ module simt_warp_scheduler #(
   // Barrier scoreboard ([0099]): wait if the barrier id is static/dynamic with another tag,
   // or dynamic with the same tag and not accepting late arrivals.
   // ---------------------------------------------------------------------------------------
-  // Flat ports as arrays: indexing an array builds a mux; a variable part-select of a wide
-  // vector would build a barrel shifter ten times larger.
-  logic [1:0]      bar_state_arr [NumBars];
-  logic [TagW-1:0] bar_tag_arr [NumBars];
-  logic [PrioW-1:0] cta_prio_arr [NumCtas];
-  for (genvar i = 0; i < NumBars; i++) begin : g_bar_arr
-    assign bar_state_arr[i] = bar_state_i[i*2 +: 2];
-    assign bar_tag_arr[i]   = bar_tag_i[i*TagW +: TagW];
-  end
+  // Per-warp copy of one table entry.
+  logic [NumWarps-1:0] cvalid_d, cvalid_q;
+  logic [BarW-1:0]     cidx_d [NumWarps];
+  logic [BarW-1:0]     cidx_q [NumWarps];
+  logic [1:0]          cstate_d [NumWarps];
+  logic [1:0]          cstate_q [NumWarps];
+  logic [TagW-1:0]     ctag_d [NumWarps];
+  logic [TagW-1:0]     ctag_q [NumWarps];
+  logic [NumWarps-1:0] clate_d, clate_q;
+
+  logic [PrioW-1:0]    cta_prio_arr [NumCtas];
   for (genvar i = 0; i < NumCtas; i++) begin : g_cta_arr
     assign cta_prio_arr[i] = cta_prio_i[i*PrioW +: PrioW];
   end
 
-  logic [NumWarps-1:0]     bar_block;
-  logic [CtaW+BarIdW-1:0]  bar_idx [NumWarps];  // (CTA, id) of each warp's barrier
-  logic [1:0]              bar_st [NumWarps];
-  logic [NumWarps-1:0]     bar_same_tag;
+  logic [BarW-1:0]     bar_idx [NumWarps];  // {CTA, id} named by each warp's instruction
+  logic [NumWarps-1:0] bar_hit;             // the warp's copy is of that entry
+  logic [NumWarps-1:0] bar_same_tag;
+  logic [NumWarps-1:0] bar_block;
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
       if (NumCtas > 1) begin
         bar_idx[w] = {warp_cta_i[w*CtaW +: CtaW], inst_bar_id_i[w*BarIdW +: BarIdW]};
       end else begin
-        bar_idx[w] = (CtaW + BarIdW)'(inst_bar_id_i[w*BarIdW +: BarIdW]);
+        bar_idx[w] = BarW'(inst_bar_id_i[w*BarIdW +: BarIdW]);
       end
-      bar_st[w]       = bar_state_arr[bar_idx[w]];
-      bar_same_tag[w] = (bar_tag_arr[bar_idx[w]] == inst_tag_i[w*TagW +: TagW]);
+      bar_hit[w]      = cvalid_q[w] && (cidx_q[w] == bar_idx[w]);
+      bar_same_tag[w] = (ctag_q[w] == inst_tag_i[w*TagW +: TagW]);
+      // [0099]: wait if static/dynamic with another tag, or dynamic with the same tag and
+      // not accepting late arrivals; without a copy yet, wait for the fill.
       bar_block[w]    = inst_bar_i[w] &&
-                        (((bar_st[w] == simt_pkg::BarStatic ||
-                           bar_st[w] == simt_pkg::BarDynamic) && !bar_same_tag[w]) ||
-                         (bar_st[w] == simt_pkg::BarDynamic && bar_same_tag[w] &&
-                          !bar_late_ok_i[bar_idx[w]]));
+                        (!bar_hit[w] ||
+                         (((cstate_q[w] == simt_pkg::BarStatic) ||
+                           (cstate_q[w] == simt_pkg::BarDynamic)) && !bar_same_tag[w]) ||
+                         ((cstate_q[w] == simt_pkg::BarDynamic) && bar_same_tag[w] &&
+                          !clate_q[w]));
+    end
+  end
+
+  // Fill: one warp whose barrier instruction has no copy reads the table this cycle.
+  logic [NumWarps-1:0] fill_req;
+  logic                fill_valid;
+  logic [NumWarps-1:0] fill_gnt;
+  logic [WarpW-1:0]    fill_warp;
+  assign fill_req = inst_bar_i & ~bar_hit & warp_valid_i;
+
+  simt_rr_arbiter #(
+    .N (NumWarps)
+  ) u_fill_arb (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (fill_req),
+    .ack_i     (1'b1),
+    .valid_o   (fill_valid),
+    .gnt_o     (fill_gnt),
+    .gnt_idx_o (fill_warp)
+  );
+
+  assign bar_rd_valid_o = fill_valid;
+  assign bar_rd_idx_o   = bar_idx[fill_warp];
+
+  // Copies: fill, then apply this cycle's updates (an update to the entry being read wins,
+  // since it is the value the entry holds from the next cycle on).
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) begin
+      cvalid_d[w] = cvalid_q[w];
+      cidx_d[w]   = cidx_q[w];
+      cstate_d[w] = cstate_q[w];
+      ctag_d[w]   = ctag_q[w];
+      clate_d[w]  = clate_q[w];
+      if (fill_gnt[w]) begin
+        cvalid_d[w] = 1'b1;
+        cidx_d[w]   = bar_idx[w];
+        cstate_d[w] = bar_rd_state_i;
+        ctag_d[w]   = bar_rd_tag_i;
+        clate_d[w]  = bar_rd_late_ok_i;
+      end
+      for (int u = 0; u < NumUpd; u++) begin
+        if (bar_upd_valid_i[u] && cvalid_d[w] && cidx_d[w] == bar_upd_idx_i[u*BarW +: BarW]) begin
+          cstate_d[w] = bar_upd_state_i[u*2 +: 2];
+          ctag_d[w]   = bar_upd_tag_i[u*TagW +: TagW];
+          clate_d[w]  = bar_upd_late_ok_i[u];
+        end
+      end
+      if (!warp_valid_i[w]) cvalid_d[w] = 1'b0;  // a new warp starts without copies
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cvalid_q <= '0;
+      clate_q  <= '0;
+      for (int w = 0; w < NumWarps; w++) begin
+        cidx_q[w]   <= '0;
+        cstate_q[w] <= '0;
+        ctag_q[w]   <= '0;
+      end
+    end else begin
+      cvalid_q <= cvalid_d;
+      clate_q  <= clate_d;
+      for (int w = 0; w < NumWarps; w++) begin
+        cidx_q[w]   <= cidx_d[w];
+        cstate_q[w] <= cstate_d[w];
+        ctag_q[w]   <= ctag_d[w];
+      end
     end
   end
 

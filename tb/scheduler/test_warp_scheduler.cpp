@@ -31,6 +31,8 @@ struct SchedOut {
   bool valid = false;
   int warp = 0;
   uint64_t gnt = 0, eligible = 0, barWait = 0, busy = 0;
+  bool rdValid = false;
+  int rdIdx = 0;
 };
 
 template <class Dut>
@@ -51,11 +53,21 @@ class SchedBench {
     sim_.reset();
   }
 
-  // One cycle: drive, compare with the model, clock both.
+  // One cycle: drive, answer the table read port from in.barriers, compare with the model,
+  // clock both.
   SchedOut cycle(const Inputs& in) {
     drive(in);
     sim_.eval();
+    Dut& d = sim_.dut();
+    const auto& entry = in.barriers.at(static_cast<size_t>(d.bar_rd_idx_o));
+    d.bar_rd_state_i = static_cast<uint8_t>(entry.state);
+    d.bar_rd_tag_i = entry.tag;
+    d.bar_rd_late_ok_i = entry.lateOk;
+    sim_.eval();
     SchedOut want;
+    const auto fill = model_.fillWarp(in);
+    want.rdValid = fill.has_value();
+    want.rdIdx = fill ? model_.barrierIndex(in, *fill) : 0;
     const auto pick = model_.choose(in);
     want.valid = pick.has_value();
     want.warp = pick.value_or(0);
@@ -65,8 +77,9 @@ class SchedBench {
       if (model_.busy(w)) want.busy |= 1ull << w;
     }
     if (want.valid && in.issueReady) want.gnt = 1ull << want.warp;
-    Dut& d = sim_.dut();
     SchedOut got;
+    got.rdValid = d.bar_rd_valid_o;
+    got.rdIdx = want.rdValid ? static_cast<int>(d.bar_rd_idx_o) : 0;
     got.valid = d.issue_valid_o;
     got.warp = want.valid ? static_cast<int>(d.issue_warp_o) : 0;
     got.gnt = getBits(d.issue_gnt_o, 0, cfg_.numWarps);
@@ -87,7 +100,8 @@ class SchedBench {
   static Scoreboard::Fields fields(const SchedOut& o) {
     return {{"issue_valid", o.valid}, {"issue_warp", static_cast<uint64_t>(o.warp)},
             {"issue_gnt", o.gnt},     {"eligible", o.eligible},
-            {"bar_wait", o.barWait},  {"busy", o.busy}};
+            {"bar_wait", o.barWait},  {"busy", o.busy},
+            {"bar_rd_valid", o.rdValid}, {"bar_rd_idx", static_cast<uint64_t>(o.rdIdx)}};
   }
 
   void drive(const Inputs& in) {
@@ -111,11 +125,16 @@ class SchedBench {
     for (int c = 0; c < cfg_.numCtas; ++c) {
       setBits(d.cta_prio_i, c * cfg_.prioBits, cfg_.prioBits, in.ctaPrio[static_cast<size_t>(c)]);
     }
-    for (size_t b = 0; b < in.barriers.size(); ++b) {
-      const int i = static_cast<int>(b);
-      setBits(d.bar_state_i, i * 2, 2, static_cast<uint64_t>(in.barriers[b].state));
-      setBits(d.bar_tag_i, i * cfg_.tagBits, cfg_.tagBits, in.barriers[b].tag);
-      setBits(d.bar_late_ok_i, i, 1, in.barriers[b].lateOk);
+    const int barW = ctaW + idW;
+    d.bar_upd_valid_i = 0;
+    for (int u = 0; u < cfg_.numUpd; ++u) {
+      const bool v = u < static_cast<int>(in.updates.size());
+      const auto upd = v ? in.updates[static_cast<size_t>(u)] : WarpScheduler::BarrierUpdate{};
+      setBits(d.bar_upd_valid_i, u, 1, v);
+      setBits(d.bar_upd_idx_i, u * barW, barW, static_cast<uint64_t>(upd.idx));
+      setBits(d.bar_upd_state_i, u * 2, 2, static_cast<uint64_t>(upd.value.state));
+      setBits(d.bar_upd_tag_i, u * cfg_.tagBits, cfg_.tagBits, upd.value.tag);
+      setBits(d.bar_upd_late_ok_i, u, 1, upd.value.lateOk);
     }
   }
 
@@ -135,8 +154,8 @@ Inputs allReady(const WarpScheduler& m) {
   return in;
 }
 
-const WarpScheduler::Config kDefault{8, 6, 4, 16, 22};
-const WarpScheduler::Config kWide{32, 10, 4, 16, 22};
+const WarpScheduler::Config kDefault{8, 6, 4, 16, 22, 2};
+const WarpScheduler::Config kWide{32, 10, 4, 16, 22, 2};
 
 // ---- random ------------------------------------------------------------------------------
 
@@ -148,6 +167,8 @@ void randomRun(const WarpScheduler::Config& cfg, uint64_t seed, int cycles,
   SchedBench<Dut> b(cfg, seed);
   WarpScheduler& m = b.model();
   Coverage cov("warp_scheduler_" + std::to_string(cfg.numWarps));
+  cov.define({"bar_wait_fill", "bar_update_hits_copy", "bar_fill_and_update_same_entry",
+              "bar_copy_reused"});
   cov.define({"no_eligible", "ready_low", "tie_broken_round_robin", "fallback_lower_priority",
               "bar_wait_other_tag_static", "bar_wait_other_tag_dynamic",
               "bar_wait_dynamic_closed", "bar_pass_same_tag", "bar_pass_idle",
@@ -158,7 +179,7 @@ void randomRun(const WarpScheduler::Config& cfg, uint64_t seed, int cycles,
   static const char* const kPolicyName[] = {"oldest", "program", "cta", "gto", "lrr"};
 
   Inputs in = m.blankInputs();
-  int validPct = 90, instPct = 70, barPct = 20, retirePct = 50, readyPct = 90;
+  int validPct = 90, instPct = 70, barPct = 20, retirePct = 50, readyPct = 90, updPct = 30;
   int lastIssued = -1;
   // Phases long enough for ages to saturate (2^prioBits - 1 cycles) in some of them.
   const int phase = std::max(500, 3 << cfg.prioBits);
@@ -176,6 +197,7 @@ void randomRun(const WarpScheduler::Config& cfg, uint64_t seed, int cycles,
       barPct = rng.range(0, 50);
       retirePct = rng.range(10, 100);
       readyPct = rng.range(60, 100);
+      updPct = rng.range(5, 80);
       for (auto& p : in.ctaPrio) p = static_cast<uint32_t>(rng.bits(cfg.prioBits));
       for (int w = 0; w < cfg.numWarps; ++w) {
         auto& wi = in.warps[static_cast<size_t>(w)];
@@ -184,12 +206,19 @@ void randomRun(const WarpScheduler::Config& cfg, uint64_t seed, int cycles,
         wi.progPrio = static_cast<uint32_t>(rng.below(4)) << (cfg.prioBits - 2);
       }
     }
-    // Barrier table: a few entries change per cycle; tags from a small set so they match.
-    for (int k = 0; k < 4; ++k) {
-      auto& e = in.barriers[static_cast<size_t>(rng.below(static_cast<int>(in.barriers.size())))];
-      e.state = static_cast<BarState>(rng.below(3));
-      e.tag = static_cast<uint32_t>(rng.range(1, 3));
-      e.lateOk = rng.chance(50);
+    // The barrier unit changes up to numUpd entries at the end of this cycle and reports
+    // them; tags come from a small set so that they match. Entries of the CTA most warps
+    // name change more often, so updates hit copies.
+    in.updates.clear();
+    const int nUpd = rng.chance(updPct) ? rng.range(1, cfg.numUpd) : 0;
+    for (int k = 0; k < nUpd; ++k) {
+      WarpScheduler::BarrierUpdate u;
+      u.idx = rng.chance(50) ? rng.below(cfg.numBarIds)
+                             : rng.below(static_cast<int>(in.barriers.size()));
+      u.value.state = static_cast<BarState>(rng.below(3));
+      u.value.tag = static_cast<uint32_t>(rng.range(1, 3));
+      u.value.lateOk = rng.chance(50);
+      in.updates.push_back(u);
     }
     const bool bubble = rng.chance(1);  // the front end delivers nothing this cycle
     for (int w = 0; w < cfg.numWarps; ++w) {
@@ -199,9 +228,13 @@ void randomRun(const WarpScheduler::Config& cfg, uint64_t seed, int cycles,
       wi.instValid = !bubble && rng.chance(instPct);
       wi.stall = rng.chance(3);
       wi.retire = m.busy(w) && rng.chance(retirePct);
-      wi.instBar = rng.chance(barPct);
-      wi.barId = rng.below(cfg.numBarIds);
-      wi.tag = static_cast<uint32_t>(rng.range(1, 3));
+      // A warp keeps its instruction until it issues (as a real front end does), so copies
+      // are reused; otherwise a new instruction may arrive.
+      if (!wi.instBar || !m.busy(w) || rng.chance(10)) {
+        wi.instBar = rng.chance(barPct);
+        wi.barId = rng.below(cfg.numBarIds);
+        wi.tag = static_cast<uint32_t>(rng.range(1, 3));
+      }
     }
     in.issueReady = rng.chance(readyPct);
 
@@ -228,6 +261,24 @@ void randomRun(const WarpScheduler::Config& cfg, uint64_t seed, int cycles,
         topKeyWarp = w;
       }
     }
+    const auto fill = m.fillWarp(in);
+    for (int w = 0; w < cfg.numWarps; ++w) {
+      const auto& wi = in.warps[static_cast<size_t>(w)];
+      if (!wi.instBar || !wi.valid) continue;
+      const bool waitsFill = fill.has_value() && m.barrierBlocks(in, w) &&
+                             !m.barrierBlocksByTable(in, w);
+      cov.sample("bar_wait_fill", waitsFill);
+      cov.sample("bar_copy_reused", !m.barrierBlocks(in, w) && !(fill && *fill == w));
+      for (const auto& u : in.updates) {
+        cov.sample("bar_update_hits_copy", u.idx == m.barrierIndex(in, w));
+        cov.sample("bar_fill_and_update_same_entry",
+                   fill && *fill == w && u.idx == m.barrierIndex(in, w));
+      }
+      // The copy is never more lenient than the table itself.
+      if (m.barrierBlocksByTable(in, w)) {
+        EXPECT_TRUE(m.barrierBlocks(in, w)) << "warp " << w << " passes a held barrier, cycle " << c;
+      }
+    }
     cov.sample("no_eligible", eligibleCount == 0);
     cov.sample("ready_low", pick.has_value() && !in.issueReady);
     cov.sample("tie_broken_round_robin", in.policy == SchedPolicy::Lrr && eligibleCount > 1);
@@ -241,6 +292,11 @@ void randomRun(const WarpScheduler::Config& cfg, uint64_t seed, int cycles,
       lastIssued = *pick;
     }
     b.cycle(in);
+    for (const auto& u : in.updates) in.barriers[static_cast<size_t>(u.idx)] = u.value;
+    if (!m.copiesCoherent(in.barriers)) {
+      ADD_FAILURE() << "a barrier-entry copy differs from the table at cycle " << c;
+      break;
+    }
   }
   EXPECT_TRUE(b.scoreboard().clean());
   EXPECT_GE(b.scoreboard().checks(), static_cast<uint64_t>(cycles));
@@ -295,7 +351,14 @@ TEST(WarpScheduler, BarrierScoreboardCases) {
     e.lateOk = bc.lateOk;
     // The same id in another CTA never matters.
     in.barriers[static_cast<size_t>(1 * kDefault.numBarIds + 9)].state = BarState::Static;
+    // First cycle: no copy of the entry yet: the warp waits while the entry is read.
+    const SchedOut fill = b.cycle(in);
+    EXPECT_EQ(fill.barWait, 1u << 5);
+    EXPECT_FALSE(fill.valid);
+    EXPECT_TRUE(fill.rdValid);
+    EXPECT_EQ(fill.rdIdx, 2 * kDefault.numBarIds + 9);
     const SchedOut out = b.cycle(in);
+    EXPECT_FALSE(out.rdValid);
     EXPECT_EQ(out.barWait, bc.waits ? 1u << 5 : 0u);
     EXPECT_EQ(out.valid, !bc.waits);
     if (!bc.waits) EXPECT_EQ(out.warp, 5);
@@ -307,6 +370,37 @@ TEST(WarpScheduler, BarrierScoreboardCases) {
     EXPECT_EQ(plain.barWait, 0u);
     EXPECT_TRUE(b.ok());
   }
+}
+
+// A held warp's copy follows the barrier unit's updates: when the other instance finishes
+// (entry back to idle) the warp issues without reading the table again.
+TEST(WarpScheduler, BarrierCopyFollowsUpdates) {
+  SchedBench<Vwarp_scheduler> b(kDefault, baseSeed());
+  Inputs in = b.model().blankInputs();
+  in.policy = SchedPolicy::Lrr;
+  auto& w = in.warps[1];
+  w.valid = w.active = w.instValid = true;
+  w.cta = 0;
+  w.instBar = true;
+  w.barId = 3;
+  w.tag = 100;
+  in.barriers[3] = {BarState::Static, 200, false};  // another instance is gathering
+  EXPECT_TRUE(b.cycle(in).rdValid);                  // fill
+  for (int i = 0; i < 3; ++i) {
+    const SchedOut held = b.cycle(in);
+    EXPECT_EQ(held.barWait, 1u << 1);
+    EXPECT_FALSE(held.rdValid) << "the copy is reused, not read again";
+  }
+  // The other instance completes: the entry returns to idle at the end of this cycle.
+  in.updates = {{3, {BarState::Idle, 200, false}}};
+  EXPECT_EQ(b.cycle(in).barWait, 1u << 1);  // still the old value this cycle
+  in.barriers[3] = {BarState::Idle, 200, false};
+  in.updates.clear();
+  const SchedOut go = b.cycle(in);
+  EXPECT_EQ(go.barWait, 0u);
+  EXPECT_EQ(go.gnt, 1u << 1);
+  EXPECT_FALSE(go.rdValid);
+  EXPECT_TRUE(b.ok());
 }
 
 // ---- directed: priorities, fallback, greed, in-flight ------------------------------------

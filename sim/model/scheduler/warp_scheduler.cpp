@@ -3,12 +3,13 @@
 #include <stdexcept>
 
 #include "model/common/find_next_set.h"
+#include "model/common/rr_arbiter.h"
 
 namespace simt::model {
 
 WarpScheduler::WarpScheduler(const Config& cfg)
-    : cfg_(cfg), busy_(static_cast<size_t>(cfg.numWarps), false),
-      age_(static_cast<size_t>(cfg.numWarps), 0) {
+    : cfg_(cfg), copies_(static_cast<size_t>(cfg.numWarps)), fillArb_(cfg.numWarps),
+      busy_(static_cast<size_t>(cfg.numWarps), false), age_(static_cast<size_t>(cfg.numWarps), 0) {
   if (cfg.numWarps < 1 || cfg.numWarps > 64) {
     throw std::invalid_argument("WarpScheduler: 1..64 warps");
   }
@@ -22,14 +23,51 @@ WarpScheduler::Inputs WarpScheduler::blankInputs() const {
   return in;
 }
 
+int WarpScheduler::barrierIndex(const Inputs& in, int warp) const {
+  const WarpIn& w = in.warps[static_cast<size_t>(warp)];
+  return w.cta * cfg_.numBarIds + w.barId;
+}
+
+bool WarpScheduler::blocks(const BarrierEntry& e, uint32_t tag) {
+  const bool sameTag = e.tag == tag;
+  const bool busyOtherTag = (e.state == BarState::Static || e.state == BarState::Dynamic) && !sameTag;
+  const bool dynamicClosed = e.state == BarState::Dynamic && sameTag && !e.lateOk;
+  return busyOtherTag || dynamicClosed;
+}
+
 bool WarpScheduler::barrierBlocks(const Inputs& in, int warp) const {
   const WarpIn& w = in.warps[static_cast<size_t>(warp)];
   if (!w.instBar) return false;
-  const BarrierEntry& b = in.barriers[static_cast<size_t>(w.cta * cfg_.numBarIds + w.barId)];
-  const bool sameTag = b.tag == w.tag;
-  const bool busyOtherTag = (b.state == BarState::Static || b.state == BarState::Dynamic) && !sameTag;
-  const bool dynamicClosed = b.state == BarState::Dynamic && sameTag && !b.lateOk;
-  return busyOtherTag || dynamicClosed;
+  const EntryCopy& c = copies_[static_cast<size_t>(warp)];
+  if (!c.valid || c.idx != barrierIndex(in, warp)) return true;  // wait for the fill
+  return blocks(c.value, w.tag);
+}
+
+bool WarpScheduler::barrierBlocksByTable(const Inputs& in, int warp) const {
+  const WarpIn& w = in.warps[static_cast<size_t>(warp)];
+  return w.instBar && blocks(in.barriers[static_cast<size_t>(barrierIndex(in, warp))], w.tag);
+}
+
+uint64_t WarpScheduler::fillRequests(const Inputs& in) const {
+  uint64_t req = 0;
+  for (int w = 0; w < cfg_.numWarps; ++w) {
+    const WarpIn& wi = in.warps[static_cast<size_t>(w)];
+    const EntryCopy& c = copies_[static_cast<size_t>(w)];
+    const bool hit = c.valid && c.idx == barrierIndex(in, w);
+    if (wi.instBar && !hit && wi.valid) req |= 1ull << w;
+  }
+  return req;
+}
+
+std::optional<int> WarpScheduler::fillWarp(const Inputs& in) const {
+  return fillArb_.grant(fillRequests(in));
+}
+
+bool WarpScheduler::copiesCoherent(const std::vector<BarrierEntry>& table) const {
+  for (const EntryCopy& c : copies_) {
+    if (c.valid && !(c.value == table[static_cast<size_t>(c.idx)])) return false;
+  }
+  return true;
 }
 
 bool WarpScheduler::eligible(const Inputs& in, int warp) const {
@@ -70,7 +108,25 @@ std::optional<int> WarpScheduler::choose(const Inputs& in) const {
 }
 
 void WarpScheduler::commit(const Inputs& in) {
-  const auto pick = choose(in);
+  const auto pick = choose(in);  // on the state before the edge
+  // Barrier-entry copies: fill one, then apply the table's updates of this cycle.
+  const uint64_t fillReq = fillRequests(in);
+  const auto fill = fillArb_.grant(fillReq);
+  if (fill) {
+    EntryCopy& c = copies_[static_cast<size_t>(*fill)];
+    c.valid = true;
+    c.idx = barrierIndex(in, *fill);
+    c.value = in.barriers[static_cast<size_t>(c.idx)];
+  }
+  fillArb_.commit(fillReq, /*ack=*/true);
+  for (int w = 0; w < cfg_.numWarps; ++w) {
+    EntryCopy& c = copies_[static_cast<size_t>(w)];
+    for (const BarrierUpdate& u : in.updates) {
+      if (c.valid && c.idx == u.idx) c.value = u.value;
+    }
+    if (!in.warps[static_cast<size_t>(w)].valid) c.valid = false;
+  }
+
   const bool fire = pick.has_value() && in.issueReady;
   const uint32_t ageMax = (1u << cfg_.prioBits) - 1;
   for (int w = 0; w < cfg_.numWarps; ++w) {

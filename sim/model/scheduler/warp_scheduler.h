@@ -1,11 +1,14 @@
 // Golden model of simt_warp_scheduler: eligibility (including the barrier scoreboard of
-// seed 000 [0099]), per-policy keys, max-key selection with round-robin among equals, and the
-// per-warp state (in-flight flag, age, last issued warp, round-robin pointer).
+// seed 000 [0099] with its per-warp copies of barrier-table entries), per-policy keys,
+// max-key selection with round-robin among equals, and the per-warp state (in-flight flag,
+// age, last issued warp, round-robin pointer).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+#include "model/common/rr_arbiter.h"
 
 namespace simt::model {
 
@@ -20,6 +23,7 @@ class WarpScheduler {
     int numCtas = 4;
     int numBarIds = 16;
     int tagBits = 22;
+    int numUpd = 2;  // table updates reported per cycle
   };
   struct WarpIn {
     bool valid = false, active = false, instValid = false, stall = false, retire = false;
@@ -33,19 +37,37 @@ class WarpScheduler {
     BarState state = BarState::Idle;
     uint32_t tag = 0;
     bool lateOk = false;
+    bool operator==(const BarrierEntry& o) const {
+      return state == o.state && tag == o.tag && lateOk == o.lateOk;
+    }
+  };
+  struct BarrierUpdate {  // entry idx takes value at the end of this cycle
+    int idx = 0;
+    BarrierEntry value;
   };
   struct Inputs {
     SchedPolicy policy = SchedPolicy::Lrr;
     std::vector<WarpIn> warps;            // numWarps
     std::vector<uint32_t> ctaPrio;        // numCtas
-    std::vector<BarrierEntry> barriers;   // numCtas * numBarIds, index cta * numBarIds + id
+    // The barrier unit's table as it is this cycle (answers the read port), index
+    // cta * numBarIds + id, and the changes it makes at the end of this cycle.
+    std::vector<BarrierEntry> barriers;
+    std::vector<BarrierUpdate> updates;   // at most numUpd
     bool issueReady = true;
   };
 
   explicit WarpScheduler(const Config& cfg);
 
-  // The barrier scoreboard verdict for a warp ([0099]): true = the warp must wait.
+  // The barrier scoreboard verdict for a warp ([0099]) on its copy of the entry: true = the
+  // warp must wait (also while it has no copy of the entry yet).
   bool barrierBlocks(const Inputs& in, int warp) const;
+  // The same verdict on the table itself (what the copies must never be more lenient than).
+  bool barrierBlocksByTable(const Inputs& in, int warp) const;
+  // The warp whose entry the table read port fetches this cycle.
+  std::optional<int> fillWarp(const Inputs& in) const;
+  int barrierIndex(const Inputs& in, int warp) const;
+  // Every valid copy equals the table entry it copies.
+  bool copiesCoherent(const std::vector<BarrierEntry>& table) const;
   bool eligible(const Inputs& in, int warp) const;
   // The warp chosen this cycle (before issue_ready is considered).
   std::optional<int> choose(const Inputs& in) const;
@@ -60,7 +82,16 @@ class WarpScheduler {
 
  private:
   uint32_t key(const Inputs& in, int warp) const;
+  uint64_t fillRequests(const Inputs& in) const;
+  static bool blocks(const BarrierEntry& e, uint32_t tag);
+  struct EntryCopy {
+    bool valid = false;
+    int idx = 0;
+    BarrierEntry value;
+  };
   Config cfg_;
+  std::vector<EntryCopy> copies_;
+  RrArbiter fillArb_;
   std::vector<bool> busy_;
   std::vector<uint32_t> age_;
   int last_ = 0;
