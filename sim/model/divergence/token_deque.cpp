@@ -62,6 +62,19 @@ std::optional<Token> TokenDeque::pop(int warp) {
   return t;
 }
 
+bool TokenDeque::mergeMask(int warp, TokenType type, uint32_t addr, uint64_t mask) {
+  WarpQueue& wq = q(warp);
+  if (wq.stalled || (types(warp) & summaryBit(type)) == 0) return false;
+  addr &= addrBits();
+  for (Token& t : wq.entries) {
+    if (t.type == type && t.addr == addr) {
+      t.mask |= mask & maskBits();
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<Token> TokenDeque::front(int warp) const {
   const WarpQueue& wq = q(warp);
   if (wq.entries.empty()) return std::nullopt;

@@ -33,6 +33,10 @@ class TokenDeque {
   // Pop the front token; nullopt when the queue is empty or stalled.
   std::optional<Token> pop(int warp);
 
+  // OR mask into the first token of this type and address (seed 002's YIELD merge); false
+  // when there is none. The summary says when no token of the type exists at all.
+  bool mergeMask(int warp, TokenType type, uint32_t addr, uint64_t mask);
+
   std::optional<Token> front(int warp) const;
   int count(int warp) const { return static_cast<int>(q(warp).entries.size()); }
   int head(int warp) const { return q(warp).tail + count(warp); }

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""simtcore FPGA synthesis flow (make synth).
+
+For each configuration below: Yosys synth_ice40 of the block inside a generated measurement
+shell (scripts/gen_shell.py) and nextpnr-ice40 for the HX8K (CT256, constraints/hx8k_shell.pcf)
+with three placement seeds, reporting the median Fmax; and Yosys synth_xilinx -family xc7 of
+the bare block for LUT/FF/BRAM/DSP estimates. Writes build/synth/results.json and
+docs/synthesis.md.
+
+usage: synth_flow.py [--only NAME_SUBSTRING] [--seeds N]
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "build", "synth")
+PCF = os.path.join(ROOT, "constraints", "hx8k_shell.pcf")
+TARGET_MHZ = 50
+
+# name, top, parameters, note. Defaults are the architecture's (8 warps, 32-deep queues, ...).
+CONFIGS = [
+    ("find_next_set_n32", "simt_find_next_set", {"N": 32, "Wrap": 0}, ""),
+    ("rr_arbiter_n8", "simt_rr_arbiter", {"N": 8}, ""),
+    ("fifo_32x8", "simt_fifo", {"Width": 32, "Depth": 8}, ""),
+    ("token_deque_d16", "simt_token_deque", {"Depth": 16}, "queue depth sweep"),
+    ("token_deque_d32", "simt_token_deque", {}, "default: 8 warps x 32 x 64-bit"),
+    ("token_deque_d64", "simt_token_deque", {"Depth": 64}, "queue depth sweep"),
+    ("token_deque_t128", "simt_token_deque", {"TokenW": 128}, "128-bit tokens (64-thread warps)"),
+    ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),
+    ("warp_scheduler_w8", "simt_warp_scheduler", {}, "default: 8 warps, 6-bit priority"),
+    ("warp_scheduler_w16", "simt_warp_scheduler", {"NumWarps": 16}, "warp sweep"),
+    ("warp_scheduler_w32", "simt_warp_scheduler", {"NumWarps": 32, "PrioW": 10},
+     "warp sweep, 10-bit priority"),
+    ("warp_scheduler_w32_fit", "simt_warp_scheduler",
+     {"NumWarps": 32, "PrioW": 10, "NumCtas": 2, "NumBarIds": 4, "TagW": 8},
+     "fitting set for the HX8K: 2 CTAs x 4 barrier ids, 8-bit tags"),
+]
+
+
+def run(cmd, log=None, check=True):
+    res = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    if log:
+        with open(log, "w") as f:
+            f.write(res.stdout)
+    if check and res.returncode != 0:
+        sys.exit("synth_flow: command failed (%s): %s" % (log or "", " ".join(cmd[:3])))
+    return res
+
+
+def sources():
+    out = subprocess.run([os.path.join(ROOT, "scripts", "rtl_files.sh"), "sources"],
+                         cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True).stdout
+    return [s for s in out.split() if s]
+
+
+def chparam(top, params):
+    if not params:
+        return ""
+    return "chparam %s %s; " % (" ".join("-set %s %s" % kv for kv in params.items()), top)
+
+
+def last_stats(log_text):
+    """Cell counts of the last 'Printing statistics' block of a Yosys log."""
+    block = log_text.rsplit("Printing statistics", 1)[-1]
+    cells = {}
+    for m in re.finditer(r"^\s+(\$?[A-Za-z0-9_]+)\s+(\d+)$", block, re.M):
+        cells[m.group(1)] = cells.get(m.group(1), 0) + int(m.group(2))
+    return cells
+
+
+def tool_versions():
+    def first_line(cmd):
+        try:
+            return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True).stdout.strip().splitlines()[0]
+        except (OSError, IndexError):
+            return "unknown"
+    return {"yosys": first_line(["yosys", "-V"]),
+            "nextpnr-ice40": first_line(["nextpnr-ice40", "--version"]),
+            "verilator": first_line(["verilator", "--version"])}
+
+
+def measure(name, top, params, seeds):
+    work = os.path.join(OUT, name)
+    os.makedirs(work, exist_ok=True)
+    srcs = " ".join(sources())
+    cp = chparam(top, params)
+    # Ports of the parameterized block, then the shell around it.
+    run(["yosys", "-q", "-p", "read_verilog -sv %s; %shierarchy -top %s; proc; write_json %s"
+         % (srcs, cp, top, os.path.join(work, "ports.json"))], os.path.join(work, "ports.log"))
+    shell = run([sys.executable, os.path.join(ROOT, "scripts", "gen_shell.py"),
+                 os.path.join(work, "ports.json"), top,
+                 " ".join("%s=%s" % kv for kv in params.items())]).stdout
+    shell_sv = os.path.join(work, "shell.sv")
+    with open(shell_sv, "w") as f:
+        f.write(shell)
+    # iCE40: synthesis and place-and-route.
+    ice_json = os.path.join(work, "ice40.json")
+    res = run(["yosys", "-l", os.path.join(work, "ice40.log"), "-q", "-p",
+               "read_verilog -sv %s %s; synth_ice40 -top simt_shell -json %s"
+               % (srcs, shell_sv, ice_json)])
+    with open(os.path.join(work, "ice40.log")) as f:
+        ice = last_stats(f.read())
+    ffs = sum(v for k, v in ice.items() if k.startswith("SB_DFF"))
+    mhz = []
+    for seed in range(1, seeds + 1):
+        log = os.path.join(work, "pnr%d.log" % seed)
+        run(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", ice_json, "--pcf", PCF,
+             "--freq", str(TARGET_MHZ), "--seed", str(seed), "--quiet", "--log", log],
+            check=False)
+        with open(log) as f:
+            found = re.findall(r"Max frequency for clock '[^']*': ([0-9.]+) MHz", f.read())
+        mhz.append(float(found[-1]) if found else None)
+    placed = [m for m in mhz if m is not None]
+    # Xilinx 7-series estimate of the bare block.
+    run(["yosys", "-l", os.path.join(work, "xc7.log"), "-q", "-p",
+         "read_verilog -sv %s; %ssynth_xilinx -flatten -family xc7 -top %s" % (srcs, cp, top)])
+    with open(os.path.join(work, "xc7.log")) as f:
+        xc7 = last_stats(f.read())
+    return {
+        "ice40_hx8k": {
+            "lut4": ice.get("SB_LUT4", 0), "ff": ffs, "bram": ice.get("SB_RAM40_4K", 0),
+            "carry": ice.get("SB_CARRY", 0),
+            "fits": bool(placed),
+            "fmax_mhz_median": statistics.median(placed) if placed else None,
+            "fmax_mhz_seeds": mhz,
+            "includes_shell": True,
+        },
+        "xc7": {
+            "lut": sum(v for k, v in xc7.items() if re.fullmatch(r"LUT[1-6]", k)),
+            "ff": sum(v for k, v in xc7.items() if re.fullmatch(r"FD[A-Z]*", k)),
+            "lutram": sum(v for k, v in xc7.items() if k.startswith("RAM")),
+            "bram18": xc7.get("RAMB18E1", 0), "bram36": xc7.get("RAMB36E1", 0),
+            "dsp": xc7.get("DSP48E1", 0), "carry4": xc7.get("CARRY4", 0),
+        },
+    }
+
+
+def fmt_params(p):
+    return ", ".join("%s=%s" % kv for kv in p.items()) or "defaults"
+
+
+def write_markdown(data, path):
+    rows = []
+    for r in data["results"]:
+        i, x = r["ice40_hx8k"], r["xc7"]
+        if i["fits"]:
+            seeds = ", ".join("%.1f" % m if m is not None else "-" for m in i["fmax_mhz_seeds"])
+            fmax = "**%.1f** (%s)" % (i["fmax_mhz_median"], seeds)
+        else:
+            fmax = "does not fit (synthesis only)"
+        bram = x["bram18"] + 2 * x["bram36"]
+        rows.append("| %s | `%s` | %s | %s | %d / %d / %d | %d / %d / %d / %d | %s |" % (
+            r["name"], r["top"], fmt_params(r["params"]), fmax, i["lut4"], i["ff"], i["bram"],
+            x["lut"], x["ff"], x["lutram"], bram, r["note"]))
+    t = data["tools"]
+    text = """# Synthesis results
+
+Generated by `make synth` (`scripts/synth_flow.py`) on %s; do not edit by hand. The same
+figures are in `build/synth/results.json`.
+
+Tools: %s; %s; %s.
+
+- **iCE40 HX8K** (CT256, `constraints/hx8k_shell.pcf`, target %d MHz): Yosys `synth_ice40`
+  of the block inside a generated measurement shell (every input from a register of a serial
+  shift chain, every output into a register, XOR-reduced to one pin), so the block's paths
+  are register to register; nextpnr-ice40 with placement seeds 1, 2 and 3, median Fmax in
+  bold. LUT4/FF/BRAM include the shell's registers (about one FF per block port bit).
+- **Xilinx 7-series**: Yosys `synth_xilinx -family xc7` of the bare block: LUT / FF / LUTRAM
+  cells / BRAM18 equivalents. Comparable in kind, not in absolute value, to Vivado figures.
+- A configuration that does not fit the HX8K is reported with synthesis figures only; a
+  fitting parameter set of the same block is listed next to it.
+
+| config | top | parameters | iCE40 Fmax MHz, median (seeds) | iCE40 LUT4 / FF / BRAM | xc7 LUT / FF / LUTRAM / BRAM18 | note |
+|---|---|---|---|---|---|---|
+%s
+
+Not yet measured (the blocks do not exist yet): barrier unit (8 and 16 execution slots),
+divergence unit in deque and stack mode, the whole core with its FPGA top.
+""" % (data["date"], t["yosys"], t["nextpnr-ice40"], t["verilator"], TARGET_MHZ,
+       "\n".join(rows))
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="", help="run configurations whose name contains this")
+    ap.add_argument("--seeds", type=int, default=3, help="nextpnr placement seeds")
+    args = ap.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    results = []
+    for name, top, params, note in CONFIGS:
+        if args.only and args.only not in name:
+            continue
+        print("synth: %s ..." % name, flush=True)
+        r = {"name": name, "top": top, "params": params, "note": note}
+        r.update(measure(name, top, params, args.seeds))
+        i = r["ice40_hx8k"]
+        print("synth: %s: iCE40 %s, %d LUT4; xc7 %d LUT" % (
+            name, "%.1f MHz" % i["fmax_mhz_median"] if i["fits"] else "does not fit", i["lut4"],
+            r["xc7"]["lut"]), flush=True)
+        results.append(r)
+    data = {"date": datetime.date.today().isoformat(), "tools": tool_versions(),
+            "target_mhz": TARGET_MHZ, "results": results}
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump(data, f, indent=2)
+    if not args.only:
+        write_markdown(data, os.path.join(ROOT, "docs", "synthesis.md"))
+        print("synth: wrote docs/synthesis.md and build/synth/results.json")
+
+
+if __name__ == "__main__":
+    main()
