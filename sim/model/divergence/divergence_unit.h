@@ -43,6 +43,8 @@ struct CtrlResult {
   bool ok = true;              // false: unrecoverable queue overflow (a fault)
   int pushes = 0, pops = 0, discards = 0, merges = 0, overflows = 0;
   bool fellBack = false;       // some threads took a sync/brk/cont fallback
+  // Token types (bit = TokenType) pushed, popped (activating threads) and discarded.
+  uint16_t pushedTypes = 0, poppedTypes = 0, discardedTypes = 0;
   uint64_t linkMask = 0;       // cal: threads whose r31 is written with linkValue
   uint32_t linkValue = 0;
 };
