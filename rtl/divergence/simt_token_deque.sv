@@ -60,7 +60,20 @@ module simt_token_deque #(
   output logic              exc_back_o,
   output logic [NumWarps-1:0] stalled_o,
 
-  // Maintenance port for the runtime; served in cycles without push or pop.
+  // Positional access to a running queue (the divergence unit's coverage scan and YIELD
+  // merge): read or write the entry at position acc_pos_i from the front (0 = front).
+  // Served in cycles without push or pop, for a queue that is not stalled; read data on
+  // acc_rdata_o in the next cycle.
+  input  logic              acc_valid_i,
+  input  logic              acc_we_i,
+  input  logic [WarpW-1:0]  acc_warp_i,
+  input  logic [PtrW-1:0]   acc_pos_i,
+  input  logic [TokenW-1:0] acc_wdata_i,
+  output logic              acc_ready_o,
+  output logic              acc_rvalid_o,
+  output logic [TokenW-1:0] acc_rdata_o,
+
+  // Maintenance port for the runtime; served in cycles without push, pop or access.
   input  logic              mnt_valid_i,
   input  simt_pkg::mnt_op_e mnt_op_i,
   input  logic [WarpW-1:0]  mnt_warp_i,
@@ -94,6 +107,7 @@ module simt_token_deque #(
   logic              refill_d, refill_q;            // RAM read data is a warp's new front
   logic [WarpW-1:0]  refill_warp_d, refill_warp_q;
   logic              mnt_rvalid_d, mnt_rvalid_q;
+  logic              acc_rvalid_d, acc_rvalid_q;
   logic              exc_valid_d, exc_valid_q;
   logic [WarpW-1:0]  exc_warp_d, exc_warp_q;
   logic              exc_back_d, exc_back_q;
@@ -158,7 +172,7 @@ module simt_token_deque #(
   // ---------------------------------------------------------------------------------------
   // Handshakes
   // ---------------------------------------------------------------------------------------
-  logic push_overflow, push_clash, do_push, do_pop, do_mnt;
+  logic push_overflow, push_clash, do_push, do_pop, do_mnt, do_acc;
   logic [PtrW-1:0] push_count, pop_count;
 
   assign push_count    = count[push_warp_i];
@@ -172,11 +186,17 @@ module simt_token_deque #(
   assign push_ready_o  = !stalled_q[push_warp_i] && !push_overflow && !push_clash;
   assign pop_ready_o   = !stalled_q[pop_warp_i] && (pop_count != '0);
   assign pop_token_o   = front_true[pop_warp_i];
-  assign mnt_ready_o   = !push_valid_i && !pop_valid_i;
+  assign acc_ready_o   = !push_valid_i && !pop_valid_i && !stalled_q[acc_warp_i];
+  assign mnt_ready_o   = !push_valid_i && !pop_valid_i && !acc_valid_i;
 
   assign do_push = push_valid_i && push_ready_o;
   assign do_pop  = pop_valid_i && pop_ready_o;
   assign do_mnt  = mnt_valid_i && mnt_ready_o;
+  assign do_acc  = acc_valid_i && acc_ready_o;
+
+  // RAM index of the entry at position acc_pos_i from the front.
+  logic [IdxW-1:0] acc_idx;
+  assign acc_idx = IdxW'(head_q[acc_warp_i] - 1'b1 - acc_pos_i);
 
   // Token as written: summary = own type | summary of the token it covers (front push).
   logic [TokenW-1:0] push_token_sum;
@@ -203,6 +223,7 @@ module simt_token_deque #(
     refill_d      = 1'b0;
     refill_warp_d = refill_warp_q;
     mnt_rvalid_d  = 1'b0;
+    acc_rvalid_d  = 1'b0;
     exc_valid_d   = 1'b0;
     exc_warp_d    = exc_warp_q;
     exc_back_d    = exc_back_q;
@@ -249,6 +270,19 @@ module simt_token_deque #(
       exc_back_d             = push_back_i;
     end
 
+    if (do_acc) begin
+      if (acc_we_i) begin
+        ram_we    = 1'b1;
+        ram_waddr = {acc_warp_i, acc_idx};
+        ram_wdata = acc_wdata_i;
+        if (acc_pos_i == '0) front_d[acc_warp_i] = acc_wdata_i;  // keep the front copy
+      end else begin
+        ram_re       = 1'b1;
+        ram_raddr    = {acc_warp_i, acc_idx};
+        acc_rvalid_d = 1'b1;
+      end
+    end
+
     if (do_mnt) begin
       unique case (mnt_op_i)
         simt_pkg::MntStall: stalled_d[mnt_warp_i] = 1'b1;
@@ -291,6 +325,7 @@ module simt_token_deque #(
       refill_q      <= 1'b0;
       refill_warp_q <= '0;
       mnt_rvalid_q  <= 1'b0;
+      acc_rvalid_q  <= 1'b0;
       exc_valid_q   <= 1'b0;
       exc_warp_q    <= '0;
       exc_back_q    <= 1'b0;
@@ -304,6 +339,7 @@ module simt_token_deque #(
       refill_q      <= refill_d;
       refill_warp_q <= refill_warp_d;
       mnt_rvalid_q  <= mnt_rvalid_d;
+      acc_rvalid_q  <= acc_rvalid_d;
       exc_valid_q   <= exc_valid_d;
       exc_warp_q    <= exc_warp_d;
       exc_back_q    <= exc_back_d;
@@ -331,6 +367,8 @@ module simt_token_deque #(
   assign stalled_o    = stalled_q;
   assign mnt_rvalid_o = mnt_rvalid_q;
   assign mnt_rdata_o  = ram_rdata;
+  assign acc_rvalid_o = acc_rvalid_q;
+  assign acc_rdata_o  = ram_rdata;
 
   // ---------------------------------------------------------------------------------------
   // Assertions
@@ -348,6 +386,7 @@ module simt_token_deque #(
         assert (!push_valid_i || push_warp_i < WarpW'(NumWarps)) else $error("bad push warp");
         assert (!pop_valid_i || pop_warp_i < WarpW'(NumWarps)) else $error("bad pop warp");
         assert (!mnt_valid_i || mnt_warp_i < WarpW'(NumWarps)) else $error("bad mnt warp");
+        assert (!acc_valid_i || acc_warp_i < WarpW'(NumWarps)) else $error("bad acc warp");
       end
     end
   end
@@ -372,6 +411,10 @@ module simt_token_deque #(
       if (refill_q) begin
         assert (count[refill_warp_q] != '0) else $error("token_deque: refill of empty queue");
       end
+      if (do_acc) begin
+        assert (acc_pos_i < count[acc_warp_i])
+          else $error("token_deque: access beyond the queue of warp %0d", acc_warp_i);
+      end
     end
   end
 `endif
@@ -391,6 +434,7 @@ module simt_token_deque #(
         assume (pop_warp_i < WarpW'(NumWarps));
         assume (qry_warp_i < WarpW'(NumWarps));
         assume (mnt_warp_i < WarpW'(NumWarps));
+        assume (acc_warp_i < WarpW'(NumWarps));
       end
     end
   end

@@ -58,6 +58,9 @@ class DequeBench {
                    s("qry_tail_o", ptrW), s("qry_types_o", 6), s("qry_front_o", cfg.tokenBits)}},
         {"exception", {s("exc_valid_o", 1), s("exc_warp_o", warpW), s("exc_back_o", 1),
                        s("stalled_o", cfg.numWarps)}},
+        {"access", {s("acc_valid_i", 1), s("acc_we_i", 1), s("acc_warp_i", warpW),
+                    s("acc_pos_i", ptrW), s("acc_ready_o", 1), s("acc_rvalid_o", 1),
+                    s("acc_rdata_o", cfg.tokenBits)}},
         {"maintenance", {s("mnt_valid_i", 1), s("mnt_op_i", 2), s("mnt_warp_i", warpW),
                          s("mnt_ready_o", 1), s("mnt_rvalid_o", 1),
                          s("mnt_rdata_o", cfg.tokenBits)}},
@@ -101,6 +104,11 @@ class DequeBench {
     d.pop_valid_i = in.popValid;
     d.pop_warp_i = static_cast<uint8_t>(in.popWarp);
     d.qry_warp_i = static_cast<uint8_t>(in.qryWarp);
+    d.acc_valid_i = in.accValid;
+    d.acc_we_i = in.accWe;
+    d.acc_warp_i = static_cast<uint8_t>(in.accWarp);
+    d.acc_pos_i = static_cast<uint8_t>(in.accPos);
+    setPort(d.acc_wdata_i, model::pack(in.accWdata, cfg_.tokenBits));
     d.mnt_valid_i = in.mntValid;
     d.mnt_op_i = static_cast<uint8_t>(in.mntOp);
     d.mnt_warp_i = static_cast<uint8_t>(in.mntWarp);
@@ -127,6 +135,9 @@ class DequeBench {
     o.excWarp = d.exc_warp_o;
     o.excBack = d.exc_back_o;
     o.stalled = d.stalled_o;
+    o.accReady = d.acc_ready_o;
+    o.accRvalid = d.acc_rvalid_o;
+    if (want.accRdata) o.accRdata = model::unpack(getPort(d.acc_rdata_o), cfg_.tokenBits);
     o.mntReady = d.mnt_ready_o;
     o.mntRvalid = d.mnt_rvalid_o;
     if (want.mntRdata) o.mntRdata = model::unpack(getPort(d.mnt_rdata_o), cfg_.tokenBits);
@@ -149,7 +160,10 @@ class DequeBench {
         {"qry_types", o.qryTypes},          {"exc_valid", o.excValid},
         {"exc_warp", want.excValid ? static_cast<uint64_t>(o.excWarp) : 0},
         {"exc_back", want.excValid ? o.excBack : false},
-        {"stalled", o.stalled},             {"mnt_ready", o.mntReady},
+        {"stalled", o.stalled},             {"acc_ready", o.accReady},
+        {"acc_rvalid", o.accRvalid},
+        {"acc_rdata.lo", tok(o.accRdata, 0)}, {"acc_rdata.hi", tok(o.accRdata, 1)},
+        {"mnt_ready", o.mntReady},
         {"mnt_rvalid", o.mntRvalid},
         {"mnt_rdata.lo", tok(o.mntRdata, 0)}, {"mnt_rdata.hi", tok(o.mntRdata, 1)},
     };
@@ -446,7 +460,8 @@ void randomRun(const TokenDeque::Config& cfg, uint64_t seed, int ops) {
               "push_back_and_pop_same_warp", "front_push_clash_refused", "pop_after_pop_bypass",
               "push_front_on_refill", "overflow_front", "overflow_back", "recentre",
               "unrecoverable_full", "stalled_push_refused", "stalled_pop_refused",
-              "mnt_waits_for_port", "voluntary_stall", "types_conservative"});
+              "mnt_waits_for_port", "voluntary_stall", "types_conservative", "acc_read",
+              "acc_write_front", "acc_write_deep", "acc_refused_stalled"});
   for (int t = 1; t < model::kNumTokenTypes; ++t) {
     cov.define(std::string("type_") + model::tokenTypeName(static_cast<TokenType>(t)));
   }
@@ -493,6 +508,28 @@ void randomRun(const TokenDeque::Config& cfg, uint64_t seed, int ops) {
         in.popWarp = rng.chance(30) && lastPopWarp >= 0 ? lastPopWarp
                      : rng.chance(40) && in.pushValid ? in.pushWarp
                                                        : rng.below(cfg.numWarps);
+      }
+    }
+    // Positional access (the divergence unit's scan and YIELD merge) in idle cycles: read an
+    // entry, or write it back with its mask changed (type and summary kept, as a merge does).
+    if (!in.pushValid && !in.popValid && rng.chance(15)) {
+      const int w = rng.below(cfg.numWarps);
+      const TokenDeque& mm = b.model();
+      if (mm.count(w) > 0) {
+        in.accValid = true;
+        in.accWarp = w;
+        in.accPos = rng.chance(30) ? 0 : rng.below(mm.count(w));
+        in.accWe = rng.chance(40);
+        cov.sample("acc_refused_stalled", mm.stalled(w));
+        if (!mm.stalled(w)) {
+          if (in.accWe) {
+            in.accWdata = mm.entryAt(w, in.accPos);
+            in.accWdata.mask |= rng.bits64();
+            cov.hit(in.accPos == 0 ? "acc_write_front" : "acc_write_deep");
+          } else {
+            cov.hit("acc_read");
+          }
+        }
       }
     }
     const bool mntOffered = rt.wantsPort();

@@ -75,6 +75,14 @@ bool TokenDeque::mergeMask(int warp, TokenType type, uint32_t addr, uint64_t mas
   return false;
 }
 
+const Token& TokenDeque::entryAt(int warp, int pos) const {
+  return q(warp).entries.at(static_cast<size_t>(pos));
+}
+
+void TokenDeque::writeAt(int warp, int pos, const Token& tok) {
+  q(warp).entries.at(static_cast<size_t>(pos)) = normalize(tok);
+}
+
 std::optional<Token> TokenDeque::front(int warp) const {
   const WarpQueue& wq = q(warp);
   if (wq.entries.empty()) return std::nullopt;
@@ -182,7 +190,10 @@ TokenDequeOut TokenDequeCycle::evaluate(const TokenDequeIn& in) const {
   for (int w = 0; w < dq_.config().numWarps; ++w) {
     if (dq_.stalled(w)) o.stalled |= 1ull << w;
   }
-  o.mntReady = !in.pushValid && !in.popValid;
+  o.accReady = !in.pushValid && !in.popValid && !dq_.stalled(in.accWarp);
+  o.accRvalid = accRvalid_;
+  o.accRdata = accRdata_;
+  o.mntReady = !in.pushValid && !in.popValid && !in.accValid;
   o.mntRvalid = mntRvalid_;
   o.mntRdata = mntRdata_;
   return o;
@@ -193,8 +204,19 @@ void TokenDequeCycle::commit(const TokenDequeIn& in) {
   const bool overflow = in.pushValid && !dq_.stalled(in.pushWarp) &&
                         dq_.wouldOverflow(in.pushWarp, in.pushBack ? TokenDeque::End::Back
                                                                    : TokenDeque::End::Front);
-  const bool mntOk = in.mntValid && !in.pushValid && !in.popValid;
+  const bool mntOk = in.mntValid && !in.pushValid && !in.popValid && !in.accValid;
+  const bool accOk = in.accValid && !in.pushValid && !in.popValid && !dq_.stalled(in.accWarp);
   excValid_ = false;
+  accRvalid_ = false;
+  accRdata_.reset();
+  if (accOk) {
+    if (in.accWe) {
+      dq_.writeAt(in.accWarp, in.accPos, in.accWdata);
+    } else {
+      accRvalid_ = true;
+      accRdata_ = dq_.entryAt(in.accWarp, in.accPos);
+    }
+  }
   mntRvalid_ = false;
   mntRdata_.reset();
 

@@ -37,6 +37,10 @@ class TokenDeque {
   // when there is none. The summary says when no token of the type exists at all.
   bool mergeMask(int warp, TokenType type, uint32_t addr, uint64_t mask);
 
+  // Positional access to a running queue (0 = front), as the RTL's acc port.
+  const Token& entryAt(int warp, int pos) const;
+  void writeAt(int warp, int pos, const Token& tok);
+
   std::optional<Token> front(int warp) const;
   int count(int warp) const { return static_cast<int>(q(warp).entries.size()); }
   int head(int warp) const { return q(warp).tail + count(warp); }
@@ -96,6 +100,11 @@ struct TokenDequeIn {
   bool popValid = false;
   int popWarp = 0;
   int qryWarp = 0;
+  bool accValid = false;
+  bool accWe = false;
+  int accWarp = 0;
+  int accPos = 0;
+  Token accWdata;
   bool mntValid = false;
   MntOp mntOp = MntOp::Stall;
   int mntWarp = 0;
@@ -117,6 +126,9 @@ struct TokenDequeOut {
   int excWarp = 0;
   bool excBack = false;
   uint64_t stalled = 0;
+  bool accReady = false;
+  bool accRvalid = false;
+  std::optional<Token> accRdata;  // defined when accRvalid
   bool mntReady = false;
   bool mntRvalid = false;
   std::optional<Token> mntRdata;  // defined when mntRvalid and the content is known
@@ -138,6 +150,8 @@ class TokenDequeCycle {
   bool excBack_ = false;
   bool mntRvalid_ = false;
   std::optional<Token> mntRdata_;
+  bool accRvalid_ = false;
+  std::optional<Token> accRdata_;
 };
 
 }  // namespace simt::model
