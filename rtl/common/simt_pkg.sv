@@ -83,6 +83,41 @@ package simt_pkg;
     summary_bit = bits;
   endfunction
 
+  // Why a thread is disabled. Values 1..7 equal the token type that re-activates it.
+  typedef enum logic [3:0] {
+    RsnNone    = 4'd0,
+    RsnSync    = 4'd1,
+    RsnDiv     = 4'd2,
+    RsnCall    = 4'd3,
+    RsnBrk     = 4'd4,
+    RsnCont    = 4'd5,
+    RsnYield   = 4'd6,
+    RsnBarrier = 4'd7,
+    RsnExit    = 4'd8
+  } reason_e;
+
+  // Divergence-unit requests: the control behaviour of one instruction, or a barrier event.
+  typedef enum logic [4:0] {
+    DuNext     = 5'd0,   // any non-control instruction: active threads to pc+1
+    DuSsy      = 5'd1,
+    DuSync     = 5'd2,
+    DuPbrk     = 5'd3,
+    DuBrk      = 5'd4,
+    DuPcont    = 5'd5,
+    DuCont     = 5'd6,
+    DuBra      = 5'd7,
+    DuBrx      = 5'd8,
+    DuJmp      = 5'd9,
+    DuJmx      = 5'd10,
+    DuCal      = 5'd11,
+    DuRet      = 5'd12,
+    DuExit     = 5'd13,
+    DuYield    = 5'd14,
+    DuBarSleep = 5'd15,  // guard = participants
+    DuBarWake  = 5'd16,  // guard = threads to wake, target = resume address
+    DuLaunch   = 5'd17   // guard = threads, target = start address
+  } du_op_e;
+
   // ---------------------------------------------------------------------------------------
   // Token-queue maintenance operations (runtime port of simt_token_deque)
   // ---------------------------------------------------------------------------------------

@@ -289,6 +289,14 @@ uint32_t caseTarget(const ProgInstr& in, int thread, uint32_t k) {
 SimtRun runSimt(DivergenceUnit& du, int warp, const Program& prog, uint64_t launchMask,
                 uint64_t maxSteps,
                 const std::function<void(const DivergenceUnit&, uint32_t)>& onStep) {
+  ModelTarget target(du);
+  return runSimt(target, warp, prog, launchMask, maxSteps, onStep);
+}
+
+SimtRun runSimt(ControlTarget& target, int warp, const Program& prog, uint64_t launchMask,
+                uint64_t maxSteps,
+                const std::function<void(const DivergenceUnit&, uint32_t)>& onStep) {
+  const DivergenceUnit& du = target.state();
   const int ws = du.config().warpSize;
   SimtRun run;
   run.trace.assign(static_cast<size_t>(ws), {});
@@ -297,7 +305,7 @@ SimtRun runSimt(DivergenceUnit& du, int warp, const Program& prog, uint64_t laun
   bool flag = true;
   uint64_t sleepers = 0;
   launchMask &= du.allThreads();
-  du.launch(warp, launchMask, 0);
+  target.launch(warp, launchMask, 0);
   while (du.status(warp) == model::WarpStatus::Running && run.stats.steps < maxSteps) {
     const uint32_t pc = du.pc(warp);
     const ProgInstr& in = prog.code.at(pc);
@@ -326,10 +334,10 @@ SimtRun runSimt(DivergenceUnit& du, int warp, const Program& prog, uint64_t laun
       // arrival wakes them all at the next instruction.
       const uint64_t participants = active & ci.guard;
       sleepers |= participants;
-      res = du.barrierSleep(warp, participants);
+      res = target.barrierSleep(warp, participants);
       const uint64_t waiting = launchMask & ~du.threadsWithReason(warp, model::Reason::Exit);
       if (sleepers == waiting) {
-        const model::CtrlResult wake = du.barrierWake(warp, sleepers, pc + 1);
+        const model::CtrlResult wake = target.barrierWake(warp, sleepers, pc + 1);
         res.pushes += wake.pushes;
         res.pops += wake.pops;
         res.discards += wake.discards;
@@ -339,7 +347,7 @@ SimtRun runSimt(DivergenceUnit& du, int warp, const Program& prog, uint64_t laun
         ++run.stats.barrierReleases;
       }
     } else {
-      res = du.execute(warp, ci);
+      res = target.execute(warp, ci);
     }
     ++run.stats.steps;
     run.stats.pushes += static_cast<uint64_t>(res.pushes);
@@ -360,6 +368,7 @@ SimtRun runSimt(DivergenceUnit& du, int warp, const Program& prog, uint64_t laun
       break;
     }
     if (onStep) onStep(du, pc);
+    if (!target.ok()) break;
   }
   run.finished = du.status(warp) == model::WarpStatus::Done;
   run.state = du.describe(warp);
@@ -402,6 +411,89 @@ std::vector<std::vector<uint32_t>> runScalar(const Program& prog, int warpSize,
     }
   }
   return trace;
+}
+
+
+// ---- directed programs shared by the model and RTL tests ----------------------------------
+
+ProgInstr op(CtrlOp o, uint32_t target) {
+  ProgInstr in;
+  in.op = o;
+  in.target = target;
+  return in;
+}
+ProgInstr guardedBelow(CtrlOp o, uint32_t target, int threadBound) {
+  ProgInstr in = op(o, target);
+  in.guarded = true;
+  in.pred.kind = Pred::ThreadBelow;
+  in.pred.percent = threadBound;
+  return in;
+}
+
+Program seed002Program() {
+  Program p;
+  p.code = {
+      op(CtrlOp::Ssy, 6),              // 0: SYNC {all, 6}
+      guardedBelow(CtrlOp::Bra, 4, 16),  // 1: threads 0-15 take the IF; DIV {16-31, 2}
+      op(CtrlOp::Next),                // 2: else path
+      op(CtrlOp::Sync, 6),             // 3
+      op(CtrlOp::Cal, 7),              // 4: CALL {0-15, 5}
+      op(CtrlOp::Sync, 6),             // 5
+      op(CtrlOp::Exit),                // 6
+      op(CtrlOp::Ssy, 12),             // 7: f: SYNC {0-15, 12}
+      guardedBelow(CtrlOp::Bra, 11, 8),  // 8: threads 0-7 take it; DIV {8-15, 9}
+      op(CtrlOp::Next),                // 9
+      op(CtrlOp::Sync, 12),            // 10
+      op(CtrlOp::Sync, 12),            // 11
+      op(CtrlOp::Ret),                 // 12
+  };
+  p.tripCount.assign(32, 0);
+  return p;
+}
+
+Program spinLockProgram() {
+  Program p;
+  ProgInstr holder = op(CtrlOp::Bra, 5);
+  holder.guarded = true;
+  holder.pred.kind = Pred::Holder;  // thread 31 holds the lock
+  ProgInstr spin = op(CtrlOp::Bra, 2);
+  spin.guarded = true;
+  spin.pred.kind = Pred::Flag;  // the lock is still held
+  ProgInstr release = op(CtrlOp::Next);
+  release.releaseFlag = true;
+  p.code = {
+      op(CtrlOp::Ssy, 7),  // 0
+      holder,              // 1: the holder goes to its critical section
+      op(CtrlOp::Yield),   // 2: spin: yield ...
+      spin,                // 3: ... while the lock is held
+      op(CtrlOp::Sync, 7), // 4
+      release,             // 5: holder: critical section, release
+      op(CtrlOp::Sync, 7), // 6
+      op(CtrlOp::Exit),    // 7
+  };
+  p.tripCount.assign(32, 0);
+  return p;
+}
+
+Program barrierInCallProgram() {
+  Program p;
+  ProgInstr bar = op(CtrlOp::Next);
+  bar.barrier = true;
+  p.code = {
+      op(CtrlOp::Ssy, 6),                // 0
+      guardedBelow(CtrlOp::Bra, 4, 16),  // 1
+      op(CtrlOp::Cal, 7),                // 2: threads 16-31
+      op(CtrlOp::Sync, 6),               // 3
+      op(CtrlOp::Cal, 7),                // 4: threads 0-15
+      op(CtrlOp::Sync, 6),               // 5
+      op(CtrlOp::Exit),                  // 6
+      op(CtrlOp::Next),                  // 7: f
+      bar,                               // 8: bar.sync 0
+      op(CtrlOp::Next),                  // 9
+      op(CtrlOp::Ret),                   // 10
+  };
+  p.tripCount.assign(32, 0);
+  return p;
 }
 
 }  // namespace simt::tb

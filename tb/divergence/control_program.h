@@ -48,6 +48,35 @@ struct Program {
 // sync/brk/cont carries its fallback label.
 Program generateProgram(Rng& rng, int warpSize, bool withYields);
 
+// What a program runs on: the model alone, or the model and the RTL in lockstep.
+class ControlTarget {
+ public:
+  virtual ~ControlTarget() = default;
+  virtual void launch(int warp, uint64_t mask, uint32_t pc) = 0;
+  virtual model::CtrlResult execute(int warp, const model::CtrlInstr& ins) = 0;
+  virtual model::CtrlResult barrierSleep(int warp, uint64_t participants) = 0;
+  virtual model::CtrlResult barrierWake(int warp, uint64_t mask, uint32_t resume) = 0;
+  virtual const model::DivergenceUnit& state() const = 0;  // the model's view of the warps
+  virtual bool ok() const { return true; }                  // false: stop (a mismatch)
+};
+
+class ModelTarget : public ControlTarget {
+ public:
+  explicit ModelTarget(model::DivergenceUnit& du) : du_(du) {}
+  void launch(int warp, uint64_t mask, uint32_t pc) override { du_.launch(warp, mask, pc); }
+  model::CtrlResult execute(int warp, const model::CtrlInstr& ins) override {
+    return du_.execute(warp, ins);
+  }
+  model::CtrlResult barrierSleep(int warp, uint64_t p) override { return du_.barrierSleep(warp, p); }
+  model::CtrlResult barrierWake(int warp, uint64_t m, uint32_t r) override {
+    return du_.barrierWake(warp, m, r);
+  }
+  const model::DivergenceUnit& state() const override { return du_; }
+
+ private:
+  model::DivergenceUnit& du_;
+};
+
 struct RunStats {
   uint64_t steps = 0, pushes = 0, pops = 0, discards = 0, merges = 0, overflows = 0;
   uint64_t fallbacks = 0, barrierReleases = 0;
@@ -63,6 +92,9 @@ struct SimtRun {
   RunStats stats;
   std::string state;                          // describe() at the end
 };
+SimtRun runSimt(ControlTarget& target, int warp, const Program& prog, uint64_t launchMask,
+                uint64_t maxSteps,
+                const std::function<void(const model::DivergenceUnit&, uint32_t pc)>& onStep = {});
 SimtRun runSimt(model::DivergenceUnit& du, int warp, const Program& prog, uint64_t launchMask,
                 uint64_t maxSteps,
                 const std::function<void(const model::DivergenceUnit&, uint32_t pc)>& onStep = {});
@@ -71,5 +103,12 @@ SimtRun runSimt(model::DivergenceUnit& du, int warp, const Program& prog, uint64
 // cal/ret use a per-thread return address.
 std::vector<std::vector<uint32_t>> runScalar(const Program& prog, int warpSize,
                                              uint64_t launchMask, uint64_t maxSteps);
+
+// Directed programs (see the model tests for what each shows).
+ProgInstr op(model::CtrlOp o, uint32_t target = 0);
+ProgInstr guardedBelow(model::CtrlOp o, uint32_t target, int threadBound);
+Program seed002Program();          // IF with a call holding a nested IF (seed 002's figure)
+Program spinLockProgram();         // thread 31 holds a lock; the others spin with yield
+Program barrierInCallProgram();    // both halves of a diverged warp meet at a barrier in a call
 
 }  // namespace simt::tb

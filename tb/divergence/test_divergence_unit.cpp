@@ -18,20 +18,6 @@ using model::DivergenceUnit;
 using model::Reason;
 using model::TokenType;
 
-ProgInstr op(CtrlOp o, uint32_t target = 0) {
-  ProgInstr in;
-  in.op = o;
-  in.target = target;
-  return in;
-}
-ProgInstr guardedBelow(CtrlOp o, uint32_t target, int threadBound) {
-  ProgInstr in = op(o, target);
-  in.guarded = true;
-  in.pred.kind = Pred::ThreadBelow;
-  in.pred.percent = threadBound;
-  return in;
-}
-
 DivergenceUnit::Config unitConfig(DivergenceMode mode, int depth = 32) {
   DivergenceUnit::Config c;
   c.numWarps = 4;
@@ -62,23 +48,7 @@ void expectSameTraces(const SimtRun& simt, const std::vector<std::vector<uint32_
 // Seed 002: an IF whose taken path calls a function holding a nested IF pushes SYNC, DIV,
 // CALL, SYNC, DIV; the warp then unwinds and every thread finishes on its own path.
 TEST(DivergenceUnitModel, Seed002WorkedExample) {
-  Program p;
-  p.code = {
-      op(CtrlOp::Ssy, 6),              // 0: SYNC {all, 6}
-      guardedBelow(CtrlOp::Bra, 4, 16),  // 1: threads 0-15 take the IF; DIV {16-31, 2}
-      op(CtrlOp::Next),                // 2: else path
-      op(CtrlOp::Sync, 6),             // 3
-      op(CtrlOp::Cal, 7),              // 4: CALL {0-15, 5}
-      op(CtrlOp::Sync, 6),             // 5
-      op(CtrlOp::Exit),                // 6
-      op(CtrlOp::Ssy, 12),             // 7: f: SYNC {0-15, 12}
-      guardedBelow(CtrlOp::Bra, 11, 8),  // 8: threads 0-7 take it; DIV {8-15, 9}
-      op(CtrlOp::Next),                // 9
-      op(CtrlOp::Sync, 12),            // 10
-      op(CtrlOp::Sync, 12),            // 11
-      op(CtrlOp::Ret),                 // 12
-  };
-  p.tripCount.assign(32, 0);
+  const Program p = seed002Program();
   DivergenceUnit du(unitConfig(DivergenceMode::Deque));
   std::vector<TokenType> atDeepest;
   const SimtRun run = runSimt(du, 1, p, ~0ull, 1000, [&](const DivergenceUnit& u, uint32_t pc) {
@@ -99,32 +69,8 @@ TEST(DivergenceUnitModel, Seed002WorkedExample) {
 // A spin lock held by one thread of the warp: the spinners' path runs first (it holds
 // thread 0). In deque mode their yield lets the holder's path run within a few pops; in
 // stack mode yield does nothing and the holder never runs.
-Program spinLock() {
-  Program p;
-  ProgInstr holder = op(CtrlOp::Bra, 5);
-  holder.guarded = true;
-  holder.pred.kind = Pred::Holder;  // thread 31 holds the lock
-  ProgInstr spin = op(CtrlOp::Bra, 2);
-  spin.guarded = true;
-  spin.pred.kind = Pred::Flag;  // the lock is still held
-  ProgInstr release = op(CtrlOp::Next);
-  release.releaseFlag = true;
-  p.code = {
-      op(CtrlOp::Ssy, 7),  // 0
-      holder,              // 1: the holder goes to its critical section
-      op(CtrlOp::Yield),   // 2: spin: yield ...
-      spin,                // 3: ... while the lock is held
-      op(CtrlOp::Sync, 7), // 4
-      release,             // 5: holder: critical section, release
-      op(CtrlOp::Sync, 7), // 6
-      op(CtrlOp::Exit),    // 7
-  };
-  p.tripCount.assign(32, 0);
-  return p;
-}
-
 TEST(DivergenceUnitModel, SpinLockMakesProgressOnlyInDequeMode) {
-  const Program p = spinLock();
+  const Program p = spinLockProgram();
   for (DivergenceMode mode : {DivergenceMode::Deque, DivergenceMode::Stack}) {
     SCOPED_TRACE(mode == DivergenceMode::Deque ? "deque" : "stack");
     DivergenceUnit du(unitConfig(mode));
@@ -155,23 +101,7 @@ TEST(DivergenceUnitModel, SpinLockMakesProgressOnlyInDequeMode) {
 // (the warp pops to the other path in between), the wake re-activates all 32 threads, and the
 // per-thread coverage of `ret` returns each path to its own call site.
 TEST(DivergenceUnitModel, DivergentPathsMeetAtBarrierInsideCall) {
-  Program p;
-  ProgInstr bar = op(CtrlOp::Next);
-  bar.barrier = true;
-  p.code = {
-      op(CtrlOp::Ssy, 6),                // 0
-      guardedBelow(CtrlOp::Bra, 4, 16),  // 1
-      op(CtrlOp::Cal, 7),                // 2: threads 16-31
-      op(CtrlOp::Sync, 6),               // 3
-      op(CtrlOp::Cal, 7),                // 4: threads 0-15
-      op(CtrlOp::Sync, 6),               // 5
-      op(CtrlOp::Exit),                  // 6
-      op(CtrlOp::Next),                  // 7: f
-      bar,                               // 8: bar.sync 0
-      op(CtrlOp::Next),                  // 9
-      op(CtrlOp::Ret),                   // 10
-  };
-  p.tripCount.assign(32, 0);
+  const Program p = barrierInCallProgram();
   DivergenceUnit du(unitConfig(DivergenceMode::Deque));
   bool allAwake = false;
   const SimtRun run = runSimt(du, 2, p, ~0ull, 1000, [&](const DivergenceUnit& u, uint32_t pc) {

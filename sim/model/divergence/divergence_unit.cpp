@@ -130,11 +130,12 @@ void DivergenceUnit::continueWith(int warp, std::vector<Group> groups, CtrlResul
     popLoop(warp, res);
     return;
   }
-  // The group holding the lowest thread runs; the others wait in DIV tokens, pushed so that
-  // they pop in ascending order of their lowest thread.
+  // The group holding the lowest thread runs; the others wait in DIV tokens, pushed in
+  // ascending order of their lowest thread (so the highest pops next). The RTL forms the
+  // groups in that order, one per cycle.
   std::sort(merged.begin(), merged.end(),
             [](const Group& a, const Group& b) { return lowestBit(a.mask) < lowestBit(b.mask); });
-  for (size_t i = merged.size(); i-- > 1;) {
+  for (size_t i = 1; i < merged.size(); ++i) {
     disable(warp, merged[i].mask, Reason::Div);
     Token t;
     t.type = TokenType::Div;

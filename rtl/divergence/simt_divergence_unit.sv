@@ -1,0 +1,643 @@
+// Divergence unit (seed 002, ISA.md "Control flow"): per warp the PC, the active mask, each
+// thread's disable reason, and the warp's double-ended token queue (simt_token_deque).
+//
+// One request at a time: the control behaviour of one instruction (or a barrier sleep/wake,
+// or a warp launch). The request is held until req_ready_o pulses (the operation may take
+// several cycles). Semantics, transaction by transaction, are those of the golden model
+// DivergenceUnit (sim/model/divergence/divergence_unit.*); docs/blocks/divergence_unit.md.
+//
+// Sequence of one request:
+//   DECODE  active/guard sets; summary lookups decide whether a queue scan is needed
+//   SCAN    coverage of sync/brk/cont/ret (OR of the masks of tokens of the type, stopping
+//           once every thread is covered) or the YIELD token to merge into; 2 cycles/entry
+//   APPLY   disable reasons; the threads that go on and their targets
+//   PUSHOP  the instruction's own token (SYNC/BRK/CONT/CALL front, YIELD back or merged,
+//           BARRIER front); waits while the queue is stalled by an overflow
+//   GROUP   one group of threads with the same target per cycle: the first (lowest thread)
+//           runs, the others are disabled with DIV and pushed as DIV tokens
+//   POP     while nothing is active: pop the front token; activate its threads waiting for
+//           its reason, or discard it
+//   DONE    req_ready_o
+// In stack mode (DequeMode = 0, or cfg_stack_i) every token goes to the front and yield does
+// nothing.
+module simt_divergence_unit #(
+  parameter int NumWarps = simt_pkg::NumWarps,
+  parameter int Depth    = simt_pkg::QueueDepth,
+  parameter bit DequeMode = 1'b1,          // 0: stack-only hardware (the baseline)
+  parameter logic [15:0] LfsrSeed = 16'hACE1,
+  localparam int WarpSize = 32,            // 64-bit tokens
+  localparam int AddrW   = 22,
+  localparam int WarpW   = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int PtrW    = $clog2(Depth + 1),
+  localparam int SumW    = simt_pkg::SumW
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  input  logic                      cfg_stack_i,   // run-time stack mode (DequeMode = 1)
+
+  // Request, held until req_ready_o
+  input  logic                      req_valid_i,
+  input  simt_pkg::du_op_e          req_op_i,
+  input  logic [WarpW-1:0]          req_warp_i,
+  input  logic [WarpSize-1:0]       req_guard_i,
+  input  logic                      req_has_target_i,
+  input  logic [AddrW-1:0]          req_target_i,
+  input  logic [WarpSize*AddrW-1:0] req_thread_target_i,  // brx/jmx targets, ret: r31
+  input  logic [4:0]                req_yield_kind_i,     // 0 plain, log2(N)+1, 31 = .p
+  output logic                      req_ready_o,
+  output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
+  output logic [AddrW-1:0]          resp_link_value_o,
+
+  // State query (meaningful while no request is being processed)
+  input  logic [WarpW-1:0]          qry_warp_i,
+  output logic [AddrW-1:0]          qry_pc_o,
+  output logic [WarpSize-1:0]       qry_active_o,
+  output logic [WarpSize*4-1:0]     qry_reason_o,
+  output logic [PtrW-1:0]           qry_q_count_o,
+  output logic [63:0]               qry_q_front_o,
+  output logic [SumW-1:0]           qry_q_types_o,
+  // The queue pointers of the request's warp while busy (the runtime re-centres with them)
+  output logic [PtrW-1:0]           q_head_o,
+  output logic [PtrW-1:0]           q_tail_o,
+
+  // Token-queue exception and the runtime's maintenance port (re-centring)
+  output logic                      exc_valid_o,
+  output logic [WarpW-1:0]          exc_warp_o,
+  output logic                      exc_back_o,
+  output logic [NumWarps-1:0]       stalled_o,
+  input  logic                      mnt_valid_i,
+  input  simt_pkg::mnt_op_e         mnt_op_i,
+  input  logic [WarpW-1:0]          mnt_warp_i,
+  input  logic [PtrW-2:0]           mnt_idx_i,
+  input  logic [63:0]               mnt_wdata_i,
+  input  logic [PtrW-1:0]           mnt_head_i,
+  input  logic [PtrW-1:0]           mnt_tail_i,
+  output logic                      mnt_ready_o,
+  output logic                      mnt_rvalid_o,
+  output logic [63:0]               mnt_rdata_o
+);
+
+  typedef enum logic [3:0] {
+    StIdle, StDecode, StScanRd, StScanWait, StApply, StPushOp, StGroup, StPop, StDone
+  } state_e;
+
+  // ---------------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------------
+  state_e                 state_d, state_q;
+  logic [AddrW-1:0]       pc_d [NumWarps];
+  logic [AddrW-1:0]       pc_q [NumWarps];
+  logic [WarpSize-1:0]    active_d [NumWarps];
+  logic [WarpSize-1:0]    active_q [NumWarps];
+  logic [WarpSize*4-1:0]  reason_d [NumWarps];
+  logic [WarpSize*4-1:0]  reason_q [NumWarps];
+  logic [8:0]             ycount_d [NumWarps];
+  logic [8:0]             ycount_q [NumWarps];
+  logic [15:0]            lfsr_d, lfsr_q;
+
+  // Per-request registers
+  logic [WarpSize-1:0]    cov_d, cov_q;          // threads covered by the scanned type
+  logic [PtrW-1:0]        pos_d, pos_q;          // scan position
+  logic                   merge_d, merge_q;      // a YIELD token to merge into was found
+  logic [PtrW-1:0]        mpos_d, mpos_q;        // its position
+  logic [63:0]            mtok_d, mtok_q;        // and its content
+  logic                   fire_d, fire_q;        // the yield fires
+  logic [WarpSize-1:0]    rem_d, rem_q;          // threads still to be grouped
+  logic                   first_d, first_q;      // next group is the one that runs
+  logic [WarpSize-1:0]    run_mask_d, run_mask_q;
+  logic [AddrW-1:0]       run_pc_d, run_pc_q;
+  logic [WarpSize-1:0]    link_d, link_q;
+  logic [AddrW-1:0]       link_pc_d, link_pc_q;  // cal: the return address written to r31
+
+  // ---------------------------------------------------------------------------------------
+  // Token queue
+  // ---------------------------------------------------------------------------------------
+  logic              dq_push_valid, dq_push_back, dq_push_ready;
+  logic [63:0]       dq_push_token;
+  logic              dq_pop_valid, dq_pop_ready;
+  logic [63:0]       dq_pop_token;
+  logic [WarpW-1:0]  dq_qry_warp;
+  logic [63:0]       dq_front;
+  logic [PtrW-1:0]   dq_count;
+  logic [SumW-1:0]   dq_types;
+  logic              dq_acc_valid, dq_acc_we, dq_acc_ready, dq_acc_rvalid;
+  logic [63:0]       dq_acc_wdata, dq_acc_rdata;
+  logic [PtrW-1:0]   dq_acc_pos;
+
+  logic [WarpW-1:0]  w;  // the request's warp
+  assign w = req_warp_i;
+
+  simt_token_deque #(
+    .NumWarps (NumWarps),
+    .Depth    (Depth),
+    .TokenW   (64)
+  ) u_queue (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .push_valid_i (dq_push_valid),
+    .push_warp_i  (w),
+    .push_back_i  (dq_push_back),
+    .push_token_i (dq_push_token),
+    .push_ready_o (dq_push_ready),
+    .pop_valid_i  (dq_pop_valid),
+    .pop_warp_i   (w),
+    .pop_ready_o  (dq_pop_ready),
+    .pop_token_o  (dq_pop_token),
+    .qry_warp_i   (dq_qry_warp),
+    .qry_front_o  (dq_front),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .qry_empty_o  (),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .qry_count_o  (dq_count),
+    .qry_head_o   (q_head_o),
+    .qry_tail_o   (q_tail_o),
+    .qry_types_o  (dq_types),
+    .exc_valid_o  (exc_valid_o),
+    .exc_warp_o   (exc_warp_o),
+    .exc_back_o   (exc_back_o),
+    .stalled_o    (stalled_o),
+    .acc_valid_i  (dq_acc_valid),
+    .acc_we_i     (dq_acc_we),
+    .acc_warp_i   (w),
+    .acc_pos_i    (dq_acc_pos),
+    .acc_wdata_i  (dq_acc_wdata),
+    .acc_ready_o  (dq_acc_ready),
+    .acc_rvalid_o (dq_acc_rvalid),
+    .acc_rdata_o  (dq_acc_rdata),
+    .mnt_valid_i  (mnt_valid_i),
+    .mnt_op_i     (mnt_op_i),
+    .mnt_warp_i   (mnt_warp_i),
+    .mnt_idx_i    (mnt_idx_i),
+    .mnt_wdata_i  (mnt_wdata_i),
+    .mnt_head_i   (mnt_head_i),
+    .mnt_tail_i   (mnt_tail_i),
+    .mnt_ready_o  (mnt_ready_o),
+    .mnt_rvalid_o (mnt_rvalid_o),
+    .mnt_rdata_o  (mnt_rdata_o)
+  );
+
+  // While a request is processed the queue is queried for its warp; otherwise for the
+  // external query.
+  assign dq_qry_warp = (state_q == StIdle) ? qry_warp_i : w;
+
+  // ---------------------------------------------------------------------------------------
+  // Decode of the held request
+  // ---------------------------------------------------------------------------------------
+  logic                stack;
+  logic [WarpSize-1:0] a_mask, g_mask, r_mask;
+  logic [AddrW-1:0]    next_pc;
+  logic [3:0]          scan_type;  // token type whose coverage sync/brk/cont/ret need
+  logic                is_cover_op;
+
+  assign stack   = !DequeMode || cfg_stack_i;
+  assign a_mask  = active_q[w];
+  assign g_mask  = a_mask & req_guard_i;
+  assign r_mask  = a_mask & ~req_guard_i;
+  assign next_pc = pc_q[w] + 1'b1;
+
+  always_comb begin
+    scan_type   = simt_pkg::TokNone;
+    is_cover_op = 1'b1;
+    unique case (req_op_i)
+      simt_pkg::DuSync: scan_type = simt_pkg::TokSync;
+      simt_pkg::DuBrk:  scan_type = simt_pkg::TokBrk;
+      simt_pkg::DuCont: scan_type = simt_pkg::TokCont;
+      simt_pkg::DuRet:  scan_type = simt_pkg::TokCall;
+      default:          is_cover_op = 1'b0;
+    endcase
+  end
+
+  // Token fields (simt_pkg::token64_t layout)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [3:0] tok_type(logic [63:0] t);
+    tok_type = t[3:0];
+  endfunction
+  function automatic logic [WarpSize-1:0] tok_mask(logic [63:0] t);
+    tok_mask = t[35:4];
+  endfunction
+  function automatic logic [AddrW-1:0] tok_addr(logic [63:0] t);
+    tok_addr = t[57:36];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  function automatic logic [63:0] make_tok(logic [3:0] ty, logic [WarpSize-1:0] m,
+                                           logic [AddrW-1:0] ad);
+    make_tok = {6'b0, ad, m, ty};
+  endfunction
+
+  // Threads of warp w disabled for a reason.
+  function automatic logic [WarpSize-1:0] with_reason(logic [WarpSize*4-1:0] rs, logic [3:0] r);
+    logic [WarpSize-1:0] m;
+    for (int t = 0; t < WarpSize; t++) m[t] = (rs[t*4 +: 4] == r);
+    with_reason = m;
+  endfunction
+
+  function automatic logic [WarpSize*4-1:0] set_reason(logic [WarpSize*4-1:0] rs,
+                                                       logic [WarpSize-1:0] m, logic [3:0] r);
+    logic [WarpSize*4-1:0] o;
+    o = rs;
+    for (int t = 0; t < WarpSize; t++) if (m[t]) o[t*4 +: 4] = r;
+    set_reason = o;
+  endfunction
+
+  // Whether the yield fires (and the next yield counter and LFSR).
+  logic [2:0]  yield_log;      // log2(N)
+  logic [8:0]  yield_n;
+  logic        yield_fires;
+  logic [8:0]  ycount_next;
+  logic [15:0] lfsr_next;
+  always_comb begin
+    yield_log   = 3'(req_yield_kind_i - 5'd1);
+    yield_n     = 9'd1 << yield_log;
+    lfsr_next   = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0000);
+    ycount_next = ycount_q[w];
+    yield_fires = 1'b0;
+    if (req_yield_kind_i == 5'd31) begin
+      yield_fires = (lfsr_next[3:0] == 4'd0);
+    end else if (req_yield_kind_i <= 5'd1) begin
+      yield_fires = 1'b1;
+    end else if (ycount_q[w] + 1'b1 >= yield_n) begin
+      yield_fires = 1'b1;
+      ycount_next = '0;
+    end else begin
+      ycount_next = ycount_q[w] + 1'b1;
+    end
+  end
+
+  // Effective target of each continuing thread: its group's PC.
+  logic [AddrW-1:0] eff_target [WarpSize];
+  always_comb begin
+    for (int t = 0; t < WarpSize; t++) begin
+      eff_target[t] = next_pc;
+      if (g_mask[t]) begin
+        unique case (req_op_i)
+          simt_pkg::DuBra, simt_pkg::DuJmp, simt_pkg::DuCal: eff_target[t] = req_target_i;
+          simt_pkg::DuBrx, simt_pkg::DuJmx, simt_pkg::DuRet:
+            eff_target[t] = req_thread_target_i[t*AddrW +: AddrW];
+          simt_pkg::DuSync, simt_pkg::DuBrk, simt_pkg::DuCont: eff_target[t] = req_target_i;
+          default: eff_target[t] = next_pc;
+        endcase
+      end
+    end
+  end
+
+  // The next group: threads of rem_q with the target of its lowest thread.
+  logic [4:0]          lead;
+  logic                lead_found;
+  logic [AddrW-1:0]    lead_target;
+  logic [WarpSize-1:0] group;
+  simt_find_next_set #(
+    .N    (WarpSize),
+    .Wrap (1'b0)
+  ) u_lead (
+    .vec_i   (rem_q),
+    .start_i ('0),
+    .found_o (lead_found),
+    .idx_o   (lead)
+  );
+  always_comb begin
+    lead_target = eff_target[lead];
+    for (int t = 0; t < WarpSize; t++) group[t] = rem_q[t] && (eff_target[t] == lead_target);
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Control
+  // ---------------------------------------------------------------------------------------
+  logic [WarpSize-1:0] pop_wake;
+  assign pop_wake = tok_mask(dq_pop_token) &
+                    with_reason(reason_q[w], tok_type(dq_pop_token));
+
+  // Queue requests of this cycle: from the state and registers only (the readies they get
+  // back decide the next state below). Nothing is requested while the warp's queue is
+  // stalled by an overflow, so the runtime's maintenance port gets the cycles it needs.
+  logic [WarpSize-1:0] wake_mask;
+  assign wake_mask = req_guard_i & with_reason(reason_q[w], simt_pkg::RsnBarrier);
+
+  always_comb begin
+    dq_push_valid = 1'b0;
+    dq_push_back  = 1'b0;
+    dq_push_token = '0;
+    dq_pop_valid  = 1'b0;
+    dq_acc_valid  = 1'b0;
+    dq_acc_we     = 1'b0;
+    dq_acc_pos    = pos_q;
+    dq_acc_wdata  = '0;
+    unique case (state_q)
+      StScanRd: dq_acc_valid = (pos_q < dq_count);
+      StPushOp: begin
+        unique case (req_op_i)
+          simt_pkg::DuSsy:   dq_push_token = make_tok(simt_pkg::TokSync, g_mask, req_target_i);
+          simt_pkg::DuPbrk:  dq_push_token = make_tok(simt_pkg::TokBrk, g_mask, req_target_i);
+          simt_pkg::DuPcont: dq_push_token = make_tok(simt_pkg::TokCont, g_mask, req_target_i);
+          simt_pkg::DuCal:   dq_push_token = make_tok(simt_pkg::TokCall, g_mask, next_pc);
+          simt_pkg::DuYield: dq_push_token = make_tok(simt_pkg::TokYield, g_mask, next_pc);
+          default: dq_push_token = make_tok(simt_pkg::TokBarrier, wake_mask, req_target_i);
+        endcase
+        if (req_op_i == simt_pkg::DuYield && merge_q) begin
+          // OR the yielding threads into the YIELD token with the same address.
+          dq_acc_valid = 1'b1;
+          dq_acc_we    = 1'b1;
+          dq_acc_pos   = mpos_q;
+          dq_acc_wdata = mtok_q | {28'b0, g_mask, 4'b0};
+        end else if (!(req_op_i == simt_pkg::DuBarWake && wake_mask == '0)) begin
+          dq_push_valid = 1'b1;
+          dq_push_back  = (req_op_i == simt_pkg::DuYield) && !stack;
+        end
+      end
+      StGroup: begin
+        if (lead_found && !first_q) begin
+          dq_push_valid = 1'b1;
+          dq_push_token = make_tok(simt_pkg::TokDiv, group, lead_target);
+        end
+      end
+      StPop: dq_pop_valid = (active_q[w] == '0) && (dq_count != '0);
+      default: ;
+    endcase
+    if (stalled_o[w]) begin
+      dq_push_valid = 1'b0;
+      dq_pop_valid  = 1'b0;
+      dq_acc_valid  = 1'b0;
+    end
+  end
+
+  always_comb begin
+    state_d    = state_q;
+    for (int i = 0; i < NumWarps; i++) begin
+      pc_d[i]     = pc_q[i];
+      active_d[i] = active_q[i];
+      reason_d[i] = reason_q[i];
+      ycount_d[i] = ycount_q[i];
+    end
+    lfsr_d     = lfsr_q;
+    cov_d      = cov_q;
+    pos_d      = pos_q;
+    merge_d    = merge_q;
+    mpos_d     = mpos_q;
+    mtok_d     = mtok_q;
+    fire_d     = fire_q;
+    rem_d      = rem_q;
+    first_d    = first_q;
+    run_mask_d = run_mask_q;
+    run_pc_d   = run_pc_q;
+    link_d     = link_q;
+    link_pc_d  = link_pc_q;
+
+    req_ready_o   = 1'b0;
+
+    unique case (state_q)
+      StIdle: begin
+        if (req_valid_i) state_d = StDecode;
+      end
+
+      StDecode: begin
+        cov_d   = '0;
+        pos_d   = '0;
+        merge_d = 1'b0;
+        link_d  = '0;
+        fire_d  = 1'b0;
+        if (req_op_i == simt_pkg::DuLaunch) begin
+          active_d[w] = req_guard_i;
+          pc_d[w]     = req_target_i;
+          ycount_d[w] = '0;
+          reason_d[w] = set_reason(set_reason(reason_q[w], ~req_guard_i, simt_pkg::RsnExit),
+                                   req_guard_i, simt_pkg::RsnNone);
+          state_d = StDone;
+        end else if (req_op_i == simt_pkg::DuBarWake) begin
+          state_d = StPushOp;
+        end else if (req_op_i == simt_pkg::DuYield) begin
+          if (g_mask != '0 && !stack) begin
+            fire_d = yield_fires;
+            ycount_d[w] = ycount_next;
+            if (req_yield_kind_i == 5'd31) lfsr_d = lfsr_next;
+            // A YIELD token with this address may exist: look for it.
+            if (yield_fires && dq_types[simt_pkg::SumYield]) state_d = StScanRd;
+            else state_d = StApply;
+          end else begin
+            state_d = StApply;
+          end
+        end else if (is_cover_op &&
+                     (dq_types & simt_pkg::summary_bit(scan_type)) != '0 && g_mask != '0) begin
+          state_d = StScanRd;
+        end else begin
+          state_d = StApply;
+        end
+      end
+
+      StScanRd: begin
+        if (pos_q >= dq_count) state_d = StApply;  // scanned everything
+        else if (dq_acc_valid && dq_acc_ready) state_d = StScanWait;
+      end
+
+      StScanWait: begin
+        if (dq_acc_rvalid) begin
+          pos_d   = pos_q + 1'b1;
+          state_d = StScanRd;
+          if (req_op_i == simt_pkg::DuYield) begin
+            if (tok_type(dq_acc_rdata) == simt_pkg::TokYield &&
+                tok_addr(dq_acc_rdata) == next_pc) begin
+              merge_d = 1'b1;
+              mpos_d  = pos_q;
+              mtok_d  = dq_acc_rdata;
+              state_d = StApply;
+            end
+          end else begin
+            if (tok_type(dq_acc_rdata) == scan_type) cov_d = cov_q | tok_mask(dq_acc_rdata);
+            // Stop once every thread the instruction applies to is covered.
+            if ((g_mask & ~(cov_q | (tok_type(dq_acc_rdata) == scan_type ?
+                                     tok_mask(dq_acc_rdata) : '0))) == '0) begin
+              state_d = StApply;
+            end
+          end
+        end
+      end
+
+      StApply: begin
+        first_d = 1'b1;
+        rem_d   = a_mask;  // by default every active thread goes on
+        unique case (req_op_i)
+          simt_pkg::DuSync, simt_pkg::DuBrk, simt_pkg::DuCont: begin
+            // Covered threads wait; uncovered ones take the fallback or, without one, wait
+            // (stranded).
+            if (req_has_target_i) begin
+              reason_d[w] = set_reason(reason_q[w], g_mask & cov_q, scan_type);
+              rem_d       = a_mask & ~(g_mask & cov_q);
+            end else begin
+              reason_d[w] = set_reason(reason_q[w], g_mask, scan_type);
+              rem_d       = r_mask;
+            end
+          end
+          simt_pkg::DuRet: begin
+            reason_d[w] = set_reason(reason_q[w], g_mask & cov_q, simt_pkg::RsnCall);
+            rem_d       = a_mask & ~(g_mask & cov_q);
+          end
+          simt_pkg::DuExit: begin
+            reason_d[w] = set_reason(reason_q[w], g_mask, simt_pkg::RsnExit);
+            rem_d       = r_mask;
+          end
+          simt_pkg::DuBarSleep: begin
+            reason_d[w] = set_reason(reason_q[w], g_mask, simt_pkg::RsnBarrier);
+            rem_d       = r_mask;
+          end
+          simt_pkg::DuYield: begin
+            if (fire_q) begin
+              reason_d[w] = set_reason(reason_q[w], g_mask, simt_pkg::RsnYield);
+              rem_d       = r_mask;
+            end
+          end
+          default: ;
+        endcase
+        // The instruction's own token, if any.
+        unique case (req_op_i)
+          simt_pkg::DuSsy, simt_pkg::DuPbrk, simt_pkg::DuPcont, simt_pkg::DuCal:
+            state_d = (g_mask != '0) ? StPushOp : StGroup;
+          simt_pkg::DuYield: state_d = fire_q ? StPushOp : StGroup;
+          default: state_d = StGroup;
+        endcase
+        if (req_op_i == simt_pkg::DuCal) begin
+          link_d    = g_mask;
+          link_pc_d = next_pc;
+        end
+      end
+
+      StPushOp: begin
+        if (req_op_i == simt_pkg::DuYield && merge_q) begin
+          if (dq_acc_valid && dq_acc_ready) state_d = StGroup;  // merged into its YIELD token
+        end else if (req_op_i == simt_pkg::DuBarWake && wake_mask == '0) begin
+          state_d = StDone;  // a wake for no sleeping thread
+        end else if (dq_push_valid && dq_push_ready) begin
+          if (req_op_i == simt_pkg::DuBarWake) state_d = (a_mask == '0) ? StPop : StDone;
+          else state_d = StGroup;
+        end
+      end
+
+      StGroup: begin
+        if (!lead_found) begin
+          // All groups placed.
+          active_d[w] = first_q ? '0 : run_mask_q;
+          if (!first_q) pc_d[w] = run_pc_q;
+          state_d = first_q ? StPop : StDone;
+        end else if (first_q) begin
+          run_mask_d  = group;
+          run_pc_d    = lead_target;
+          reason_d[w] = set_reason(reason_q[w], group, simt_pkg::RsnNone);
+          rem_d       = rem_q & ~group;
+          first_d     = 1'b0;
+        end else begin
+          if (dq_push_valid && dq_push_ready) begin
+            reason_d[w] = set_reason(reason_q[w], group, simt_pkg::RsnDiv);
+            rem_d       = rem_q & ~group;
+          end
+        end
+      end
+
+      StPop: begin
+        if (active_q[w] != '0 || dq_count == '0) begin
+          state_d = StDone;
+        end else begin
+          if (dq_pop_valid && dq_pop_ready && pop_wake != '0) begin
+            active_d[w] = pop_wake;
+            pc_d[w]     = tok_addr(dq_pop_token);
+            reason_d[w] = set_reason(reason_q[w], pop_wake, simt_pkg::RsnNone);
+            state_d     = StDone;
+          end
+          // otherwise the token is discarded and the next one is looked at next cycle
+        end
+      end
+
+      StDone: begin
+        req_ready_o = 1'b1;
+        state_d     = StIdle;
+      end
+
+      default: state_d = StIdle;
+    endcase
+  end
+
+  assign resp_link_mask_o  = link_q;
+  assign resp_link_value_o = link_pc_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= StIdle;
+      lfsr_q     <= LfsrSeed;
+      cov_q      <= '0;
+      pos_q      <= '0;
+      merge_q    <= 1'b0;
+      mpos_q     <= '0;
+      mtok_q     <= '0;
+      fire_q     <= 1'b0;
+      rem_q      <= '0;
+      first_q    <= 1'b0;
+      run_mask_q <= '0;
+      run_pc_q   <= '0;
+      link_q     <= '0;
+      link_pc_q  <= '0;
+      for (int i = 0; i < NumWarps; i++) begin
+        pc_q[i]     <= '0;
+        active_q[i] <= '0;
+        reason_q[i] <= {WarpSize{4'd8}};  // RsnExit: no thread launched
+        ycount_q[i] <= '0;
+      end
+    end else begin
+      state_q    <= state_d;
+      lfsr_q     <= lfsr_d;
+      cov_q      <= cov_d;
+      pos_q      <= pos_d;
+      merge_q    <= merge_d;
+      mpos_q     <= mpos_d;
+      mtok_q     <= mtok_d;
+      fire_q     <= fire_d;
+      rem_q      <= rem_d;
+      first_q    <= first_d;
+      run_mask_q <= run_mask_d;
+      run_pc_q   <= run_pc_d;
+      link_q     <= link_d;
+      link_pc_q  <= link_pc_d;
+      for (int i = 0; i < NumWarps; i++) begin
+        pc_q[i]     <= pc_d[i];
+        active_q[i] <= active_d[i];
+        reason_q[i] <= reason_d[i];
+        ycount_q[i] <= ycount_d[i];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------------------
+  assign qry_pc_o      = pc_q[qry_warp_i];
+  assign qry_active_o  = active_q[qry_warp_i];
+  assign qry_reason_o  = reason_q[qry_warp_i];
+  assign qry_q_count_o = dq_count;
+  assign qry_q_front_o = dq_front;
+  assign qry_q_types_o = dq_types;
+
+  // ---------------------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------------------
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // Active threads have no disable reason, and disabled ones have one.
+      if (state_q == StIdle) begin
+        for (int i = 0; i < NumWarps; i++) begin
+          assert (with_reason(reason_q[i], simt_pkg::RsnNone) == active_q[i])
+            else $error("divergence_unit: warp %0d active mask and reasons disagree", i);
+        end
+      end
+      // A pop only activates threads that wait for the token's reason.
+      if (state_q == StPop && dq_pop_valid && dq_pop_ready) begin
+        assert ((pop_wake & active_q[w]) == '0)
+          else $error("divergence_unit: activating a thread that is not disabled");
+      end
+      if (state_q != StIdle) begin
+        assert (req_valid_i) else $error("divergence_unit: request dropped before ready");
+      end
+      if (state_q == StDecode && req_op_i != simt_pkg::DuLaunch &&
+          req_op_i != simt_pkg::DuBarWake) begin
+        assert (a_mask != '0) else $error("divergence_unit: instruction for a warp with no active thread");
+      end
+    end
+  end
+`endif
+
+endmodule
