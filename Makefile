@@ -2,6 +2,7 @@
 #   make run     build and run the demo on the verilated RTL
 #   make test    lint + synth-check + formal + every GoogleTest (ctest)
 #   make wave TEST=Suite.Name   run one test with FST tracing; prints how to open it
+#   make bench   cycle counts per divergence-unit request
 #   make synth   iCE40 HX8K place-and-route (median Fmax of 3 seeds) and xc7 estimates of
 #                every block configuration -> docs/synthesis.md, build/synth/results.json
 SHELL := /bin/bash
@@ -10,7 +11,7 @@ WAVE_BUILD ?= build/wave
 JOBS ?= 2
 TEST ?= TokenDeque.Seed002WorkedExample
 
-.PHONY: all bootstrap configure build run test lint synth-check formal ctest wave synth clean
+.PHONY: all bootstrap configure build run test lint synth-check formal ctest wave synth bench clean
 
 all: build
 
@@ -44,6 +45,10 @@ test: lint synth-check formal ctest
 
 synth: bootstrap
 	python3 scripts/synth_flow.py
+
+# Reports, not tests: cycle counts per divergence-unit request.
+bench: build
+	$(BUILD)/bin/simt_tb_blocks --gtest_also_run_disabled_tests --gtest_filter='*LatencyReport*'
 
 # Tracing lives in its own build tree so the regression build stays fast.
 wave: bootstrap

@@ -32,6 +32,9 @@ CONFIGS = [
     ("token_deque_d32", "simt_token_deque", {}, "default: 8 warps x 32 x 64-bit"),
     ("token_deque_d64", "simt_token_deque", {"Depth": 64}, "queue depth sweep"),
     ("token_deque_t128", "simt_token_deque", {"TokenW": 128}, "128-bit tokens (64-thread warps)"),
+    ("divergence_unit_deque", "simt_divergence_unit", {}, "default: deque mode (8 warps x 32)"),
+    ("divergence_unit_stack", "simt_divergence_unit", {"DequeMode": 0},
+     "stack-only baseline, same RTL"),
     ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),
     ("warp_scheduler_w8", "simt_warp_scheduler", {}, "default: 8 warps, 6-bit priority"),
     ("warp_scheduler_w16", "simt_warp_scheduler", {"NumWarps": 16}, "warp sweep"),
@@ -183,7 +186,7 @@ Tools: %s; %s; %s.
 %s
 
 Not yet measured (the blocks do not exist yet): barrier unit (8 and 16 execution slots),
-divergence unit in deque and stack mode, the whole core with its FPGA top.
+the whole core with its FPGA top.
 """ % (data["date"], t["yosys"], t["nextpnr-ice40"], t["verilator"], TARGET_MHZ,
        "\n".join(rows))
     with open(path, "w") as f:

@@ -4,6 +4,7 @@
 // token, type summary and the link-register write must agree. The programs are the model
 // tests' random structured programs and directed scenarios; queue overflows are re-centred
 // by the test acting as the runtime through the maintenance port.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -317,6 +318,125 @@ TEST(DivergenceUnitRtl, DivergentPathsMeetAtBarrierInsideCall) {
   EXPECT_EQ(run.stats.barrierReleases, 1u);
   EXPECT_TRUE(run.finished) << run.state;
   expectSameTracesRtl(run, runScalar(p, 32, ~0ull, 1000));
+}
+
+// One directed program per construct, on the RTL in lockstep with the model; each thread's
+// trace must equal its scalar run.
+void runDirected(const Program& p, uint64_t launch = ~0ull) {
+  for (DivergenceMode mode : {DivergenceMode::Deque, DivergenceMode::Stack}) {
+    SCOPED_TRACE(mode == DivergenceMode::Deque ? "deque" : "stack");
+    RtlLockstep<Vdivergence_unit> lock(mode, baseSeed());
+    const SimtRun run = runSimt(lock, 1, p, launch, 5000);
+    EXPECT_TRUE(lock.ok());
+    EXPECT_TRUE(run.finished) << p.listing() << run.state;
+    expectSameTracesRtl(run, runScalar(p, 32, launch, 5000));
+  }
+}
+
+ProgInstr below(CtrlOp o, uint32_t target) {  // k < tripCount[thread]
+  ProgInstr in = op(o, target);
+  in.guarded = true;
+  in.pred.kind = Pred::Below;
+  return in;
+}
+
+TEST(DivergenceUnitRtl, LoopWithBreakAndContinue) {
+  Program p;
+  p.code = {
+      op(CtrlOp::Pbrk, 9),               // 0
+      op(CtrlOp::Pcont, 7),              // 1: head
+      guardedBelow(CtrlOp::Brk, 9, 4),   // 2: threads 0-3 break out early
+      guardedBelow(CtrlOp::Cont, 7, 12), // 3: threads 4-11 continue early
+      op(CtrlOp::Next),                  // 4
+      op(CtrlOp::Next),                  // 5
+      op(CtrlOp::Cont, 7),               // 6
+      below(CtrlOp::Bra, 1),             // 7: latch: loop while k < trip
+      op(CtrlOp::Brk, 9),                // 8
+      op(CtrlOp::Exit),                  // 9
+  };
+  for (int t = 0; t < 32; ++t) p.tripCount.push_back(static_cast<uint32_t>(t % 4));
+  runDirected(p);
+}
+
+TEST(DivergenceUnitRtl, IndirectBranchSwitch) {
+  Program p;
+  ProgInstr brx = op(CtrlOp::Brx);
+  brx.cases = {3, 5, 7};
+  brx.caseSalt = 12345;
+  p.code = {
+      op(CtrlOp::Ssy, 9),   // 0
+      brx,                  // 1: three target groups
+      op(CtrlOp::Exit),     // 2: (not reached)
+      op(CtrlOp::Next),     // 3: case 0
+      op(CtrlOp::Sync, 9),  // 4
+      op(CtrlOp::Next),     // 5: case 1
+      op(CtrlOp::Sync, 9),  // 6
+      op(CtrlOp::Next),     // 7: case 2
+      op(CtrlOp::Sync, 9),  // 8
+      op(CtrlOp::Exit),     // 9
+  };
+  p.tripCount.assign(32, 0);
+  runDirected(p);
+}
+
+TEST(DivergenceUnitRtl, CallWithEarlyReturnAndExitInDivergence) {
+  Program p;
+  p.code = {
+      op(CtrlOp::Ssy, 5),                // 0
+      guardedBelow(CtrlOp::Bra, 3, 16),  // 1: threads 0-15 to 3
+      guardedBelow(CtrlOp::Exit, 0, 24), // 2: threads 16-23 exit inside the divergence
+      op(CtrlOp::Cal, 7),                // 3
+      op(CtrlOp::Sync, 5),               // 4
+      op(CtrlOp::Exit),                  // 5
+      op(CtrlOp::Exit),                  // 6
+      guardedBelow(CtrlOp::Ret, 0, 4),   // 7: f: threads 0-3 return early
+      op(CtrlOp::Next),                  // 8
+      op(CtrlOp::Ret),                   // 9
+  };
+  p.tripCount.assign(32, 0);
+  runDirected(p);
+  runDirected(p, 0x00FF00FFull);  // a partial launch
+}
+
+// Benchmark (make bench): cycles the divergence unit takes per request in typical cases.
+// Not part of the regression: it reports, it does not judge.
+TEST(DivergenceUnitRtl, DISABLED_LatencyReport) {
+  RtlLockstep<Vdivergence_unit> lock(DivergenceMode::Deque, baseSeed());
+  const int w = 0;
+  auto measure = [&](const char* what, const std::function<void()>& f) {
+    const uint64_t c0 = lock.cycles();
+    f();
+    EXPECT_TRUE(lock.ok());
+    std::printf("  %-62s %3llu cycles\n", what, static_cast<unsigned long long>(lock.cycles() - c0));
+  };
+  auto ins = [](CtrlOp o, uint64_t guard = ~0ull, uint32_t target = 0, bool has = true) {
+    CtrlInstr ci;
+    ci.op = o;
+    ci.guard = guard;
+    ci.target = target;
+    ci.hasTarget = has;
+    return ci;
+  };
+  std::printf("divergence unit latency (request presented to req_ready, inclusive):\n");
+  measure("launch", [&] { lock.launch(w, 0xFFFFFFFFull, 0); });
+  measure("non-control instruction (uniform, pc+1)", [&] { lock.execute(w, ins(CtrlOp::Next)); });
+  measure("ssy (push SYNC)", [&] { lock.execute(w, ins(CtrlOp::Ssy, ~0ull, 40)); });
+  measure("uniform bra", [&] { lock.execute(w, ins(CtrlOp::Bra, ~0ull, 10)); });
+  measure("divergent bra (2 groups, push DIV)", [&] { lock.execute(w, ins(CtrlOp::Bra, 0xFFFFull, 20)); });
+  measure("sync, covered by the SYNC token behind the DIV token: pop DIV", [&] {
+    lock.execute(w, ins(CtrlOp::Sync, ~0ull, 0, false));
+  });
+  measure("sync again: scan, pop SYNC, all 32 threads reconverge", [&] {
+    lock.execute(w, ins(CtrlOp::Sync, ~0ull, 0, false));
+  });
+  measure("yield of half the warp (push YIELD at the back)", [&] {
+    lock.execute(w, ins(CtrlOp::Yield, 0xFFFFull));
+  });
+  CtrlInstr brx = ins(CtrlOp::Brx, ~0ull);
+  brx.threadTarget.resize(32);
+  for (int t = 0; t < 32; ++t) brx.threadTarget[static_cast<size_t>(t)] = 100 + static_cast<uint32_t>(t % 4);
+  measure("brx of the active half into 4 targets (4 groups)", [&] { lock.execute(w, brx); });
+  measure("exit of a group: pop DIV", [&] { lock.execute(w, ins(CtrlOp::Exit)); });
 }
 
 TEST(DivergenceUnitRtl, RandomProgramsDequeMode) {
