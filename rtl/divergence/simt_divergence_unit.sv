@@ -178,7 +178,7 @@ module simt_divergence_unit #(
 
   // While a request is processed the queue is queried for its warp; otherwise for the
   // external query.
-  assign dq_qry_warp = (state_q == StIdle) ? qry_warp_i : w;
+  assign dq_qry_warp = (state_q == StIdle && !req_valid_i) ? qry_warp_i : w;
 
   // ---------------------------------------------------------------------------------------
   // Decode of the held request
@@ -302,6 +302,121 @@ module simt_divergence_unit #(
   // ---------------------------------------------------------------------------------------
   // Control
   // ---------------------------------------------------------------------------------------
+  // ---------------------------------------------------------------------------------------
+  // Fast path: a request that needs no queue scan, at most one push, at most two groups and
+  // no pop completes in the cycle it is presented (req_ready_o in that cycle). Everything
+  // else goes through the sequence above; both give the same result.
+  // ---------------------------------------------------------------------------------------
+  logic [WarpSize-1:0] f_dis, f_rem, f_grp1, f_rest, f_grp2;
+  logic [3:0]          f_dis_reason;
+  logic                f_op_push, f_op_back, f_eligible, f_pushes_div;
+  logic [63:0]         f_op_tok;
+  logic [4:0]          f_lead1, f_lead2;
+  logic                f_found1, f_found2;
+  logic [AddrW-1:0]    f_tgt1, f_tgt2;
+
+  always_comb begin
+    f_dis        = '0;
+    f_dis_reason = simt_pkg::RsnNone;
+    f_rem        = a_mask;
+    f_op_push    = 1'b0;
+    f_op_back    = 1'b0;
+    f_op_tok     = '0;
+    f_eligible   = (a_mask != '0);
+    unique case (req_op_i)
+      simt_pkg::DuSsy, simt_pkg::DuPbrk, simt_pkg::DuPcont: begin
+        f_op_push = (g_mask != '0);
+        f_op_tok  = make_tok(req_op_i == simt_pkg::DuSsy  ? simt_pkg::TokSync :
+                             req_op_i == simt_pkg::DuPbrk ? simt_pkg::TokBrk : simt_pkg::TokCont,
+                             g_mask, req_target_i);
+      end
+      simt_pkg::DuCal: begin
+        f_op_push = (g_mask != '0);
+        f_op_tok  = make_tok(simt_pkg::TokCall, g_mask, next_pc);
+      end
+      simt_pkg::DuExit, simt_pkg::DuBarSleep: begin
+        f_dis        = g_mask;
+        f_dis_reason = (req_op_i == simt_pkg::DuExit) ? simt_pkg::RsnExit : simt_pkg::RsnBarrier;
+        f_rem        = r_mask;
+      end
+      simt_pkg::DuYield: begin
+        if (g_mask != '0 && !stack && yield_fires) begin
+          // A YIELD token that might take the merge needs the scan: slow path.
+          f_eligible   = f_eligible && !dq_types[simt_pkg::SumYield];
+          f_dis        = g_mask;
+          f_dis_reason = simt_pkg::RsnYield;
+          f_rem        = r_mask;
+          f_op_push    = 1'b1;
+          f_op_back    = 1'b1;
+          f_op_tok     = make_tok(simt_pkg::TokYield, g_mask, next_pc);
+        end
+      end
+      simt_pkg::DuSync, simt_pkg::DuBrk, simt_pkg::DuCont, simt_pkg::DuRet: begin
+        if ((dq_types & simt_pkg::summary_bit(scan_type)) == '0) begin
+          // No token of the type: nobody is covered (no scan needed).
+          if (req_op_i != simt_pkg::DuRet && !req_has_target_i) begin
+            f_dis        = g_mask;
+            f_dis_reason = scan_type;
+            f_rem        = r_mask;
+          end
+        end else if (tok_type(dq_front) == scan_type && (g_mask & ~tok_mask(dq_front)) == '0) begin
+          // The front token alone covers every thread: all of them wait (the usual
+          // reconvergence at the end of an if/else or a loop body).
+          f_dis        = g_mask;
+          f_dis_reason = scan_type;
+          f_rem        = r_mask;
+        end else begin
+          f_eligible = 1'b0;  // coverage needs the scan
+        end
+      end
+      simt_pkg::DuBarWake, simt_pkg::DuLaunch: f_eligible = 1'b0;
+      default: ;
+    endcase
+  end
+
+  // The first two groups of the threads that go on.
+  simt_find_next_set #(
+    .N    (WarpSize),
+    .Wrap (1'b0)
+  ) u_f_lead1 (
+    .vec_i   (f_rem),
+    .start_i ('0),
+    .found_o (f_found1),
+    .idx_o   (f_lead1)
+  );
+  always_comb begin
+    f_tgt1 = eff_target[f_lead1];
+    for (int t = 0; t < WarpSize; t++) f_grp1[t] = f_rem[t] && (eff_target[t] == f_tgt1);
+    f_rest = f_rem & ~f_grp1;
+  end
+  simt_find_next_set #(
+    .N    (WarpSize),
+    .Wrap (1'b0)
+  ) u_f_lead2 (
+    .vec_i   (f_rest),
+    .start_i ('0),
+    .found_o (f_found2),
+    .idx_o   (f_lead2)
+  );
+  always_comb begin
+    f_tgt2 = eff_target[f_lead2];
+    for (int t = 0; t < WarpSize; t++) f_grp2[t] = f_rest[t] && (eff_target[t] == f_tgt2);
+  end
+
+  logic fast;      // the presented request can complete this cycle (if its push is accepted)
+  logic fast_pop;  // nothing goes on: disable, then pop the front token in this cycle
+  assign f_pushes_div = f_found2;
+  assign fast = (state_q == StIdle) && req_valid_i && f_eligible && f_found1 &&
+                (f_rest == f_grp2) && !(f_op_push && f_pushes_div) && !stalled_o[w];
+  assign fast_pop = (state_q == StIdle) && req_valid_i && f_eligible && !f_found1 &&
+                    !f_op_push && !stalled_o[w];
+
+  // Reasons after this cycle's disables, and the threads the front token would wake.
+  logic [WarpSize*4-1:0] f_reasons;
+  logic [WarpSize-1:0]   f_pop_wake;
+  assign f_reasons  = set_reason(reason_q[w], f_dis, f_dis_reason);
+  assign f_pop_wake = tok_mask(dq_pop_token) & with_reason(f_reasons, tok_type(dq_pop_token));
+
   logic [WarpSize-1:0] pop_wake;
   assign pop_wake = tok_mask(dq_pop_token) &
                     with_reason(reason_q[w], tok_type(dq_pop_token));
@@ -322,6 +437,14 @@ module simt_divergence_unit #(
     dq_acc_pos    = pos_q;
     dq_acc_wdata  = '0;
     unique case (state_q)
+      StIdle: begin
+        if (fast_pop) dq_pop_valid = (dq_count != '0);
+        if (fast) begin
+          dq_push_valid = f_op_push || f_pushes_div;
+          dq_push_back  = f_op_push && f_op_back;
+          dq_push_token = f_op_push ? f_op_tok : make_tok(simt_pkg::TokDiv, f_grp2, f_tgt2);
+        end
+      end
       StScanRd: dq_acc_valid = (pos_q < dq_count);
       StPushOp: begin
         unique case (req_op_i)
@@ -385,7 +508,34 @@ module simt_divergence_unit #(
 
     unique case (state_q)
       StIdle: begin
-        if (req_valid_i) state_d = StDecode;
+        if (fast && (!dq_push_valid || dq_push_ready)) begin
+          // The whole request in this cycle.
+          reason_d[w] = set_reason(set_reason(reason_q[w], f_dis, f_dis_reason),
+                                   f_grp1, simt_pkg::RsnNone);
+          if (f_pushes_div) reason_d[w] = set_reason(reason_d[w], f_grp2, simt_pkg::RsnDiv);
+          active_d[w] = f_grp1;
+          pc_d[w]     = f_tgt1;
+          if (req_op_i == simt_pkg::DuYield && g_mask != '0 && !stack) begin
+            ycount_d[w] = ycount_next;
+            if (req_yield_kind_i == 5'd31) lfsr_d = lfsr_next;
+          end
+          req_ready_o = 1'b1;
+        end else if (fast_pop && (dq_count == '0 || dq_pop_ready)) begin
+          reason_d[w] = f_reasons;
+          active_d[w] = '0;
+          if (dq_count == '0) begin
+            req_ready_o = 1'b1;  // nothing left to run and no token: the warp waits or is done
+          end else if (f_pop_wake != '0) begin
+            active_d[w] = f_pop_wake;
+            pc_d[w]     = tok_addr(dq_pop_token);
+            reason_d[w] = set_reason(f_reasons, f_pop_wake, simt_pkg::RsnNone);
+            req_ready_o = 1'b1;
+          end else begin
+            state_d = StPop;  // the token was discarded: keep popping
+          end
+        end else if (req_valid_i) begin
+          state_d = StDecode;  // the sequence (or a retry of a refused push)
+        end
       end
 
       StDecode: begin
@@ -552,8 +702,10 @@ module simt_divergence_unit #(
     endcase
   end
 
-  assign resp_link_mask_o  = link_q;
-  assign resp_link_value_o = link_pc_q;
+  // cal's r31 write: from this cycle on the fast path, else from the sequence's registers.
+  assign resp_link_mask_o  = (state_q == StIdle) ?
+                             ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
+  assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
