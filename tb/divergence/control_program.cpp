@@ -143,6 +143,7 @@ void genLoop(Builder& b, GenContext ctx) {
   if (yieldLoop && b.rng().chance(60)) {
     ProgInstr y = b.rng().chance(50) ? guarded(CtrlOp::Yield, b, 50) : simple(CtrlOp::Yield);
     if (b.rng().chance(30)) y.yieldEvery = 2;
+    else if (b.rng().chance(30)) y.yieldRandom = true;
     b.emit(y);
   }
   b.emit(simple(CtrlOp::Cont), lLatch);
@@ -238,6 +239,8 @@ std::string Program::listing() const {
       for (uint32_t c : in.cases) os << c << " ";
       os << "]";
     }
+    if (in.op == CtrlOp::Yield && in.yieldRandom) os << " (.p)";
+    if (in.op == CtrlOp::Yield && in.yieldEvery > 1) os << " (." << in.yieldEvery << ")";
     if (!in.text.empty()) os << "   ; " << in.text;
     os << "\n";
   }
@@ -315,6 +318,7 @@ SimtRun runSimt(ControlTarget& target, int warp, const Program& prog, uint64_t l
     ci.target = in.target;
     ci.hasTarget = hasLabel(in.op);
     ci.yieldEvery = in.yieldEvery;
+    ci.yieldRandom = in.yieldRandom;
     ci.guard = in.guarded ? 0 : ~0ull;
     ci.threadTarget.assign(static_cast<size_t>(ws), 0);
     for (int t = 0; t < ws; ++t) {
@@ -343,6 +347,7 @@ SimtRun runSimt(ControlTarget& target, int warp, const Program& prog, uint64_t l
         res.discards += wake.discards;
         res.pushedTypes |= wake.pushedTypes;
         res.poppedTypes |= wake.poppedTypes;
+        res.discardedTypes |= wake.discardedTypes;
         sleepers = 0;
         ++run.stats.barrierReleases;
       }
@@ -359,6 +364,7 @@ SimtRun runSimt(ControlTarget& target, int warp, const Program& prog, uint64_t l
     for (int i = 0; i < 8; ++i) {
       if ((res.pushedTypes >> i) & 1u) ++run.stats.pushesByType[i];
       if ((res.poppedTypes >> i) & 1u) ++run.stats.popsByType[i];
+      if ((res.discardedTypes >> i) & 1u) ++run.stats.discardsByType[i];
     }
     for (int t = 0; t < ws; ++t) {
       if ((res.linkMask >> t) & 1u) r31[static_cast<size_t>(t)] = res.linkValue;

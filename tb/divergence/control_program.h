@@ -32,6 +32,7 @@ struct ProgInstr {
   std::vector<uint32_t> cases;   // brx: case targets, chosen per thread by hash
   uint32_t caseSalt = 0;
   int yieldEvery = 1;
+  bool yieldRandom = false;      // yield.p
   bool releaseFlag = false;      // spin-lock tests: executing it clears the flag
   bool barrier = false;          // bar.sync of all the warp's threads (op must be Next)
   std::string text;              // assembly-like listing
@@ -80,7 +81,7 @@ class ModelTarget : public ControlTarget {
 struct RunStats {
   uint64_t steps = 0, pushes = 0, pops = 0, discards = 0, merges = 0, overflows = 0;
   uint64_t fallbacks = 0, barrierReleases = 0;
-  int pushesByType[8] = {}, popsByType[8] = {};
+  int pushesByType[8] = {}, popsByType[8] = {}, discardsByType[8] = {};
 };
 
 // Runs one warp of the program on the model until it is done (or maxSteps). Records each

@@ -204,9 +204,11 @@ void randomPrograms(DivergenceMode mode, int programs, uint64_t seed) {
     cov.define(std::string("push_") + t);
     cov.define(std::string("pop_") + t);
   }
-  cov.define({"discard", "overflow_recentred", "reason_SYNC", "reason_DIV",
+  cov.define({"discard_SYNC", "discard_CALL", "discard_BRK", "discard_CONT",
+              "overflow_recentred", "reason_SYNC", "reason_DIV",
               "reason_CALL", "reason_BRK", "reason_CONT", "reason_EXIT"});
   if (deque) cov.define({"merge", "fallback", "overflow_back", "reason_YIELD"});
+  uint32_t discardSeen = 0;
   for (int i = 0; i < programs; ++i) {
     const Program p = generateProgram(rng, 32, deque);
     const int depth = rng.chance(20) ? 8 : 32;  // small queues overflow
@@ -229,8 +231,8 @@ void randomPrograms(DivergenceMode mode, int programs, uint64_t seed) {
       const char* name = model::tokenTypeName(static_cast<TokenType>(t));
       if (run.stats.pushesByType[t]) cov.hit(std::string("push_") + name);
       if (run.stats.popsByType[t]) cov.hit(std::string("pop_") + name);
+      if (run.stats.discardsByType[t]) discardSeen |= 1u << t;
     }
-    cov.sample("discard", run.stats.discards > 0);
     if (deque) {
       cov.sample("fallback", run.stats.fallbacks > 0);  // yields make fallbacks happen
       cov.sample("merge", run.stats.merges > 0);
@@ -241,6 +243,13 @@ void randomPrograms(DivergenceMode mode, int programs, uint64_t seed) {
       if (reason == Reason::Barrier || (!deque && reason == Reason::Yield)) continue;
       if ((reasonsSeen >> r) & 1u) cov.hit(std::string("reason_") + model::reasonName(reason));
     }
+  }
+  // Discards: a token whose threads no longer wait for its reason. DIV and YIELD tokens are
+  // never discarded (nothing else re-activates their threads); BARRIER tokens are pushed
+  // only for sleeping threads.
+  for (TokenType t : {TokenType::Sync, TokenType::Call, TokenType::Brk, TokenType::Cont}) {
+    cov.sample(std::string("discard_") + model::tokenTypeName(t),
+               (discardSeen >> static_cast<int>(t)) & 1u);
   }
   if (deque) {
     // Overflow at the back: yields at distinct addresses in a small queue.
