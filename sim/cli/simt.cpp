@@ -1,11 +1,14 @@
-// The simt command line: `simt asm FILE.s ...` assembles and prints listings.
-// `simt run` (ISA.md section 5) arrives with the ISA model.
+// The simt command line: `simt asm FILE.s ...` assembles and prints listings; `simt run
+// FILE.s [options]` runs a kernel (ISA.md section 5) and reports the result.
 #include <boost/program_options.hpp>
+#include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "asm/assembler.h"
+#include "model/sm/sm_model.h"
 
 namespace po = boost::program_options;
 
@@ -14,9 +17,9 @@ namespace {
 const char* const kUsage =
     "usage: simt <command> [options]\n"
     "commands:\n"
-    "  asm FILE.s ...   assemble and print a listing (address, encoding, disassembly, source)\n"
-    "  run FILE.s ...   run a kernel (not available yet in this build)\n"
-    "  help             this text\n";
+    "  asm FILE.s ...        assemble and print a listing (address, encoding, disassembly, source)\n"
+    "  run FILE.s [options]  run a kernel (simt run --help for the options)\n"
+    "  help                  this text\n";
 
 int cmdAsm(const std::vector<std::string>& args) {
   po::options_description desc("simt asm options");
@@ -55,6 +58,188 @@ int cmdAsm(const std::vector<std::string>& args) {
   return 0;
 }
 
+
+// One --dump request: a data label and how many words (default: the label's size).
+struct DumpRequest {
+  std::string label;
+  int64_t words = -1;
+};
+
+DumpRequest parseDump(const std::string& text) {
+  DumpRequest d;
+  const auto colon = text.find(':');
+  d.label = text.substr(0, colon);
+  if (d.label.empty()) throw std::runtime_error("--dump '" + text + "': empty label");
+  if (colon != std::string::npos) {
+    const std::string n = text.substr(colon + 1);
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(n, &used, 0);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != n.size() || n.empty() || v < 0) {
+      throw std::runtime_error("--dump '" + text + "': WORDS must be a non-negative number");
+    }
+    d.words = v;
+  }
+  return d;
+}
+
+int cmdRun(const std::vector<std::string>& args) {
+  po::options_description desc("simt run FILE.s [options]");
+  desc.add_options()
+      ("help,h", "show this help")
+      ("engine", po::value<std::string>()->default_value("rtl"),
+       "rtl (the verilated core), model (the golden ISA model) or cosim (both in lockstep)")
+      ("ctas", po::value<int>(), "number of CTAs (overrides .launch)")
+      ("threads", po::value<int>(), "threads per CTA (overrides .launch)")
+      ("divergence", po::value<std::string>()->default_value("deque"),
+       "deque (forward-progress token queue) or stack (reconvergence-stack baseline)")
+      ("max-cycles", po::value<uint64_t>()->default_value(10'000'000),
+       "stop with status timeout after this many cycles")
+      ("dump", po::value<std::vector<std::string>>()->composing(),
+       "LABEL[:WORDS]: include a global data label in the result (repeatable)")
+      ("json", po::value<std::string>(), "write the result as JSON to PATH (- for stdout)")
+      ("wave", po::value<std::string>(), "PATH.fst: RTL waveform (rtl and cosim engines)")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed for yield.p and anything random");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::vector<std::string>>(), "kernel");
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "simt run: " << e.what() << "\n";
+    return 1;
+  }
+  if (vm.count("help")) {
+    std::cout << desc << "\nexit status: 0 ok, 1 error (usage, assembly, fault), 2 deadlock, "
+                         "3 timeout, 4 mismatch (cosim)\n";
+    return 0;
+  }
+  auto usage = [](const std::string& msg) {
+    std::cerr << "simt run: " << msg << "\n";
+    return 1;
+  };
+  if (!vm.count("file")) return usage("no kernel file given (simt run FILE.s [options])");
+  const auto files = vm["file"].as<std::vector<std::string>>();
+  if (files.size() != 1) return usage("exactly one kernel file expected, got " + std::to_string(files.size()));
+  const std::string engine = vm["engine"].as<std::string>();
+  if (engine != "rtl" && engine != "model" && engine != "cosim") {
+    return usage("--engine must be rtl, model or cosim, not '" + engine + "'");
+  }
+  simt::model::RunConfig cfg;
+  const std::string div = vm["divergence"].as<std::string>();
+  if (div == "deque") {
+    cfg.divergence = simt::model::DivergenceMode::Deque;
+  } else if (div == "stack") {
+    cfg.divergence = simt::model::DivergenceMode::Stack;
+  } else {
+    return usage("--divergence must be deque or stack, not '" + div + "'");
+  }
+  if (vm.count("ctas")) {
+    cfg.ctas = vm["ctas"].as<int>();
+    if (cfg.ctas < 1) return usage("--ctas must be at least 1");
+  }
+  if (vm.count("threads")) {
+    cfg.threads = vm["threads"].as<int>();
+    if (cfg.threads < 1 || cfg.threads > cfg.maxThreadsPerCta()) {
+      return usage("--threads must be 1.." + std::to_string(cfg.maxThreadsPerCta()));
+    }
+  }
+  cfg.maxCycles = vm["max-cycles"].as<uint64_t>();
+  cfg.seed = vm["seed"].as<uint64_t>();
+  std::vector<DumpRequest> dumps;
+  try {
+    if (vm.count("dump")) {
+      for (const auto& d : vm["dump"].as<std::vector<std::string>>()) dumps.push_back(parseDump(d));
+    }
+  } catch (const std::exception& e) {
+    return usage(e.what());
+  }
+  if (engine != "model") {
+    return usage("engine '" + engine + "' needs the verilated SM core, which this build does not "
+                 "have yet; use --engine model");
+  }
+  if (vm.count("wave")) return usage("--wave needs the rtl or cosim engine (the model has no waveform)");
+
+  simt::assembler::Kernel kernel;
+  try {
+    kernel = simt::assembler::assembleFile(files[0]);
+  } catch (const simt::assembler::AsmError& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  if (cfg.threads < 0 && kernel.threads > cfg.maxThreadsPerCta()) {
+    std::cerr << files[0] << ": error: .launch threads=" << kernel.threads << " exceeds "
+              << cfg.maxThreadsPerCta() << " threads per CTA\n";
+    return 1;
+  }
+  for (const auto& d : dumps) {
+    const auto it = kernel.dataLabels.find(d.label);
+    if (it == kernel.dataLabels.end()) return usage("--dump: no data label '" + d.label + "' in " + files[0]);
+    const uint64_t words = d.words >= 0 ? static_cast<uint64_t>(d.words) : it->second.words;
+    if (it->second.byteAddr / 4 + words > kernel.data.size()) {
+      return usage("--dump " + d.label + ":" + std::to_string(words) + " reaches past the end of global memory");
+    }
+  }
+
+  simt::model::SmModel sm(kernel, cfg);
+  const simt::model::RunResult res = sm.run();
+
+  nlohmann::ordered_json j;
+  j["status"] = simt::model::runStatusName(res.status);
+  j["engine"] = engine;
+  j["cycles"] = res.cycles;
+  j["instructions"] = res.instructions;
+  j["memory"] = nlohmann::ordered_json::object();
+  for (const auto& d : dumps) {
+    const auto& lab = kernel.dataLabels.at(d.label);
+    const uint64_t words = d.words >= 0 ? static_cast<uint64_t>(d.words) : lab.words;
+    auto arr = nlohmann::ordered_json::array();
+    for (uint64_t i = 0; i < words; ++i) arr.push_back(res.global[lab.byteAddr / 4 + i]);
+    j["memory"][d.label] = arr;
+  }
+  j["stats"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : res.stats) j["stats"][k] = v;
+  j["stats"]["thread_instructions"] = res.threadInstructions;
+  if (!res.message.empty()) j["message"] = res.message;
+
+  // Human summary on stdout (unless the JSON goes there), messages on stderr.
+  const std::string jsonPath = vm.count("json") ? vm["json"].as<std::string>() : "";
+  if (jsonPath != "-") {
+    std::cout << files[0] << ": " << simt::model::runStatusName(res.status) << " (engine "
+              << engine << ", divergence " << div << "): " << res.cycles << " cycles, "
+              << res.instructions << " warp-instructions, " << res.threadInstructions
+              << " thread-instructions\n";
+    for (const auto& d : dumps) {
+      std::cout << "  " << d.label << ":";
+      for (const auto& v : j["memory"][d.label]) std::cout << " " << v.get<uint32_t>();
+      std::cout << "\n";
+    }
+  }
+  if (!res.message.empty()) std::cerr << res.message << "\n";
+  if (!jsonPath.empty()) {
+    if (jsonPath == "-") {
+      std::cout << j.dump(1) << "\n";
+    } else {
+      std::ofstream out(jsonPath);
+      if (!out) {
+        std::cerr << "simt run: cannot write " << jsonPath << "\n";
+        return 1;
+      }
+      out << j.dump(1) << "\n";
+    }
+  }
+  return simt::model::exitCode(res.status);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,11 +254,7 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  if (cmd == "run") {
-    std::cerr << "simt run: not available yet: the ISA model and the RTL core are not built "
-                 "(see the open issues)\n";
-    return 1;
-  }
+  if (cmd == "run") return cmdRun(rest);
   std::cerr << "simt: unknown command '" << cmd << "'\n" << kUsage;
   return 1;
 }

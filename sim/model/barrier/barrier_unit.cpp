@@ -1,0 +1,278 @@
+#include "model/barrier/barrier_unit.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace simt::model {
+
+const char* barrierKindName(BarrierKind k) {
+  switch (k) {
+    case BarrierKind::Sync: return "bar.sync";
+    case BarrierKind::Ordered: return "ordered critical section";
+    case BarrierKind::Unordered: return "unordered critical section";
+  }
+  return "?";
+}
+
+void BarrierUnit::addCta(int cta, int threads) {
+  Cta c;
+  c.threads = threads;
+  ctas_[cta] = c;
+}
+
+void BarrierUnit::removeCta(int cta) { ctas_.erase(cta); }
+
+uint32_t BarrierUnit::expected(const Cta& c, const Instance& b) const {
+  return b.count ? b.count : static_cast<uint32_t>(std::max(0, c.threads - c.exited));
+}
+
+BarrierUnit::Arrive BarrierUnit::arrive(const BarrierArrival& a, uint64_t cycle,
+                                        std::vector<int>& passNow) {
+  Cta& c = ctas_.at(a.cta);
+  Instance& b = c.bar[a.id];
+  if (b.busy && b.tag != a.tag) {
+    ++stats["barrier_refused"];
+    return Arrive::Refused;
+  }
+  if (!b.busy) {
+    b = Instance{};
+    b.busy = true;
+    b.tag = a.tag;
+    b.kind = a.kind;
+    b.exclusive = a.exclusive;
+    b.count = a.count;
+    b.impatient = a.impatient;
+    b.pass = a.pass;
+    b.min = a.min;
+    b.timeout = a.timeout;
+  }
+  if (a.threads.empty()) return Arrive::Accepted;
+  const bool late = b.impatient && b.portions > 0;
+  if (late && b.kind == BarrierKind::Sync && b.pass) {
+    // Invalidation (seed 000): a late arrival at a simple impatient barrier passes.
+    passNow = a.threads;
+    b.passed += static_cast<uint32_t>(a.threads.size());
+    stats["barrier_late_pass"] += a.threads.size();
+    finishIfDone(c, b);
+    return Arrive::Accepted;
+  }
+  if (late && b.sectionActive) {
+    // Late arrivals join the running portion: the thread select rescans.
+    for (int t : a.threads) {
+      b.pending.insert(t);
+      b.pendingOrder.push_back(t);
+    }
+    stats["barrier_late_join"] += a.threads.size();
+    return Arrive::Accepted;
+  }
+  if (b.waiting.empty()) b.firstArrival = cycle;
+  b.waiting.insert(b.waiting.end(), a.threads.begin(), a.threads.end());
+  return Arrive::Accepted;
+}
+
+bool BarrierUnit::ready(const Cta& c, const Instance& b, uint64_t cycle) const {
+  if (!b.busy || b.waiting.empty() || b.sectionActive) return false;
+  if (b.kind != BarrierKind::Sync) {
+    if (b.exclusive ? sectionsRunning_ > 0 : exclusiveRunning_) return false;
+  }
+  const uint32_t n = static_cast<uint32_t>(b.waiting.size());
+  if (b.passed + n >= expected(c, b)) return true;
+  if (!b.impatient) return false;
+  if (b.min > 0 && n >= b.min) return true;
+  return b.timeout > 0 && cycle >= b.firstArrival + b.timeout;
+}
+
+void BarrierUnit::wake(int cta, std::vector<int> threads, uint32_t resume) {
+  if (threads.empty()) return;
+  std::sort(threads.begin(), threads.end());
+  wakes_.push_back(BarrierWake{cta, std::move(threads), resume});
+}
+
+void BarrierUnit::startPortion(int cta, Cta& c, int id, Instance& b) {
+  const uint32_t n = static_cast<uint32_t>(b.waiting.size());
+  if (b.impatient && b.passed + n < expected(c, b)) {
+    ++stats["barrier_portions_impatient"];
+  }
+  ++b.portions;
+  if (b.kind == BarrierKind::Sync) {
+    ++stats["barrier_releases"];
+    b.passed += n;
+    wake(cta, std::move(b.waiting), b.tag + 1);
+    b.waiting.clear();
+    finishIfDone(c, b);
+    return;
+  }
+  b.sectionActive = true;
+  b.pending = std::set<int>(b.waiting.begin(), b.waiting.end());
+  b.pendingOrder = std::move(b.waiting);
+  b.waiting.clear();
+  b.current = -1;
+  b.lastServed = -1;
+  ++sectionsRunning_;
+  if (b.exclusive) {
+    exclusiveRunning_ = true;
+    ++stats["barrier_exclusive_sections"];
+  }
+  serveNext(cta, b, id);
+}
+
+void BarrierUnit::serveNext(int cta, Instance& b, int id) {
+  (void)id;
+  if (b.pending.empty()) {
+    // Portion done: the blocking bottoms continue together.
+    b.sectionActive = false;
+    --sectionsRunning_;
+    if (b.exclusive) exclusiveRunning_ = false;
+    std::map<uint32_t, std::vector<int>> byResume;
+    for (const auto& [t, resume] : b.bottomSleepers) byResume[resume].push_back(t);
+    for (auto& [resume, threads] : byResume) wake(cta, std::move(threads), resume);
+    b.bottomSleepers.clear();
+    finishIfDone(ctas_.at(cta), b);
+    return;
+  }
+  int next = -1;
+  if (b.kind == BarrierKind::Ordered) {
+    // Find-next-set from the last served thread, wrapping for late joiners below it.
+    auto it = b.pending.upper_bound(b.lastServed);
+    if (it == b.pending.end()) {
+      it = b.pending.begin();
+      if (b.lastServed >= 0) ++stats["barrier_out_of_order"];
+    }
+    next = *it;
+  } else {
+    while (!b.pending.count(b.pendingOrder.front())) b.pendingOrder.erase(b.pendingOrder.begin());
+    next = b.pendingOrder.front();
+  }
+  b.pending.erase(next);
+  b.current = next;
+  b.lastServed = next;
+  ++stats["barrier_section_entries"];
+  wake(cta, {next}, b.tag + 1);
+}
+
+void BarrierUnit::finishIfDone(Cta& c, Instance& b) {
+  if (b.busy && !b.sectionActive && b.waiting.empty() && b.passed >= expected(c, b)) {
+    ++stats["barrier_instances_done"];
+    b = Instance{};
+  }
+}
+
+void BarrierUnit::bottom(int cta, int id, uint32_t pc, bool nonBlocking,
+                         const std::vector<int>& threads, std::vector<int>& sleepNow) {
+  Instance& b = ctas_.at(cta).bar[id];
+  for (int t : threads) {
+    if (!b.busy || !b.sectionActive || t != b.current) continue;  // not in the section
+    ++b.passed;
+    b.current = -1;
+    if (!nonBlocking) {
+      b.bottomSleepers.emplace_back(t, pc + 1);
+      sleepNow.push_back(t);
+    }
+    serveNext(cta, b, id);
+  }
+}
+
+void BarrierUnit::reset(int cta, int id) {
+  Instance& b = ctas_.at(cta).bar[id];
+  if (!b.busy) return;
+  ++stats["barrier_resets"];
+  std::vector<int> top(b.waiting);
+  top.insert(top.end(), b.pending.begin(), b.pending.end());
+  wake(cta, std::move(top), b.tag + 1);
+  for (const auto& [t, resume] : b.bottomSleepers) wake(cta, {t}, resume);
+  if (b.sectionActive) {
+    --sectionsRunning_;
+    if (b.exclusive) exclusiveRunning_ = false;
+  }
+  b = Instance{};
+}
+
+void BarrierUnit::exited(int cta, int n) { ctas_.at(cta).exited += n; }
+
+void BarrierUnit::evaluate(uint64_t cycle) {
+  bool changed = true;
+  while (changed) {  // a finished section may let an exclusive one start, and vice versa
+    changed = false;
+    for (auto& [id, c] : ctas_) {
+      for (int i = 0; i < kIds; ++i) {
+        Instance& b = c.bar[i];
+        if (!b.busy) continue;
+        if (ready(c, b, cycle)) {
+          const uint32_t n = static_cast<uint32_t>(b.waiting.size());
+          const bool byTimeout = b.impatient && b.passed + n < expected(c, b) &&
+                                 !(b.min > 0 && n >= b.min);
+          if (byTimeout) ++stats["barrier_timeouts"];
+          startPortion(id, c, i, b);
+          changed = true;
+        } else {
+          finishIfDone(c, b);
+        }
+      }
+    }
+  }
+}
+
+std::vector<BarrierWake> BarrierUnit::takeWakes() {
+  std::vector<BarrierWake> out;
+  out.swap(wakes_);
+  return out;
+}
+
+bool BarrierUnit::busyWithOtherTag(int cta, int id, uint32_t tag) const {
+  const Instance& b = ctas_.at(cta).bar[id];
+  return b.busy && b.tag != tag;
+}
+
+std::optional<uint64_t> BarrierUnit::nextTimeout() const {
+  std::optional<uint64_t> t;
+  for (const auto& [id, c] : ctas_) {
+    for (const Instance& b : c.bar) {
+      if (b.busy && b.impatient && b.timeout > 0 && !b.waiting.empty() && !b.sectionActive) {
+        const uint64_t at = b.firstArrival + b.timeout;
+        if (!t || at < *t) t = at;
+      }
+    }
+  }
+  return t;
+}
+
+bool BarrierUnit::anyAsleep(int cta) const {
+  for (const Instance& b : ctas_.at(cta).bar) {
+    if (b.busy && (!b.waiting.empty() || !b.pending.empty() || !b.bottomSleepers.empty())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+std::string listThreads(const std::vector<int>& v) {
+  std::ostringstream os;
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
+  return os.str();
+}
+}  // namespace
+
+std::string BarrierUnit::describe(int cta) const {
+  std::ostringstream os;
+  const Cta& c = ctas_.at(cta);
+  for (int i = 0; i < kIds; ++i) {
+    const Instance& b = c.bar[i];
+    if (!b.busy) continue;
+    os << "\n    barrier " << i << " (" << barrierKindName(b.kind) << ", pc " << b.tag
+       << "): " << b.passed << " of " << expected(c, b) << " passed";
+    if (!b.waiting.empty()) os << ", threads asleep waiting: " << listThreads(b.waiting);
+    if (b.sectionActive) {
+      os << ", in section: thread " << b.current << ", queued: "
+         << listThreads(std::vector<int>(b.pending.begin(), b.pending.end()));
+    }
+    if (!b.bottomSleepers.empty()) {
+      std::vector<int> v;
+      for (const auto& p : b.bottomSleepers) v.push_back(p.first);
+      os << ", asleep at bottom: " << listThreads(v);
+    }
+  }
+  return os.str();
+}
+
+}  // namespace simt::model

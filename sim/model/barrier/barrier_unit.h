@@ -1,0 +1,127 @@
+// Golden model of the barrier unit at instruction level (seed 000 and ISA.md "Barriers"):
+// per (CTA, id) barrier state with a tag, conditional membership, impatient portions (MIN /
+// TIMEOUT, late arrivals that join or pass), critical sections run one thread at a time
+// (ordered: ascending logical id, rescanning for late joiners; unordered: arrival order),
+// blocking and non-blocking bottoms, exclusive sections, bar.reset.
+//
+// Transactions: arrive (a warp's participants reach bar.sync / bar.top.*), bottom (bar.bot.*),
+// reset, exited (threads left the CTA, which shrinks the default COUNT) and evaluate (a cycle
+// passes: start the portions whose condition holds). Wakes come out as {cta, threads,
+// resume address} for the divergence unit (ARCHITECTURE.md: sleep and wake go through the
+// token queue). Threads are named by their logical id within the CTA. The RTL's 16 execution
+// slots and ready FIFO are below this level of detail. docs/blocks/barrier_unit.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace simt::model {
+
+enum class BarrierKind : uint8_t { Sync, Ordered, Unordered };
+const char* barrierKindName(BarrierKind k);
+
+struct BarrierArrival {
+  int cta = 0;
+  int id = 0;
+  uint32_t tag = 0;            // the barrier instruction's PC
+  BarrierKind kind = BarrierKind::Sync;
+  bool exclusive = false;      // .ex
+  uint32_t count = 0;          // 0: all non-exited threads of the CTA
+  bool impatient = false;
+  uint32_t min = 0, timeout = 0;  // .imp MIN, TIMEOUT (0 disables either)
+  bool pass = false;           // .pass: late arrivals continue
+  std::vector<int> threads;    // participating logical thread ids
+};
+
+struct BarrierWake {
+  int cta = 0;
+  std::vector<int> threads;
+  uint32_t resume = 0;
+};
+
+class BarrierUnit {
+ public:
+  static constexpr int kIds = 16;
+
+  enum class Arrive { Refused, Accepted };
+
+  void addCta(int cta, int threads);
+  void removeCta(int cta);
+
+  // Participants arrive. Refused: the id is busy with another tag (the warp must retry; the
+  // scheduler's barrier scoreboard holds it). Threads listed in passNow continue at once
+  // (.pass late arrivals); the others sleep until woken.
+  Arrive arrive(const BarrierArrival& a, uint64_t cycle, std::vector<int>& passNow);
+
+  // bar.bot.*: threads that are the running critical-section thread of this id finish the
+  // section; with a blocking bottom they sleep (sleepNow) until the portion is done, with .nb
+  // they continue. Other threads are not in the section and continue.
+  void bottom(int cta, int id, uint32_t pc, bool nonBlocking, const std::vector<int>& threads,
+              std::vector<int>& sleepNow);
+
+  // bar.reset: every thread asleep at the id continues after its barrier instruction.
+  void reset(int cta, int id);
+
+  // Threads of a CTA exited: the default COUNT shrinks, which may complete barriers.
+  void exited(int cta, int n);
+
+  // Start every portion whose condition holds at this cycle; wakes collect in wakes().
+  void evaluate(uint64_t cycle);
+  std::vector<BarrierWake> takeWakes();
+
+  // Whether the id is busy with a tag other than this one (the warp cannot arrive).
+  bool busyWithOtherTag(int cta, int id, uint32_t tag) const;
+  // The earliest cycle at which an impatient barrier's timeout fires, if any is pending.
+  std::optional<uint64_t> nextTimeout() const;
+  // Threads asleep in the unit (for deadlock reports), per CTA: text naming barriers.
+  std::string describe(int cta) const;
+  bool anyAsleep(int cta) const;
+
+  std::map<std::string, uint64_t> stats;
+
+ private:
+  struct Instance {
+    bool busy = false;
+    uint32_t tag = 0;
+    BarrierKind kind = BarrierKind::Sync;
+    bool exclusive = false;
+    uint32_t count = 0;
+    bool impatient = false, pass = false;
+    uint32_t min = 0, timeout = 0;
+    uint64_t firstArrival = 0;       // of the current waiting group (timeout origin)
+    uint32_t passed = 0;             // participants that have passed, over all portions
+    uint32_t portions = 0;           // portions started
+    std::vector<int> waiting;        // arrived, not in a portion (arrival order)
+    // Critical section of the running portion.
+    bool sectionActive = false;
+    std::set<int> pending;           // members not yet served
+    std::vector<int> pendingOrder;   // arrival order (unordered sections)
+    int current = -1;                // thread inside the section (-1: none)
+    int lastServed = -1;
+    std::vector<std::pair<int, uint32_t>> bottomSleepers;  // thread, resume
+  };
+  struct Cta {
+    int threads = 0;
+    int exited = 0;
+    Instance bar[kIds];
+  };
+
+  uint32_t expected(const Cta& c, const Instance& b) const;
+  bool ready(const Cta& c, const Instance& b, uint64_t cycle) const;
+  void startPortion(int cta, Cta& c, int id, Instance& b);
+  void serveNext(int cta, Instance& b, int id);
+  void finishIfDone(Cta& c, Instance& b);
+  void wake(int cta, std::vector<int> threads, uint32_t resume);
+
+  std::map<int, Cta> ctas_;
+  std::vector<BarrierWake> wakes_;
+  // Critical sections running SM-wide, for .ex: an exclusive section runs alone.
+  int sectionsRunning_ = 0;
+  bool exclusiveRunning_ = false;
+};
+
+}  // namespace simt::model

@@ -1,0 +1,572 @@
+#include "model/sm/sm_model.h"
+
+#include <algorithm>
+#include <deque>
+#include <sstream>
+
+#include "asm/isa.h"
+#include "model/barrier/barrier_unit.h"
+
+namespace simt::model {
+
+using isa::Instr;
+using isa::Op;
+
+const char* runStatusName(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::Error: return "error";
+    case RunStatus::Deadlock: return "deadlock";
+    case RunStatus::Timeout: return "timeout";
+    case RunStatus::Mismatch: return "mismatch";
+  }
+  return "?";
+}
+
+int exitCode(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return 0;
+    case RunStatus::Error: return 1;
+    case RunStatus::Deadlock: return 2;
+    case RunStatus::Timeout: return 3;
+    case RunStatus::Mismatch: return 4;
+  }
+  return 1;
+}
+
+namespace {
+
+constexpr int kWarpSize = 32;
+
+struct Fault {
+  std::string message;
+};
+
+int popcount(uint64_t m) { return __builtin_popcountll(m); }
+
+}  // namespace
+
+struct SmModel::Impl {
+  struct Cta {
+    int id = 0;
+    std::vector<int> slots;
+    std::vector<uint8_t> shared;
+  };
+  struct Slot {
+    bool busy = false;
+    int cta = -1;             // index into ctas_
+    int warpInCta = 0;
+    uint64_t launchMask = 0;
+    std::vector<std::array<uint32_t, 32>> regs;  // per lane
+    std::vector<std::array<bool, 7>> preds;
+  };
+
+  const assembler::Kernel& k;
+  RunConfig cfg;
+  int nCtas, nThreads, warpsPerCta;
+  DivergenceUnit du;
+  BarrierUnit bu;
+  std::optional<uint64_t> barrierTimeout;  // next impatient timeout, if any
+  std::vector<uint32_t> global;
+  std::vector<Slot> slots;
+  std::map<int, Cta> ctas;  // resident CTAs by id
+  int nextCta = 0, finishedCtas = 0;
+  uint64_t cycle = 0, instructions = 0, threadInstructions = 0;
+  int rr = 0;
+  std::map<std::string, uint64_t> stats;
+
+  static DivergenceUnit::Config duConfig(const RunConfig& c) {
+    DivergenceUnit::Config d;
+    d.numWarps = c.warpSlots;
+    d.warpSize = kWarpSize;
+    d.queueDepth = c.queueDepth;
+    d.mode = c.divergence;
+    d.lfsrSeed = static_cast<uint16_t>(c.seed ? c.seed : 1);
+    return d;
+  }
+
+  Impl(const assembler::Kernel& kernel, const RunConfig& c)
+      : k(kernel), cfg(c), nCtas(c.ctas > 0 ? c.ctas : kernel.ctas),
+        nThreads(c.threads > 0 ? c.threads : kernel.threads),
+        warpsPerCta((nThreads + kWarpSize - 1) / kWarpSize), du(duConfig(c)),
+        global(kernel.data), slots(static_cast<size_t>(c.warpSlots)) {
+    for (auto& s : slots) {
+      s.regs.assign(kWarpSize, {});
+      s.preds.assign(kWarpSize, {});
+    }
+  }
+
+  [[noreturn]] void fault(int slot, uint32_t pc, int lane, const std::string& what) const {
+    std::ostringstream os;
+    os << "fault: " << what << " (warp slot " << slot;
+    if (slot >= 0 && slots[static_cast<size_t>(slot)].busy) {
+      const Slot& s = slots[static_cast<size_t>(slot)];
+      os << ", cta " << ctas.at(s.cta).id << " warp " << s.warpInCta;
+    }
+    os << ", pc " << pc;
+    if (lane >= 0) {
+      os << ", thread " << (slots[static_cast<size_t>(slot)].warpInCta * kWarpSize + lane);
+    }
+    if (pc < k.codeLine.size()) os << ", " << k.file << ":" << k.codeLine[pc];
+    os << ")";
+    throw Fault{os.str()};
+  }
+
+  // ---- CTA launch ------------------------------------------------------------------------
+  void launchCtas() {
+    while (nextCta < nCtas && static_cast<int>(ctas.size()) < cfg.maxResidentCtas) {
+      std::vector<int> free;
+      for (int i = 0; i < cfg.warpSlots; ++i) {
+        if (!slots[static_cast<size_t>(i)].busy) free.push_back(i);
+      }
+      if (static_cast<int>(free.size()) < warpsPerCta) return;
+      Cta cta;
+      cta.id = nextCta++;
+      cta.shared.assign(k.sharedBytes, 0);
+      for (int wi = 0; wi < warpsPerCta; ++wi) {
+        const int sl = free[static_cast<size_t>(wi)];
+        Slot& s = slots[static_cast<size_t>(sl)];
+        s.busy = true;
+        s.cta = cta.id;
+        s.warpInCta = wi;
+        const int first = wi * kWarpSize;
+        const int n = std::min(kWarpSize, nThreads - first);
+        s.launchMask = n >= 64 ? ~0ull : ((1ull << n) - 1);
+        for (auto& r : s.regs) r.fill(0);
+        for (auto& p : s.preds) p.fill(false);
+        du.launch(sl, s.launchMask, 0);
+        cta.slots.push_back(sl);
+      }
+      bu.addCta(cta.id, nThreads);
+      ctas[cta.id] = std::move(cta);
+    }
+  }
+
+  void retireFinished() {
+    for (auto it = ctas.begin(); it != ctas.end();) {
+      bool done = true;
+      for (int sl : it->second.slots) done &= du.status(sl) == WarpStatus::Done;
+      if (done) {
+        for (int sl : it->second.slots) slots[static_cast<size_t>(sl)].busy = false;
+        ++finishedCtas;
+        bu.removeCta(it->first);
+        it = ctas.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // ---- memory ------------------------------------------------------------------------------
+  uint32_t& globalWord(int slot, uint32_t pc, int lane, uint32_t addr, uint32_t align) {
+    if (addr % align) fault(slot, pc, lane, "misaligned global access at " + std::to_string(addr));
+    if (addr / 4 >= global.size()) fault(slot, pc, lane, "global access out of range at " + std::to_string(addr));
+    return global[addr / 4];
+  }
+  uint32_t* sharedWord(Cta& cta, int slot, uint32_t pc, int lane, uint32_t addr) {
+    if (addr % 4) fault(slot, pc, lane, "misaligned shared access at " + std::to_string(addr));
+    if (addr + 4 > cta.shared.size()) fault(slot, pc, lane, "shared access out of range at " + std::to_string(addr));
+    return reinterpret_cast<uint32_t*>(&cta.shared[addr]);
+  }
+
+  static uint32_t atomic(isa::AtomOp op, uint32_t old, uint32_t v) {
+    switch (op) {
+      case isa::AtomOp::Add: return old + v;
+      case isa::AtomOp::Min: return static_cast<uint32_t>(std::min(static_cast<int32_t>(old), static_cast<int32_t>(v)));
+      case isa::AtomOp::Max: return static_cast<uint32_t>(std::max(static_cast<int32_t>(old), static_cast<int32_t>(v)));
+      case isa::AtomOp::And: return old & v;
+      case isa::AtomOp::Or: return old | v;
+      case isa::AtomOp::Xor: return old ^ v;
+      case isa::AtomOp::Exch: return v;
+      default: return old;
+    }
+  }
+
+  static uint32_t alu(Op op, uint32_t a, uint32_t b) {
+    switch (op) {
+      case Op::Add: return a + b;
+      case Op::Sub: return a - b;
+      case Op::Mul: return a * b;
+      case Op::And: return a & b;
+      case Op::Or: return a | b;
+      case Op::Xor: return a ^ b;
+      case Op::Shl: return a << (b & 31);
+      case Op::Shr: return a >> (b & 31);
+      case Op::Sra: return static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31));
+      case Op::Min: return static_cast<uint32_t>(std::min(static_cast<int32_t>(a), static_cast<int32_t>(b)));
+      case Op::Max: return static_cast<uint32_t>(std::max(static_cast<int32_t>(a), static_cast<int32_t>(b)));
+      case Op::Minu: return std::min(a, b);
+      case Op::Maxu: return std::max(a, b);
+      default: return 0;
+    }
+  }
+
+  static bool compare(isa::Cmp c, uint32_t a, uint32_t b) {
+    const auto sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
+    switch (c) {
+      case isa::Cmp::Eq: return a == b;
+      case isa::Cmp::Ne: return a != b;
+      case isa::Cmp::Lt: return sa < sb;
+      case isa::Cmp::Le: return sa <= sb;
+      case isa::Cmp::Gt: return sa > sb;
+      case isa::Cmp::Ge: return sa >= sb;
+      case isa::Cmp::Ltu: return a < b;
+      case isa::Cmp::Leu: return a <= b;
+      case isa::Cmp::Gtu: return a > b;
+      case isa::Cmp::Geu: return a >= b;
+      default: return false;
+    }
+  }
+
+  uint32_t sreg(const Slot& s, int lane, isa::Sreg r) const {
+    const uint32_t tid = static_cast<uint32_t>(s.warpInCta * kWarpSize + lane);
+    const uint32_t ctaid = static_cast<uint32_t>(ctas.at(s.cta).id);
+    switch (r) {
+      case isa::Sreg::Tid: return tid;
+      case isa::Sreg::Ntid: return static_cast<uint32_t>(nThreads);
+      case isa::Sreg::Ctaid: return ctaid;
+      case isa::Sreg::Nctaid: return static_cast<uint32_t>(nCtas);
+      case isa::Sreg::Laneid: return static_cast<uint32_t>(lane);
+      case isa::Sreg::Warpid: return static_cast<uint32_t>(s.warpInCta);
+      case isa::Sreg::Gtid: return ctaid * static_cast<uint32_t>(nThreads) + tid;
+      case isa::Sreg::Clock: return static_cast<uint32_t>(cycle);
+      default: return 0;
+    }
+  }
+
+  // ---- barriers ------------------------------------------------------------------------------
+  static bool isArrival(Op op) {
+    return op == Op::BarSync || op == Op::BarTopOcs || op == Op::BarTopUcs;
+  }
+
+  std::vector<int> threadIds(const Slot& s, uint64_t mask) const {
+    std::vector<int> ids;
+    for (int l = 0; l < kWarpSize; ++l) {
+      if ((mask >> l) & 1u) ids.push_back(s.warpInCta * kWarpSize + l);
+    }
+    return ids;
+  }
+
+  uint64_t laneMask(const Slot& s, const std::vector<int>& ids) const {
+    uint64_t m = 0;
+    for (int t : ids) {
+      if (t / kWarpSize == s.warpInCta) m |= 1ull << (t % kWarpSize);
+    }
+    return m;
+  }
+
+  // Let the barrier unit start what is ready and hand its wakes to the divergence unit.
+  void settleBarriers() {
+    bu.evaluate(cycle);
+    for (const BarrierWake& wk : bu.takeWakes()) {
+      const Cta& cta = ctas.at(wk.cta);
+      for (int sl : cta.slots) {
+        const uint64_t m = laneMask(slots[static_cast<size_t>(sl)], wk.threads);
+        if (!m) continue;
+        const CtrlResult r = du.barrierWake(sl, m, wk.resume);
+        if (!r.ok) fault(sl, wk.resume, -1, "unrecoverable token-queue overflow");
+        ++stats["barrier_wake_tokens"];
+      }
+    }
+    barrierTimeout = bu.nextTimeout();
+  }
+
+  // Whether the warp's next instruction cannot issue: a barrier id busy with another tag.
+  bool blockedByBarrier(int sl) const {
+    const uint32_t pc = du.pc(sl);
+    if (pc >= k.code.size()) return false;
+    const Instr in = Instr::decode(k.code[pc]);
+    if (!isArrival(in.op)) return false;
+    const Slot& s = slots[static_cast<size_t>(sl)];
+    return bu.busyWithOtherTag(s.cta, in.rd & 15, pc);
+  }
+
+  void arriveAtBarrier(int sl, Slot& s, const Instr& in, uint32_t pc, uint64_t exec) {
+    BarrierArrival a;
+    a.cta = s.cta;
+    a.id = in.rd & 15;
+    a.tag = pc;
+    a.kind = in.op == Op::BarSync ? BarrierKind::Sync
+             : in.op == Op::BarTopOcs ? BarrierKind::Ordered : BarrierKind::Unordered;
+    a.exclusive = in.sub & isa::barflag::kEx;
+    if (in.sub & isa::barflag::kHasCount) {
+      if (in.immB) {
+        a.count = in.imm & isa::kMaxBarCount;
+      } else if (exec) {
+        a.count = s.regs[static_cast<size_t>(__builtin_ctzll(exec))][in.ra];
+      }
+    }
+    if (in.sub & isa::barflag::kImp) {
+      a.impatient = true;
+      a.min = (in.imm >> 12) & 0x3FF;
+      a.timeout = (in.imm >> 22) | (static_cast<uint32_t>(in.rb) << 10);
+      a.pass = in.sub & isa::barflag::kPass;
+    }
+    a.threads = threadIds(s, exec);
+    std::vector<int> passNow;
+    // Refusal cannot happen here: the issue check (blockedByBarrier) held the warp back.
+    bu.arrive(a, cycle, passNow);
+    const CtrlResult r = du.barrierSleep(sl, exec & ~laneMask(s, passNow));
+    if (!r.ok) fault(sl, pc, -1, "unrecoverable token-queue overflow");
+    settleBarriers();
+  }
+
+  void barrierBottom(int sl, Slot& s, const Instr& in, uint32_t pc, uint64_t exec) {
+    std::vector<int> sleepNow;
+    bu.bottom(s.cta, in.rd & 15, pc, in.sub & isa::barflag::kNb, threadIds(s, exec), sleepNow);
+    const CtrlResult r = du.barrierSleep(sl, laneMask(s, sleepNow));
+    if (!r.ok) fault(sl, pc, -1, "unrecoverable token-queue overflow");
+    settleBarriers();
+  }
+
+  // ---- one instruction -------------------------------------------------------------------
+  void execute(int sl) {
+    Slot& s = slots[static_cast<size_t>(sl)];
+    Cta& cta = ctas.at(s.cta);
+    const uint32_t pc = du.pc(sl);
+    if (pc >= k.code.size()) fault(sl, pc, -1, "instruction address out of range");
+    const uint64_t raw = k.code[pc];
+    if (!isa::isValidOpcode(static_cast<uint8_t>(raw & 0x7F))) fault(sl, pc, -1, "illegal instruction");
+    const Instr in = Instr::decode(raw);
+    const uint64_t active = du.active(sl);
+    uint64_t guard = 0;
+    for (int l = 0; l < kWarpSize; ++l) {
+      bool g = in.guardPred == isa::kPt ? true : s.preds[static_cast<size_t>(l)][in.guardPred];
+      if (in.guardNeg) g = !g;
+      if (g) guard |= 1ull << l;
+    }
+    const uint64_t exec = active & guard;
+    ++instructions;
+    threadInstructions += static_cast<uint64_t>(popcount(exec));
+    auto lanes = [&](auto&& f) {
+      for (int l = 0; l < kWarpSize; ++l) {
+        if ((exec >> l) & 1u) f(l, s.regs[static_cast<size_t>(l)]);
+      }
+    };
+    auto srcB = [&](const std::array<uint32_t, 32>& r) { return in.immB ? in.imm : r[in.rb]; };
+    auto addr = [&](const std::array<uint32_t, 32>& r) { return (in.immB ? 0u : r[in.ra]) + in.imm; };
+    CtrlInstr ci;
+    bool control = false;
+    switch (in.op) {
+      case Op::Add: case Op::Sub: case Op::Mul: case Op::And: case Op::Or: case Op::Xor:
+      case Op::Shl: case Op::Shr: case Op::Sra: case Op::Min: case Op::Max: case Op::Minu:
+      case Op::Maxu:
+        lanes([&](int, auto& r) { r[in.rd] = alu(in.op, r[in.ra], srcB(r)); });
+        break;
+      case Op::Mov: lanes([&](int, auto& r) { r[in.rd] = in.immB ? in.imm : r[in.ra]; }); break;
+      case Op::MovSreg:
+        lanes([&](int l, auto& r) { r[in.rd] = sreg(s, l, static_cast<isa::Sreg>(in.sub)); });
+        break;
+      case Op::Not: lanes([&](int, auto& r) { r[in.rd] = ~r[in.ra]; }); break;
+      case Op::Selp:
+        lanes([&](int l, auto& r) {
+          const bool p = in.sub == isa::kPt || s.preds[static_cast<size_t>(l)][in.sub];
+          r[in.rd] = p ? r[in.ra] : r[in.rb];
+        });
+        break;
+      case Op::Setp:
+        lanes([&](int l, auto& r) {
+          s.preds[static_cast<size_t>(l)][in.rd] = compare(static_cast<isa::Cmp>(in.sub), r[in.ra], srcB(r));
+        });
+        break;
+      case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot:
+        lanes([&](int l, auto&) {
+          auto& p = s.preds[static_cast<size_t>(l)];
+          const bool a = in.ra == isa::kPt || p[in.ra];
+          const bool b = in.rb == isa::kPt || p[in.rb];
+          p[in.rd] = in.op == Op::Pand ? (a && b) : in.op == Op::Por ? (a || b)
+                     : in.op == Op::Pxor ? (a != b) : !a;
+        });
+        break;
+      case Op::LdGlobal:
+        lanes([&](int l, auto& r) { r[in.rd] = globalWord(sl, pc, l, addr(r), 4); });
+        break;
+      case Op::StGlobal:
+        lanes([&](int l, auto& r) { globalWord(sl, pc, l, addr(r), 4) = r[in.rb]; });
+        break;
+      case Op::LdGlobalV4:
+        lanes([&](int l, auto& r) {
+          const uint32_t a = addr(r);
+          for (int i = 0; i < 4; ++i) r[static_cast<size_t>(in.rd + i)] = globalWord(sl, pc, l, a + 4 * static_cast<uint32_t>(i), i ? 4 : 16);
+        });
+        break;
+      case Op::StGlobalV4:
+        lanes([&](int l, auto& r) {
+          const uint32_t a = addr(r);
+          for (int i = 0; i < 4; ++i) globalWord(sl, pc, l, a + 4 * static_cast<uint32_t>(i), i ? 4 : 16) = r[static_cast<size_t>(in.rb + i)];
+        });
+        break;
+      case Op::LdShared:
+        lanes([&](int l, auto& r) { r[in.rd] = *sharedWord(cta, sl, pc, l, addr(r)); });
+        break;
+      case Op::StShared:
+        lanes([&](int l, auto& r) { *sharedWord(cta, sl, pc, l, addr(r)) = r[in.rb]; });
+        break;
+      case Op::LdParam:
+        lanes([&](int l, auto& r) {
+          if (in.imm % 4) fault(sl, pc, l, "misaligned param access");
+          if (in.imm / 4 >= k.params.size()) fault(sl, pc, l, "param access out of range");
+          r[in.rd] = k.params[in.imm / 4];
+        });
+        break;
+      case Op::AtomGlobal: case Op::AtomShared: case Op::AtomGlobalCas: case Op::AtomSharedCas: {
+        const bool sh = in.op == Op::AtomShared || in.op == Op::AtomSharedCas;
+        const bool cas = in.op == Op::AtomGlobalCas || in.op == Op::AtomSharedCas;
+        lanes([&](int l, auto& r) {  // in ascending lane order
+          uint32_t& w = sh ? *sharedWord(cta, sl, pc, l, addr(r)) : globalWord(sl, pc, l, addr(r), 4);
+          const uint32_t old = w;
+          if (cas) {
+            if (old == r[in.rb]) w = r[in.sub];
+          } else {
+            w = atomic(static_cast<isa::AtomOp>(in.sub), old, r[in.rb]);
+          }
+          r[in.rd] = old;
+        });
+        break;
+      }
+      case Op::Membar: case Op::Nop: case Op::SubvectorStart: case Op::SubvectorEnd:
+      case Op::SubvectorLoopBegin: case Op::SubvectorLoopEnd:
+        break;  // wave64 sub-vector instructions: no effect on a 32-wide machine (yet)
+      case Op::Trap: fault(sl, pc, -1, "trap");
+      case Op::BarSync: case Op::BarTopOcs: case Op::BarTopUcs:
+        arriveAtBarrier(sl, s, in, pc, exec);
+        return;
+      case Op::BarBotOcs: case Op::BarBotUcs:
+        barrierBottom(sl, s, in, pc, exec);
+        return;
+      case Op::BarReset:
+        bu.reset(s.cta, in.rd & 15);
+        settleBarriers();
+        break;
+      default:
+        control = true;
+        break;
+    }
+    if (!control) {
+      ci.op = CtrlOp::Next;
+    } else {
+      ci.guard = guard;
+      ci.target = in.imm;
+      switch (in.op) {
+        case Op::Ssy: ci.op = CtrlOp::Ssy; break;
+        case Op::Sync: ci.op = CtrlOp::Sync; break;
+        case Op::Pbrk: ci.op = CtrlOp::Pbrk; break;
+        case Op::Brk: ci.op = CtrlOp::Brk; break;
+        case Op::Pcont: ci.op = CtrlOp::Pcont; break;
+        case Op::Cont: ci.op = CtrlOp::Cont; break;
+        case Op::Bra: ci.op = CtrlOp::Bra; break;
+        case Op::Brx: ci.op = CtrlOp::Brx; break;
+        case Op::Jmp: ci.op = CtrlOp::Jmp; break;
+        case Op::Jmx: ci.op = CtrlOp::Jmx; break;
+        case Op::Cal: ci.op = CtrlOp::Cal; break;
+        case Op::Ret: ci.op = CtrlOp::Ret; break;
+        case Op::Exit: ci.op = CtrlOp::Exit; break;
+        case Op::Yield: ci.op = CtrlOp::Yield; break;
+        default: fault(sl, pc, -1, "illegal instruction");
+      }
+      ci.hasTarget = in.op == Op::Sync || in.op == Op::Brk || in.op == Op::Cont ? in.immB : true;
+      if (in.op == Op::Brx || in.op == Op::Jmx || in.op == Op::Ret) {
+        ci.threadTarget.assign(kWarpSize, 0);
+        const size_t reg = in.op == Op::Ret ? 31 : in.ra;
+        for (int l = 0; l < kWarpSize; ++l) ci.threadTarget[static_cast<size_t>(l)] = s.regs[static_cast<size_t>(l)][reg];
+      }
+      if (in.op == Op::Yield) {
+        ci.yieldRandom = in.sub == 31;
+        ci.yieldEvery = (in.sub > 0 && in.sub < 31) ? 1 << (in.sub - 1) : 1;
+      }
+    }
+    const CtrlResult r = du.execute(sl, ci);
+    if (!r.ok) fault(sl, pc, -1, "unrecoverable token-queue overflow");
+    for (int l = 0; l < kWarpSize; ++l) {
+      if ((r.linkMask >> l) & 1u) s.regs[static_cast<size_t>(l)][31] = r.linkValue;
+    }
+    stats["tokens_pushed"] += static_cast<uint64_t>(r.pushes);
+    stats["tokens_popped"] += static_cast<uint64_t>(r.pops);
+    stats["tokens_discarded"] += static_cast<uint64_t>(r.discards);
+    stats["queue_overflows"] += static_cast<uint64_t>(r.overflows);
+    if (in.op == Op::Exit && exec) {  // exits shrink the default COUNT of the CTA's barriers
+      bu.exited(s.cta, popcount(exec));
+      settleBarriers();
+    }
+  }
+
+  std::string deadlockReport() const {
+    std::ostringstream os;
+    os << "deadlock: nothing can issue";
+    for (const auto& [id, cta] : ctas) {
+      for (int sl : cta.slots) {
+        const WarpStatus st = du.status(sl);
+        if (st == WarpStatus::Done) continue;
+        os << "\n  cta " << id << " warp " << slots[static_cast<size_t>(sl)].warpInCta << ": "
+           << du.describe(sl);
+        const uint64_t stranded = du.strandedThreads(sl);
+        if (stranded) {
+          os << "\n    stranded (waiting for a token that no longer exists): threads 0x" << std::hex
+             << stranded << std::dec;
+        }
+        if (blockedByBarrier(sl)) os << "\n    waiting for a barrier id busy with another tag";
+      }
+      os << bu.describe(id);
+    }
+    return os.str();
+  }
+
+  RunResult run() {
+    RunResult res;
+    try {
+      launchCtas();
+      while (finishedCtas < nCtas) {
+        if (cycle >= cfg.maxCycles) {
+          res.status = RunStatus::Timeout;
+          res.message = "timeout after " + std::to_string(cycle) + " cycles";
+          break;
+        }
+        int pick = -1;
+        for (int i = 0; i < cfg.warpSlots; ++i) {
+          const int sl = (rr + i) % cfg.warpSlots;
+          if (slots[static_cast<size_t>(sl)].busy && du.status(sl) == WarpStatus::Running &&
+              !blockedByBarrier(sl)) {
+            pick = sl;
+            break;
+          }
+        }
+        if (pick < 0 && barrierTimeout && *barrierTimeout > cycle) {
+          // Nothing can issue but an impatient barrier will time out: skip to that cycle.
+          cycle = *barrierTimeout;
+          settleBarriers();
+          continue;
+        }
+        if (pick < 0) {
+          res.status = RunStatus::Deadlock;
+          res.message = deadlockReport();
+          break;
+        }
+        rr = (pick + 1) % cfg.warpSlots;
+        execute(pick);
+        ++cycle;
+        if (barrierTimeout && cycle >= *barrierTimeout) settleBarriers();
+        retireFinished();
+        launchCtas();
+      }
+    } catch (const Fault& f) {
+      res.status = RunStatus::Error;
+      res.message = f.message;
+    }
+    res.cycles = cycle;
+    res.instructions = instructions;
+    res.threadInstructions = threadInstructions;
+    res.global = global;
+    res.stats = stats;
+    for (const auto& [name, v] : bu.stats) res.stats[name] = v;
+    res.stats["ctas"] = static_cast<uint64_t>(nCtas);
+    res.stats["threads_per_cta"] = static_cast<uint64_t>(nThreads);
+    return res;
+  }
+};
+
+SmModel::SmModel(const assembler::Kernel& kernel, const RunConfig& cfg)
+    : impl_(std::make_unique<Impl>(kernel, cfg)) {}
+SmModel::~SmModel() = default;
+RunResult SmModel::run() { return impl_->run(); }
+
+}  // namespace simt::model

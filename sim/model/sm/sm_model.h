@@ -1,0 +1,56 @@
+// The ISA-level golden model of one SM: CTAs launched onto warp slots, lanes with registers
+// and predicates, global/shared/param memory, the divergence unit model for control flow,
+// simple barriers, faults, deadlock detection. Timing: one instruction of one warp per cycle
+// (round robin over the warps that can issue). docs/isa-model.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "asm/assembler.h"
+#include "model/divergence/divergence_unit.h"
+
+namespace simt::model {
+
+struct RunConfig {
+  int ctas = -1;              // -1: the kernel's .launch
+  int threads = -1;
+  DivergenceMode divergence = DivergenceMode::Deque;
+  uint64_t maxCycles = 10'000'000;
+  uint64_t seed = 1;
+  int warpSlots = 8;          // resident warps
+  int maxResidentCtas = 4;
+  int queueDepth = 32;
+  int maxThreadsPerCta() const { return warpSlots * 32; }
+};
+
+enum class RunStatus { Ok, Error, Deadlock, Timeout, Mismatch };
+const char* runStatusName(RunStatus s);
+int exitCode(RunStatus s);    // ISA.md: 0 ok, 1 error, 2 deadlock, 3 timeout, 4 mismatch
+
+struct RunResult {
+  RunStatus status = RunStatus::Ok;
+  std::string message;        // fault or deadlock report (empty when ok)
+  uint64_t cycles = 0;
+  uint64_t instructions = 0;  // warp-instructions issued
+  uint64_t threadInstructions = 0;
+  std::vector<uint32_t> global;  // final global memory (words)
+  std::map<std::string, uint64_t> stats;
+};
+
+class SmModel {
+ public:
+  SmModel(const assembler::Kernel& kernel, const RunConfig& cfg);
+  ~SmModel();
+  RunResult run();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace simt::model

@@ -1,0 +1,216 @@
+// The kernel suite (sim/kernels/*.s) on the ISA model, in both divergence modes. Each kernel
+// states what it must produce in comment lines:
+//   ; expect[ deque| stack]: status ok|deadlock|timeout|error   (alternatives with '|')
+//   ; expect[ deque| stack]: LABEL = v0 v1 ...                  (global words at LABEL)
+//   ; check[ deque| stack]: NAME                                (a property checker below)
+// Without a status line a kernel must end ok. A kernel without any expectation fails.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "asm/assembler.h"
+#include "model/sm/sm_model.h"
+
+namespace simt::model {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Expectations {
+  std::set<std::string> status;  // empty: ok
+  std::map<std::string, std::vector<uint32_t>> memory;
+  std::vector<std::string> checks;
+  uint64_t maxCycles = 2'000'000;
+  bool any = false;
+};
+
+// Lines "; expect: ..." apply to both modes, "; expect stack: ..." to one.
+Expectations parseExpectations(const std::string& path, DivergenceMode mode) {
+  Expectations e;
+  std::ifstream f(path);
+  std::string line;
+  const std::string modeName = mode == DivergenceMode::Deque ? "deque" : "stack";
+  while (std::getline(f, line)) {
+    std::istringstream is(line);
+    std::string semi, key;
+    is >> semi >> key;
+    if (semi != ";") continue;
+    std::string forMode;
+    if (key == "expect" || key == "check" || key == "max-cycles") {
+      is >> forMode;
+      if (forMode.empty() || forMode.back() != ':') continue;
+      forMode.pop_back();
+    } else if (key == "expect:" || key == "check:" || key == "max-cycles:") {
+      key.pop_back();
+    } else {
+      continue;
+    }
+    if (!forMode.empty() && forMode != modeName) {
+      e.any = true;
+      continue;
+    }
+    e.any = true;
+    if (key == "check") {
+      std::string name;
+      is >> name;
+      e.checks.push_back(name);
+    } else if (key == "max-cycles") {
+      is >> e.maxCycles;
+    } else {
+      std::string first;
+      is >> first;
+      if (first == "status") {
+        std::string alts;
+        is >> alts;
+        std::stringstream ss(alts);
+        std::string s;
+        while (std::getline(ss, s, '|')) e.status.insert(s);
+      } else {
+        std::string eq;
+        is >> eq;
+        uint64_t v;
+        auto& words = e.memory[first];
+        while (is >> v) words.push_back(static_cast<uint32_t>(v));
+      }
+    }
+  }
+  return e;
+}
+
+std::vector<uint32_t> words(const assembler::Kernel& k, const RunResult& r, const std::string& label) {
+  const auto& d = k.dataLabels.at(label);
+  return std::vector<uint32_t>(r.global.begin() + d.byteAddr / 4,
+                               r.global.begin() + d.byteAddr / 4 + d.words);
+}
+
+// ---- property checkers: results that are sets or orders rather than fixed words ----------
+using Checker = std::function<void(const assembler::Kernel&, const RunResult&, const RunConfig&)>;
+
+int launchedThreads(const assembler::Kernel& k, const RunConfig& c) {
+  return (c.ctas > 0 ? c.ctas : k.ctas) * (c.threads > 0 ? c.threads : k.threads);
+}
+
+const std::map<std::string, Checker>& checkers() {
+  static const std::map<std::string, Checker> m = {
+      // log[0..n) holds each CTA's thread ids in ascending order, per CTA block.
+      {"ordered_log", [](const auto& k, const auto& r, const auto&) {
+         const auto log = words(k, r, "log");
+         const auto cnt = words(k, r, "count");
+         ASSERT_GT(cnt[0], 0u);
+         for (uint32_t i = 1; i < cnt[0]; ++i) EXPECT_LT(log[i - 1], log[i]) << "at " << i;
+       }},
+      // log holds a permutation of 0..count-1 (each thread once, any order).
+      {"permutation_log", [](const auto& k, const auto& r, const auto&) {
+         auto log = words(k, r, "log");
+         const auto cnt = words(k, r, "count");
+         log.resize(cnt[0]);
+         std::sort(log.begin(), log.end());
+         for (uint32_t i = 0; i < cnt[0]; ++i) EXPECT_EQ(log[i], i);
+       }},
+      // The hash table: every key present once in its bucket's list, counts add up.
+      {"hash_table", [](const auto& k, const auto& r, const auto& c) {
+         const auto heads = words(k, r, "heads");
+         const auto next = words(k, r, "next");
+         const auto keys = words(k, r, "keys");
+         const int n = launchedThreads(k, c);
+         std::vector<int> seen(static_cast<size_t>(n), 0);
+         for (size_t b = 0; b < heads.size(); ++b) {
+           for (uint32_t node = heads[b]; node != 0; node = next[node]) {
+             ASSERT_LE(node, static_cast<uint32_t>(n));
+             const uint32_t key = keys[node];
+             EXPECT_EQ(key % heads.size(), b) << "key " << key << " in the wrong bucket";
+             ++seen[key];
+           }
+         }
+         for (int i = 0; i < n; ++i) EXPECT_EQ(seen[static_cast<size_t>(i)], 1) << "key " << i;
+       }},
+      // The sorted list: ascending, every inserted key once.
+      {"sorted_list", [](const auto& k, const auto& r, const auto& c) {
+         const auto next = words(k, r, "lnext");
+         const auto keys = words(k, r, "lkey");
+         const int n = launchedThreads(k, c);
+         std::vector<uint32_t> got;
+         for (uint32_t node = next[0]; node != 0; node = next[node]) {
+           got.push_back(keys[node]);
+           ASSERT_LE(got.size(), static_cast<size_t>(n) + 1) << "cycle in the list";
+         }
+         ASSERT_EQ(got.size(), static_cast<size_t>(n));
+         EXPECT_TRUE(std::is_sorted(got.begin(), got.end()));
+         std::vector<uint32_t> sorted(got);
+         EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end());
+       }},
+  };
+  return m;
+}
+
+struct KernelCase {
+  std::string path;
+  DivergenceMode mode;
+};
+
+std::vector<KernelCase> allCases() {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(SIMT_KERNEL_DIR)) {
+    if (e.path().extension() == ".s") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<KernelCase> cases;
+  for (const auto& f : files) {
+    cases.push_back({f, DivergenceMode::Deque});
+    cases.push_back({f, DivergenceMode::Stack});
+  }
+  return cases;
+}
+
+void PrintTo(const KernelCase& c, std::ostream* os) {
+  *os << c.path << (c.mode == DivergenceMode::Deque ? " (deque)" : " (stack)");
+}
+
+class Kernel : public ::testing::TestWithParam<KernelCase> {};
+
+TEST_P(Kernel, MeetsExpectations) {
+  const KernelCase& kc = GetParam();
+  const Expectations e = parseExpectations(kc.path, kc.mode);
+  ASSERT_TRUE(e.any) << kc.path << " states no expectation";
+  const auto k = assembler::assembleFile(kc.path);
+  RunConfig cfg;
+  cfg.divergence = kc.mode;
+  cfg.maxCycles = e.maxCycles;
+  SmModel sm(k, cfg);
+  const RunResult r = sm.run();
+  const std::string status = runStatusName(r.status);
+  const std::set<std::string> want = e.status.empty() ? std::set<std::string>{"ok"} : e.status;
+  ASSERT_TRUE(want.count(status)) << "status " << status << "\n" << r.message;
+  if (r.status != RunStatus::Ok) {
+    EXPECT_FALSE(r.message.empty()) << "a failing run must say why";
+  }
+  for (const auto& [label, expect] : e.memory) {
+    ASSERT_TRUE(k.dataLabels.count(label)) << "no label " << label;
+    const auto got = words(k, r, label);
+    ASSERT_GE(got.size(), expect.size()) << label;
+    for (size_t i = 0; i < expect.size(); ++i) {
+      EXPECT_EQ(got[i], expect[i]) << label << "[" << i << "]";
+    }
+  }
+  for (const auto& name : e.checks) {
+    ASSERT_TRUE(checkers().count(name)) << "unknown checker " << name;
+    SCOPED_TRACE("check " + name);
+    checkers().at(name)(k, r, cfg);
+  }
+}
+
+std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
+  std::string n = fs::path(info.param.path).stem().string();
+  return n + (info.param.mode == DivergenceMode::Deque ? "_deque" : "_stack");
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, Kernel, ::testing::ValuesIn(allCases()), caseName);
+
+}  // namespace
+}  // namespace simt::model
