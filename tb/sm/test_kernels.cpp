@@ -113,6 +113,14 @@ const std::map<std::string, Checker>& checkers() {
          std::sort(log.begin(), log.end());
          for (uint32_t i = 0; i < cnt[0]; ++i) EXPECT_EQ(log[i], i);
        }},
+      // Non-blocking bottom: thread t has seen its own and every earlier increment, and the
+      // first thread left before the others had run (a blocking bottom would show the total).
+      {"nonblocking_after", [](const auto& k, const auto& r, const auto&) {
+         const auto after = words(k, r, "after");
+         const auto cnt = words(k, r, "count");
+         for (uint32_t t = 0; t < cnt[0]; ++t) EXPECT_GE(after[t], t + 1) << "thread " << t;
+         EXPECT_LT(after[0], cnt[0]);
+       }},
       // The hash table: every key present once in its bucket's list, counts add up.
       {"hash_table", [](const auto& k, const auto& r, const auto& c) {
          const auto heads = words(k, r, "heads");

@@ -75,6 +75,7 @@ class BarrierUnit {
 
   // Whether the id is busy with a tag other than this one (the warp cannot arrive).
   bool busyWithOtherTag(int cta, int id, uint32_t tag) const;
+  uint32_t tagOf(int cta, int id) const { return ctas_.at(cta).bar[id].tag; }
   // The earliest cycle at which an impatient barrier's timeout fires, if any is pending.
   std::optional<uint64_t> nextTimeout() const;
   // Threads asleep in the unit (for deadlock reports), per CTA: text naming barriers.

@@ -504,7 +504,13 @@ struct SmModel::Impl {
           os << "\n    stranded (waiting for a token that no longer exists): threads 0x" << std::hex
              << stranded << std::dec;
         }
-        if (blockedByBarrier(sl)) os << "\n    waiting for a barrier id busy with another tag";
+        if (blockedByBarrier(sl)) {
+          const uint32_t pc = du.pc(sl);
+          const Instr in = Instr::decode(k.code[pc]);
+          os << "\n    held at pc " << pc << " (" << k.file << ":" << k.codeLine[pc]
+             << "): barrier " << (in.rd & 15) << " is busy with the instance at pc "
+             << bu.tagOf(id, in.rd & 15);
+        }
       }
       os << bu.describe(id);
     }
