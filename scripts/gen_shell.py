@@ -16,7 +16,12 @@ import sys
 def main():
     ports_json, top, params = sys.argv[1], sys.argv[2], sys.argv[3].split()
     with open(ports_json) as f:
-        mod = json.load(f)["modules"][top]
+        modules = json.load(f)["modules"]
+    # Yosys may rename a parameterized top to $paramod\TOP\P=...; either name is the block.
+    names = [n for n in modules if n == top or n.startswith("$paramod\\%s\\" % top)]
+    if not names:
+        sys.exit("gen_shell: module %s not found in %s" % (top, ports_json))
+    mod = modules[names[0]]
     ins, outs = [], []
     for name, p in mod["ports"].items():
         width = len(p["bits"])

@@ -8,6 +8,10 @@ the bare block for LUT/FF/BRAM/DSP estimates. Writes build/synth/results.json an
 docs/synthesis.md.
 
 usage: synth_flow.py [--only NAME_SUBSTRING] [--seeds N]
+
+Each configuration's figures are also kept in build/synth/<config>/result.json; with --only,
+the other configurations come from those files (when present), and docs/synthesis.md is
+rewritten once every configuration has figures.
 """
 import argparse
 import datetime
@@ -53,7 +57,8 @@ def run(cmd, log=None, check=True):
         with open(log, "w") as f:
             f.write(res.stdout)
     if check and res.returncode != 0:
-        sys.exit("synth_flow: command failed (%s): %s" % (log or "", " ".join(cmd[:3])))
+        sys.exit("synth_flow: command failed (%s): %s\n%s" % (
+            log or "", " ".join(cmd), res.stdout[-2000:]))
     return res
 
 
@@ -201,11 +206,17 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     results = []
     for name, top, params, note in CONFIGS:
+        cached = os.path.join(OUT, name, "result.json")
         if args.only and args.only not in name:
+            if os.path.exists(cached):
+                with open(cached) as f:
+                    results.append(json.load(f))
             continue
         print("synth: %s ..." % name, flush=True)
         r = {"name": name, "top": top, "params": params, "note": note}
         r.update(measure(name, top, params, args.seeds))
+        with open(cached, "w") as f:
+            json.dump(r, f, indent=2)
         i = r["ice40_hx8k"]
         print("synth: %s: iCE40 %s, %d LUT4; xc7 %d LUT" % (
             name, "%.1f MHz" % i["fmax_mhz_median"] if i["fits"] else "does not fit", i["lut4"],
@@ -215,9 +226,12 @@ def main():
             "target_mhz": TARGET_MHZ, "results": results}
     with open(os.path.join(OUT, "results.json"), "w") as f:
         json.dump(data, f, indent=2)
-    if not args.only:
+    if len(results) == len(CONFIGS):
         write_markdown(data, os.path.join(ROOT, "docs", "synthesis.md"))
         print("synth: wrote docs/synthesis.md and build/synth/results.json")
+    else:
+        print("synth: wrote build/synth/results.json (%d of %d configurations; "
+              "docs/synthesis.md needs all)" % (len(results), len(CONFIGS)))
 
 
 if __name__ == "__main__":
