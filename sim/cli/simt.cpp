@@ -224,17 +224,18 @@ int cmdRun(const std::vector<std::string>& args) {
       std::cout << "\n";
     }
   }
+  std::cout.flush();
   if (!res.message.empty()) std::cerr << res.message << "\n";
   if (!jsonPath.empty()) {
     if (jsonPath == "-") {
-      std::cout << j.dump(1) << "\n";
+      std::cout << j.dump() << "\n";
     } else {
       std::ofstream out(jsonPath);
       if (!out) {
         std::cerr << "simt run: cannot write " << jsonPath << "\n";
         return 1;
       }
-      out << j.dump(1) << "\n";
+      out << j.dump() << "\n";
     }
   }
   return simt::model::exitCode(res.status);

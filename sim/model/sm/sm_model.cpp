@@ -490,15 +490,18 @@ struct SmModel::Impl {
     }
   }
 
-  std::string deadlockReport() const {
+  // Every resident warp's state: PC (with source line), masks, tokens, barriers, stranded
+  // threads. The body of the deadlock and timeout reports.
+  std::string warpReport() const {
     std::ostringstream os;
-    os << "deadlock: nothing can issue";
     for (const auto& [id, cta] : ctas) {
       for (int sl : cta.slots) {
         const WarpStatus st = du.status(sl);
         if (st == WarpStatus::Done) continue;
+        const uint32_t pc = du.pc(sl);
         os << "\n  cta " << id << " warp " << slots[static_cast<size_t>(sl)].warpInCta << ": "
            << du.describe(sl);
+        if (pc < k.codeLine.size()) os << " (" << k.file << ":" << k.codeLine[pc] << ")";
         const uint64_t stranded = du.strandedThreads(sl);
         if (stranded) {
           os << "\n    stranded (waiting for a token that no longer exists): threads 0x" << std::hex
@@ -524,7 +527,8 @@ struct SmModel::Impl {
       while (finishedCtas < nCtas) {
         if (cycle >= cfg.maxCycles) {
           res.status = RunStatus::Timeout;
-          res.message = "timeout after " + std::to_string(cycle) + " cycles";
+          res.message = "timeout after " + std::to_string(cycle) + " cycles (--max-cycles)" +
+                        warpReport();
           break;
         }
         int pick = -1;
@@ -544,7 +548,7 @@ struct SmModel::Impl {
         }
         if (pick < 0) {
           res.status = RunStatus::Deadlock;
-          res.message = deadlockReport();
+          res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
           break;
         }
         rr = (pick + 1) % cfg.warpSlots;

@@ -1,0 +1,75 @@
+#!/bin/sh
+# `simt run` contract checks (ISA.md section 5): exit statuses, JSON fields, messages.
+# usage: test_simt_run.sh SIMT KERNEL_DIR CASE
+set -u
+SIMT=$1
+K=$2
+CASE=$3
+OUT=$(mktemp)
+ERR=$(mktemp)
+trap 'rm -f "$OUT" "$ERR"' EXIT
+fail() { echo "FAIL ($CASE): $*"; echo "--- stdout"; cat "$OUT"; echo "--- stderr"; cat "$ERR"; exit 1; }
+run() { "$SIMT" run "$@" >"$OUT" 2>"$ERR"; echo $?; }
+expect_rc() { [ "$1" = "$2" ] || fail "exit status $1, expected $2"; }
+expect_out() { grep -q -- "$1" "$OUT" || fail "stdout lacks '$1'"; }
+expect_err() { grep -q -- "$1" "$ERR" || fail "stderr lacks '$1'"; }
+
+case $CASE in
+  ok_json)
+    expect_rc "$(run "$K/vector_add.s" --engine model --dump c:4 --dump a --json -)" 0
+    expect_out '"status":"ok"'
+    expect_out '"engine":"model"'
+    expect_out '"memory":{"c":\[101,105,109,113\],"a":\[1,2,3'
+    expect_out '"cycles":[0-9]'
+    expect_out '"instructions":[0-9]'
+    expect_out '"stats":{' ;;
+  json_file)
+    J=$(mktemp)
+    expect_rc "$(run "$K/vector_add.s" --engine model --json "$J")" 0
+    expect_out 'ok (engine model'
+    grep -q '"status":"ok"' "$J" || fail "json file lacks status"
+    rm -f "$J" ;;
+  launch_override)
+    expect_rc "$(run "$K/vector_add.s" --engine model --ctas 1 --threads 8 --dump c:10)" 0
+    expect_out 'c: 101 105 109 113 117 121 125 129 0 0' ;;
+  deadlock)
+    expect_rc "$(run "$K/bar_tag_deadlock.s" --engine model --json -)" 2
+    expect_out '"status":"deadlock"'
+    expect_err 'deadlock: nothing can issue'
+    expect_err 'asleep waiting: 32,33'
+    expect_err 'bar_tag_deadlock.s:21' ;;
+  timeout)
+    expect_rc "$(run "$K/spin_lock.s" --engine model --divergence stack --max-cycles 5000)" 3
+    expect_out 'timeout'
+    expect_err 'timeout after 5000 cycles' ;;
+  deque_vs_stack)
+    expect_rc "$(run "$K/spin_lock.s" --engine model --divergence deque --dump counter)" 0
+    expect_out 'counter: 128' ;;
+  fault)
+    F=$(mktemp --suffix=.s)
+    printf 'mov r1, 2\nld.global r2, [r1]\nexit\n' >"$F"
+    expect_rc "$(run "$F" --engine model)" 1
+    expect_err 'fault: misaligned global access'
+    expect_err 'thread 0'
+    rm -f "$F" ;;
+  bad_option)
+    expect_rc "$(run "$K/vector_add.s" --engine model --bogus)" 1
+    expect_err 'simt run:' ;;
+  bad_divergence)
+    expect_rc "$(run "$K/vector_add.s" --engine model --divergence tree)" 1
+    expect_err 'divergence must be deque or stack' ;;
+  bad_dump)
+    expect_rc "$(run "$K/vector_add.s" --engine model --dump nosuch)" 1
+    expect_err "no data label 'nosuch'" ;;
+  missing_file)
+    expect_rc "$(run /nonexistent.s --engine model)" 1
+    expect_err 'nonexistent.s' ;;
+  rtl_engine)
+    expect_rc "$(run "$K/vector_add.s")" 1
+    expect_err "engine 'rtl' needs the verilated SM core" ;;
+  help)
+    expect_rc "$(run --help)" 0
+    expect_out '--max-cycles' ;;
+  *) fail "unknown case" ;;
+esac
+echo "ok ($CASE)"
