@@ -1,0 +1,248 @@
+// Directed tests of the barrier unit model (sim/model/barrier): one per behaviour of seed 000
+// that the ISA model relies on. The RTL block and its lockstep tests come with the barrier
+// unit issue and reuse these transactions.
+#include <gtest/gtest.h>
+
+#include "model/barrier/barrier_unit.h"
+
+namespace simt::model {
+namespace {
+
+std::vector<int> range(int lo, int hi) {  // [lo, hi)
+  std::vector<int> v;
+  for (int i = lo; i < hi; ++i) v.push_back(i);
+  return v;
+}
+
+BarrierArrival arrival(int id, uint32_t tag, BarrierKind kind, std::vector<int> threads,
+                       uint32_t count = 0) {
+  BarrierArrival a;
+  a.cta = 0;
+  a.id = id;
+  a.tag = tag;
+  a.kind = kind;
+  a.count = count;
+  a.threads = std::move(threads);
+  return a;
+}
+
+class BarrierUnitTest : public ::testing::Test {
+ protected:
+  void SetUp() override { bu.addCta(0, 64); }
+  BarrierUnit::Arrive arrive(const BarrierArrival& a, uint64_t cycle = 0) {
+    passNow.clear();
+    const auto r = bu.arrive(a, cycle, passNow);
+    bu.evaluate(cycle);
+    return r;
+  }
+  std::vector<BarrierWake> wakes() { return bu.takeWakes(); }
+  BarrierUnit bu;
+  std::vector<int> passNow;
+};
+
+TEST_F(BarrierUnitTest, SyncWakesAllParticipantsOnLastArrival) {
+  arrive(arrival(0, 10, BarrierKind::Sync, range(0, 32)));
+  EXPECT_TRUE(wakes().empty()) << "32 of 64 arrived";
+  EXPECT_TRUE(bu.anyAsleep(0));
+  arrive(arrival(0, 10, BarrierKind::Sync, range(32, 64)));
+  const auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, range(0, 64));
+  EXPECT_EQ(w[0].resume, 11u) << "participants continue after the barrier instruction";
+  EXPECT_FALSE(bu.busyWithOtherTag(0, 0, 99)) << "instance done: the id is idle";
+}
+
+TEST_F(BarrierUnitTest, ExitsShrinkTheDefaultCount) {
+  arrive(arrival(1, 10, BarrierKind::Sync, range(0, 40)));
+  EXPECT_TRUE(wakes().empty());
+  bu.exited(0, 24);  // the other 24 threads left the CTA
+  bu.evaluate(1);
+  const auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads.size(), 40u);
+}
+
+TEST_F(BarrierUnitTest, ParticipatingCountCompletesWithoutTheRest) {
+  arrive(arrival(2, 10, BarrierKind::Sync, range(0, 7), 8));
+  EXPECT_TRUE(wakes().empty());
+  arrive(arrival(2, 10, BarrierKind::Sync, {20}, 8));
+  EXPECT_EQ(wakes().at(0).threads.size(), 8u);
+}
+
+TEST_F(BarrierUnitTest, TagsRefuseAnotherPlaceWhileBusy) {
+  arrive(arrival(3, 10, BarrierKind::Sync, range(0, 32)));
+  EXPECT_TRUE(bu.busyWithOtherTag(0, 3, 20));
+  EXPECT_FALSE(bu.busyWithOtherTag(0, 3, 10));
+  EXPECT_EQ(arrive(arrival(3, 20, BarrierKind::Sync, range(32, 64))), BarrierUnit::Arrive::Refused);
+  EXPECT_EQ(bu.stats["barrier_refused"], 1u);
+}
+
+TEST_F(BarrierUnitTest, OrderedSectionServesOneThreadAtATimeInLogicalOrder) {
+  arrive(arrival(4, 10, BarrierKind::Ordered, {5, 1, 9}, 3));
+  std::vector<int> order;
+  for (int step = 0; step < 3; ++step) {
+    const auto w = wakes();
+    ASSERT_EQ(w.size(), 1u) << "exactly one thread is awake in the section";
+    ASSERT_EQ(w[0].threads.size(), 1u);
+    EXPECT_EQ(w[0].resume, 11u);
+    order.push_back(w[0].threads[0]);
+    std::vector<int> sleepNow;
+    bu.bottom(0, 4, 30, false, {w[0].threads[0]}, sleepNow);
+    EXPECT_EQ(sleepNow, std::vector<int>{w[0].threads[0]}) << "blocking bottom";
+  }
+  EXPECT_EQ(order, (std::vector<int>{1, 5, 9}));
+  // The last bottom released the whole portion after bar.bot.
+  bu.evaluate(0);
+}
+
+TEST_F(BarrierUnitTest, BlockingBottomReleasesThePortionTogether) {
+  arrive(arrival(4, 10, BarrierKind::Ordered, {0, 1}, 2));
+  std::vector<int> sleepNow;
+  auto w = wakes();
+  bu.bottom(0, 4, 30, false, {0}, sleepNow);
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{1});
+  bu.bottom(0, 4, 30, false, {1}, sleepNow);
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, (std::vector<int>{0, 1}));
+  EXPECT_EQ(w[0].resume, 31u);
+  EXPECT_FALSE(bu.anyAsleep(0));
+}
+
+TEST_F(BarrierUnitTest, NonBlockingBottomLetsTheThreadGoOn) {
+  arrive(arrival(5, 10, BarrierKind::Ordered, {0, 1}, 2));
+  wakes();
+  std::vector<int> sleepNow;
+  bu.bottom(0, 5, 30, true, {0}, sleepNow);
+  EXPECT_TRUE(sleepNow.empty());
+  EXPECT_EQ(wakes().at(0).threads, std::vector<int>{1}) << "next thread enters at once";
+}
+
+TEST_F(BarrierUnitTest, BottomOfAThreadOutsideTheSectionIsANoOp) {
+  arrive(arrival(5, 10, BarrierKind::Ordered, {0, 1}, 2));
+  wakes();
+  std::vector<int> sleepNow;
+  bu.bottom(0, 5, 30, false, {1}, sleepNow);  // thread 1 is queued, not inside
+  EXPECT_TRUE(sleepNow.empty());
+  EXPECT_TRUE(wakes().empty());
+}
+
+TEST_F(BarrierUnitTest, UnorderedSectionServesInArrivalOrder) {
+  arrive(arrival(6, 10, BarrierKind::Unordered, {7}, 3));
+  arrive(arrival(6, 10, BarrierKind::Unordered, {2, 3}, 3));
+  std::vector<int> order, sleepNow;
+  for (int i = 0; i < 3; ++i) {
+    const int t = wakes().at(0).threads.at(0);
+    order.push_back(t);
+    bu.bottom(0, 6, 30, true, {t}, sleepNow);
+  }
+  EXPECT_EQ(order, (std::vector<int>{7, 2, 3}));
+}
+
+TEST_F(BarrierUnitTest, ImpatientMinimumStartsAPortionThenTheRest) {
+  auto a = arrival(7, 10, BarrierKind::Sync, range(0, 16), 64);
+  a.impatient = true;
+  a.min = 16;
+  arrive(a);
+  auto w = wakes();
+  ASSERT_EQ(w.size(), 1u) << "MIN arrivals start a portion";
+  EXPECT_EQ(w[0].threads.size(), 16u);
+  EXPECT_TRUE(bu.busyWithOtherTag(0, 7, 99)) << "instance not done: 16 of 64";
+  a.threads = range(16, 24);
+  arrive(a);
+  EXPECT_TRUE(wakes().empty()) << "8 < MIN";
+  a.threads = range(24, 64);
+  arrive(a);
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads.size(), 48u);
+  EXPECT_FALSE(bu.busyWithOtherTag(0, 7, 99));
+}
+
+TEST_F(BarrierUnitTest, ImpatientTimeoutCountsFromTheFirstArrival) {
+  auto a = arrival(8, 10, BarrierKind::Sync, range(0, 4), 64);
+  a.impatient = true;
+  a.timeout = 50;
+  arrive(a, 100);
+  arrive(a = [&] { auto b = a; b.threads = {4}; return b; }(), 120);
+  ASSERT_TRUE(bu.nextTimeout().has_value());
+  EXPECT_EQ(*bu.nextTimeout(), 150u);
+  bu.evaluate(149);
+  EXPECT_TRUE(wakes().empty());
+  bu.evaluate(150);
+  const auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads.size(), 5u);
+  EXPECT_EQ(bu.stats["barrier_timeouts"], 1u);
+}
+
+TEST_F(BarrierUnitTest, LatePassContinuesAtOnce) {
+  auto a = arrival(9, 10, BarrierKind::Sync, range(0, 32), 64);
+  a.impatient = true;
+  a.min = 32;
+  a.pass = true;
+  arrive(a);
+  wakes();
+  a.threads = range(32, 40);
+  arrive(a);
+  EXPECT_EQ(passNow, range(32, 40)) << "invalidation: late arrivals do not wait";
+  EXPECT_TRUE(wakes().empty());
+}
+
+TEST_F(BarrierUnitTest, LateJoinIsRescannedOutOfLogicalOrder) {
+  auto a = arrival(10, 10, BarrierKind::Ordered, {40, 41}, 4);
+  a.impatient = true;
+  a.min = 2;
+  arrive(a);
+  EXPECT_EQ(wakes().at(0).threads, std::vector<int>{40});
+  a.threads = {3, 50};
+  arrive(a);  // joins the running portion
+  std::vector<int> order{40}, sleepNow;
+  for (int i = 0; i < 3; ++i) {
+    bu.bottom(0, 10, 30, true, {order.back()}, sleepNow);
+    order.push_back(wakes().at(0).threads.at(0));
+  }
+  EXPECT_EQ(order, (std::vector<int>{40, 41, 50, 3}));
+  EXPECT_EQ(bu.stats["barrier_late_join"], 2u);
+  EXPECT_EQ(bu.stats["barrier_out_of_order"], 1u);
+}
+
+TEST_F(BarrierUnitTest, ExclusiveSectionRunsAlone) {
+  bu.addCta(1, 32);
+  auto a = arrival(11, 10, BarrierKind::Ordered, {0}, 1);
+  a.exclusive = true;
+  arrive(a);
+  EXPECT_EQ(wakes().size(), 1u);
+  auto b = arrival(12, 20, BarrierKind::Ordered, {0}, 1);
+  b.cta = 1;
+  arrive(b);
+  EXPECT_TRUE(wakes().empty()) << "another CTA's section waits for the exclusive one";
+  std::vector<int> sleepNow;
+  bu.bottom(0, 11, 30, false, {0}, sleepNow);
+  bu.evaluate(1);
+  const auto w = wakes();
+  ASSERT_EQ(w.size(), 2u) << "portion of CTA 0 released, CTA 1's section starts";
+  EXPECT_EQ(w[1].cta, 1);
+}
+
+TEST_F(BarrierUnitTest, ResetReleasesSleepersAfterTheirInstruction) {
+  arrive(arrival(13, 10, BarrierKind::Sync, range(0, 8), 64));
+  bu.reset(0, 13);
+  const auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, range(0, 8));
+  EXPECT_EQ(w[0].resume, 11u);
+  EXPECT_FALSE(bu.busyWithOtherTag(0, 13, 99)) << "the id returns to idle";
+}
+
+TEST_F(BarrierUnitTest, DescribeNamesTheSleepers) {
+  arrive(arrival(14, 10, BarrierKind::Sync, {3, 4}, 64));
+  const std::string d = bu.describe(0);
+  EXPECT_NE(d.find("barrier 14"), std::string::npos) << d;
+  EXPECT_NE(d.find("threads asleep waiting: 3,4"), std::string::npos) << d;
+}
+
+}  // namespace
+}  // namespace simt::model
