@@ -26,8 +26,18 @@ configure: bootstrap $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Until the core exists: the token queue on the verilated RTL, then kernels on the ISA model
+# (the spin lock in both divergence modes: the stack baseline must end in timeout, status 3).
 run: build
 	$(BUILD)/bin/simt_demo
+	$(BUILD)/bin/simt run sim/kernels/vector_add.s --engine model --dump c:8
+	$(BUILD)/bin/simt run sim/kernels/spin_lock.s --engine model --dump counter --dump lock
+	@$(BUILD)/bin/simt run sim/kernels/spin_lock.s --engine model --divergence stack \
+	  --max-cycles 20000 --dump counter 2>&1 | head -3; \
+	  st=$$(($(BUILD)/bin/simt run sim/kernels/spin_lock.s --engine model --divergence stack \
+	  --max-cycles 20000 >/dev/null 2>&1); echo $$?); \
+	  if [ "$$st" = 3 ]; then echo "stack baseline: timeout (exit 3), as seed 002 predicts"; \
+	  else echo "stack baseline: unexpected exit status $$st"; exit 1; fi
 
 lint: bootstrap
 	@scripts/lint.sh

@@ -81,7 +81,7 @@ struct SmModel::Impl {
     d.warpSize = kWarpSize;
     d.queueDepth = c.queueDepth;
     d.mode = c.divergence;
-    d.lfsrSeed = static_cast<uint16_t>(c.seed ? c.seed : 1);
+    d.lfsrSeed = static_cast<uint16_t>((c.seed & 0xFFFF) ? (c.seed & 0xFFFF) : 1);  // LFSR must not be 0
     return d;
   }
 
