@@ -21,23 +21,31 @@ const char* const kUsage =
     "  run FILE.s [options]  run a kernel (simt run --help for the options)\n"
     "  help                  this text\n";
 
-int cmdAsm(const std::vector<std::string>& args) {
-  po::options_description desc("simt asm options");
-  desc.add_options()("help,h", "show this help")("quiet,q", "check only, print no listing");
+// Options of a subcommand plus positional FILE arguments ("file"); false after printing
+// "simt CMD: <error>" for bad options.
+bool parseCommandLine(const char* cmd, const po::options_description& desc,
+                      const std::vector<std::string>& args, po::variables_map& vm) {
   po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>(), "source files");
+  hidden.add_options()("file", po::value<std::vector<std::string>>(), "input files");
   po::options_description all;
   all.add(desc).add(hidden);
   po::positional_options_description pos;
   pos.add("file", -1);
-  po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "simt asm: " << e.what() << "\n";
-    return 1;
+    std::cerr << "simt " << cmd << ": " << e.what() << "\n";
+    return false;
   }
+  return true;
+}
+
+int cmdAsm(const std::vector<std::string>& args) {
+  po::options_description desc("simt asm options");
+  desc.add_options()("help,h", "show this help")("quiet,q", "check only, print no listing");
+  po::variables_map vm;
+  if (!parseCommandLine("asm", desc, args, vm)) return 1;
   if (vm.count("help")) {
     std::cout << "usage: simt asm FILE.s ...\n" << desc;
     return 0;
@@ -104,20 +112,8 @@ int cmdRun(const std::vector<std::string>& args) {
       ("json", po::value<std::string>(), "write the result as JSON to PATH (- for stdout)")
       ("wave", po::value<std::string>(), "PATH.fst: RTL waveform (rtl and cosim engines)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed for yield.p and anything random");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>(), "kernel");
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "simt run: " << e.what() << "\n";
-    return 1;
-  }
+  if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
     std::cout << desc << "\nexit status: 0 ok, 1 error (usage, assembly, fault), 2 deadlock, "
                          "3 timeout, 4 mismatch (cosim)\n";

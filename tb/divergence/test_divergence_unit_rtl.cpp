@@ -1,7 +1,8 @@
 // simt_divergence_unit against the DivergenceUnit model, transaction by transaction: every
 // request (one instruction's control behaviour, a barrier sleep or wake, a launch) goes to
 // both, and after it the warp's PC, active mask, all 32 disable reasons, queue count, front
-// token, type summary and the link-register write must agree. The programs are the model
+// token, type summary, every queued token (read through the maintenance port) and the
+// link-register write must agree. The programs are the model
 // tests' random structured programs and directed scenarios; queue overflows are re-centred
 // by the test acting as the runtime through the maintenance port.
 #include <functional>
@@ -196,7 +197,50 @@ class RtlLockstep : public ControlTarget {
       check("link mask", res.linkMask, linkMask);
       if (res.linkMask) check("link value", res.linkValue, linkValue);
     }
+    if (diff.empty()) diff = queueContentsDiff(warp);
     if (!diff.empty()) fail(warp, op, diff + "\n  model: " + model_.describe(warp));
+  }
+
+  // Every queued token, front first, read through the maintenance port as a runtime would
+  // (stall, read head-1 down to tail, resume in place), against the model's queue.
+  std::string queueContentsDiff(int warp) {
+    Dut& d = sim_.dut();
+    d.qry_warp_i = static_cast<uint8_t>(warp);
+    sim_.eval();
+    const int head = d.q_head_o, tail = d.q_tail_o;
+    const auto& want = model_.queue().entries(warp);
+    if (head - tail != static_cast<int>(want.size())) {
+      return "\n  queue pointers: head " + std::to_string(head) + " tail " + std::to_string(tail) +
+             ", model holds " + std::to_string(want.size());
+    }
+    if (want.empty()) return "";
+    auto offer = [&](model::MntOp op, int idx) {
+      d.mnt_valid_i = 1;
+      d.mnt_op_i = static_cast<uint8_t>(op);
+      d.mnt_warp_i = static_cast<uint8_t>(warp);
+      d.mnt_idx_i = static_cast<uint8_t>(idx);
+      d.mnt_head_i = static_cast<uint8_t>(head);
+      d.mnt_tail_i = static_cast<uint8_t>(tail);
+      sim_.eval();
+      const bool taken = d.mnt_ready_o;
+      sim_.tick();
+      d.mnt_valid_i = 0;
+      sim_.eval();
+      return taken;
+    };
+    std::string diff;
+    if (!offer(model::MntOp::Stall, 0)) return "\n  maintenance port refused a stall of an idle unit";
+    for (size_t i = 0; i < want.size() && diff.empty(); ++i) {
+      if (!offer(model::MntOp::Read, head - 1 - static_cast<int>(i)) || !d.mnt_rvalid_o) {
+        diff = "\n  maintenance read refused";
+      } else if (d.mnt_rdata_o != model::pack64(want[i])) {
+        diff = "\n  queue entry " + std::to_string(i) + " from the front: model=0x" +
+               hex(model::pack64(want[i])) + " rtl=0x" + hex(d.mnt_rdata_o);
+      }
+    }
+    offer(model::MntOp::Resume, 0);
+    ++queueInspections_;
+    return diff;
   }
 
   void fail(int warp, uint8_t op, const std::string& what) {
@@ -219,6 +263,7 @@ class RtlLockstep : public ControlTarget {
   bool faulted_ = false;
   uint64_t requests_ = 0;
   uint64_t overflows_ = 0;
+  uint64_t queueInspections_ = 0;
 };
 
 void expectSameTracesRtl(const SimtRun& simt, const std::vector<std::vector<uint32_t>>& scalar) {
