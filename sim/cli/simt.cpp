@@ -111,7 +111,9 @@ int cmdRun(const std::vector<std::string>& args) {
        "LABEL[:WORDS]: include a global data label in the result (repeatable)")
       ("json", po::value<std::string>(), "write the result as JSON to PATH (- for stdout)")
       ("wave", po::value<std::string>(), "PATH.fst: RTL waveform (rtl and cosim engines)")
-      ("seed", po::value<uint64_t>()->default_value(1), "seed for yield.p and anything random");
+      ("seed", po::value<uint64_t>()->default_value(1), "seed for yield.p and anything random")
+      ("policy", po::value<std::string>()->default_value("lrr"),
+       "warp scheduler policy (extension): lrr, gto, oldest or cta");
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
@@ -148,6 +150,18 @@ int cmdRun(const std::vector<std::string>& args) {
     if (cfg.threads < 1 || cfg.threads > cfg.maxThreadsPerCta()) {
       return usage("--threads must be 1.." + std::to_string(cfg.maxThreadsPerCta()));
     }
+  }
+  const std::string policy = vm["policy"].as<std::string>();
+  if (policy == "lrr") {
+    cfg.policy = simt::model::SchedPolicy::Lrr;
+  } else if (policy == "gto") {
+    cfg.policy = simt::model::SchedPolicy::Gto;
+  } else if (policy == "oldest") {
+    cfg.policy = simt::model::SchedPolicy::Oldest;
+  } else if (policy == "cta") {
+    cfg.policy = simt::model::SchedPolicy::Cta;
+  } else {
+    return usage("--policy must be lrr, gto, oldest or cta, not '" + policy + "'");
   }
   cfg.maxCycles = vm["max-cycles"].as<uint64_t>();
   cfg.seed = vm["seed"].as<uint64_t>();

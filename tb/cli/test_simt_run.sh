@@ -67,6 +67,11 @@ case $CASE in
   rtl_engine)
     expect_rc "$(run "$K/vector_add.s")" 1
     expect_err "engine 'rtl' needs the verilated SM core" ;;
+  policy)
+    expect_rc "$(run "$K/spin_lock.s" --engine model --policy gto --dump counter)" 0
+    expect_out 'counter: 128'
+    expect_rc "$(run "$K/spin_lock.s" --engine model --policy fifo)" 1
+    expect_err 'policy must be' ;;
   help)
     expect_rc "$(run --help)" 0
     expect_out '--max-cycles' ;;

@@ -76,6 +76,16 @@ class BarrierUnit {
   // Whether the id is busy with a tag other than this one (the warp cannot arrive).
   bool busyWithOtherTag(int cta, int id, uint32_t tag) const;
   uint32_t tagOf(int cta, int id) const { return ctas_.at(cta).bar[id].tag; }
+  // The table entry the scheduler's barrier scoreboard reads.
+  struct Entry {
+    bool busy = false;
+    uint32_t tag = 0;
+    bool portionStarted = false;
+  };
+  Entry entry(int cta, int id) const {
+    const Instance& b = ctas_.at(cta).bar[id];
+    return Entry{b.busy, b.tag, b.portions > 0 || b.sectionActive};
+  }
   // The earliest cycle at which an impatient barrier's timeout fires, if any is pending.
   std::optional<uint64_t> nextTimeout() const;
   // Threads asleep in the unit (for deadlock reports), per CTA: text naming barriers.

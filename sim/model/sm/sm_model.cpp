@@ -6,6 +6,7 @@
 
 #include "asm/isa.h"
 #include "model/barrier/barrier_unit.h"
+#include "model/scheduler/warp_scheduler.h"
 
 namespace simt::model {
 
@@ -51,12 +52,15 @@ struct SmModel::Impl {
     int id = 0;
     std::vector<int> slots;
     std::vector<uint8_t> shared;
+    int residentIdx = 0;      // the scheduler's CTA index (barrier table row, CTA priority)
   };
   struct Slot {
     bool busy = false;
     int cta = -1;             // index into ctas_
     int warpInCta = 0;
     uint64_t launchMask = 0;
+    int residentIdx = 0;      // of its CTA (scheduler index)
+    int ctaId = 0;
     std::vector<std::array<uint32_t, 32>> regs;  // per lane
     std::vector<std::array<bool, 7>> preds;
   };
@@ -72,7 +76,13 @@ struct SmModel::Impl {
   std::map<int, Cta> ctas;  // resident CTAs by id
   int nextCta = 0, finishedCtas = 0;
   uint64_t cycle = 0, instructions = 0, threadInstructions = 0;
-  int rr = 0;
+  // Warp selection: the scheduler block's model (policy, barrier scoreboard with per-warp
+  // copies of barrier-table entries, one instruction in flight per warp).
+  WarpScheduler sched;
+  WarpScheduler::Inputs sin;
+  int lastIssued = -1;                           // retires (completes) the next cycle
+  bool barrierDirty = true;                      // the barrier table may have changed
+  std::vector<int> ctaSlotUsed;                  // resident-CTA index -> CTA id (-1 free)
   std::map<std::string, uint64_t> stats;
 
   static DivergenceUnit::Config duConfig(const RunConfig& c) {
@@ -89,11 +99,23 @@ struct SmModel::Impl {
       : k(kernel), cfg(c), nCtas(c.ctas > 0 ? c.ctas : kernel.ctas),
         nThreads(c.threads > 0 ? c.threads : kernel.threads),
         warpsPerCta((nThreads + kWarpSize - 1) / kWarpSize), du(duConfig(c)),
-        global(kernel.data), slots(static_cast<size_t>(c.warpSlots)) {
+        global(kernel.data), slots(static_cast<size_t>(c.warpSlots)),
+        sched(schedConfig(c)), sin(sched.blankInputs()),
+        ctaSlotUsed(static_cast<size_t>(c.maxResidentCtas), -1) {
+    sin.policy = c.policy;
     for (auto& s : slots) {
       s.regs.assign(kWarpSize, {});
       s.preds.assign(kWarpSize, {});
     }
+  }
+
+  static WarpScheduler::Config schedConfig(const RunConfig& c) {
+    WarpScheduler::Config s;
+    s.numWarps = c.warpSlots;
+    s.numCtas = c.maxResidentCtas;
+    s.numBarIds = BarrierUnit::kIds;
+    s.numUpd = c.maxResidentCtas * BarrierUnit::kIds;  // the model applies every change
+    return s;
   }
 
   [[noreturn]] void fault(int slot, uint32_t pc, int lane, const std::string& what) const {
@@ -122,6 +144,9 @@ struct SmModel::Impl {
       if (static_cast<int>(free.size()) < warpsPerCta) return;
       Cta cta;
       cta.id = nextCta++;
+      const auto freeIdx = std::find(ctaSlotUsed.begin(), ctaSlotUsed.end(), -1);
+      cta.residentIdx = static_cast<int>(freeIdx - ctaSlotUsed.begin());
+      *freeIdx = cta.id;
       cta.shared.assign(k.sharedBytes, 0);
       for (int wi = 0; wi < warpsPerCta; ++wi) {
         const int sl = free[static_cast<size_t>(wi)];
@@ -129,6 +154,8 @@ struct SmModel::Impl {
         s.busy = true;
         s.cta = cta.id;
         s.warpInCta = wi;
+        s.residentIdx = cta.residentIdx;
+        s.ctaId = cta.id;
         const int first = wi * kWarpSize;
         const int n = std::min(kWarpSize, nThreads - first);
         s.launchMask = n >= 64 ? ~0ull : ((1ull << n) - 1);
@@ -138,6 +165,7 @@ struct SmModel::Impl {
         cta.slots.push_back(sl);
       }
       bu.addCta(cta.id, nThreads);
+      barrierDirty = true;
       ctas[cta.id] = std::move(cta);
     }
   }
@@ -150,6 +178,8 @@ struct SmModel::Impl {
         for (int sl : it->second.slots) slots[static_cast<size_t>(sl)].busy = false;
         ++finishedCtas;
         bu.removeCta(it->first);
+        barrierDirty = true;
+        ctaSlotUsed[static_cast<size_t>(it->second.residentIdx)] = -1;
         it = ctas.erase(it);
       } else {
         ++it;
@@ -257,6 +287,7 @@ struct SmModel::Impl {
 
   // Let the barrier unit start what is ready and hand its wakes to the divergence unit.
   void settleBarriers() {
+    barrierDirty = true;
     bu.evaluate(cycle);
     for (const BarrierWake& wk : bu.takeWakes()) {
       const Cta& cta = ctas.at(wk.cta);
@@ -317,6 +348,76 @@ struct SmModel::Impl {
     const CtrlResult r = du.barrierSleep(sl, laneMask(s, sleepNow));
     if (!r.ok) fault(sl, pc, -1, "unrecoverable token-queue overflow");
     settleBarriers();
+  }
+
+  // ---- warp scheduler ------------------------------------------------------------------------
+  // The barrier table as the scheduler's scoreboard sees it: per (resident CTA, id) idle,
+  // static (collecting arrivals) or dynamic (a portion has started; arrivals at the same tag
+  // are still taken, so late arrivals are allowed).
+  std::vector<WarpScheduler::BarrierEntry> barrierTable() const {
+    std::vector<WarpScheduler::BarrierEntry> t(sin.barriers.size());
+    for (const auto& [id, cta] : ctas) {
+      for (int b = 0; b < BarrierUnit::kIds; ++b) {
+        const BarrierUnit::Entry e = bu.entry(id, b);
+        if (!e.busy) continue;
+        auto& x = t[static_cast<size_t>(cta.residentIdx * BarrierUnit::kIds + b)];
+        x.state = e.portionStarted ? BarState::Dynamic : BarState::Static;
+        x.tag = e.tag;
+        x.lateOk = true;
+      }
+    }
+    return t;
+  }
+
+  void refreshSchedulerInputs() {
+    for (int i = 0; i < cfg.warpSlots; ++i) {
+      const Slot& s = slots[static_cast<size_t>(i)];
+      WarpScheduler::WarpIn& w = sin.warps[static_cast<size_t>(i)];
+      w.valid = s.busy;
+      w.active = s.busy && du.active(i) != 0;
+      w.instValid = true;
+      w.retire = i == lastIssued;
+      w.instBar = false;
+      if (!s.busy) continue;
+      w.cta = s.residentIdx;
+      sin.ctaPrio[static_cast<size_t>(s.residentIdx)] = static_cast<uint32_t>(63 - std::min(s.ctaId, 63));
+      const uint32_t pc = du.pc(i);
+      if (w.active && pc < k.code.size()) {
+        const Instr in = Instr::decode(k.code[pc]);
+        w.instBar = isArrival(in.op);
+        w.barId = in.rd & 15;
+        w.tag = pc;
+      }
+    }
+  }
+
+  // A warp waits only for its copy of a barrier entry to be filled (the scoreboard's read
+  // port): not a deadlock, the fill happens at this cycle's edge.
+  bool fillPending() const {
+    for (int i = 0; i < cfg.warpSlots; ++i) {
+      const auto& w = sin.warps[static_cast<size_t>(i)];
+      if (w.valid && w.active && w.instBar && !sched.barrierBlocksByTable(sin, i)) return true;
+    }
+    return false;
+  }
+
+  // The clock edge of the scheduler: the barrier table's changes of this cycle are its updates.
+  void commitScheduler() {
+    if (!barrierDirty) {
+      sin.updates.clear();
+      sched.commit(sin);
+      return;
+    }
+    barrierDirty = false;
+    auto table = barrierTable();
+    sin.updates.clear();
+    for (size_t i = 0; i < table.size(); ++i) {
+      if (!(table[i] == sin.barriers[i])) {
+        sin.updates.push_back({static_cast<int>(i), table[i]});
+      }
+    }
+    sched.commit(sin);
+    sin.barriers = std::move(table);
   }
 
   // ---- one instruction -------------------------------------------------------------------
@@ -531,28 +632,22 @@ struct SmModel::Impl {
                         warpReport();
           break;
         }
-        int pick = -1;
-        for (int i = 0; i < cfg.warpSlots; ++i) {
-          const int sl = (rr + i) % cfg.warpSlots;
-          if (slots[static_cast<size_t>(sl)].busy && du.status(sl) == WarpStatus::Running &&
-              !blockedByBarrier(sl)) {
-            pick = sl;
-            break;
+        refreshSchedulerInputs();
+        const std::optional<int> choice = sched.choose(sin);
+        if (!choice && !fillPending()) {
+          if (barrierTimeout && *barrierTimeout > cycle) {
+            // Nothing can issue but an impatient barrier will time out: skip to that cycle.
+            cycle = *barrierTimeout;
+            settleBarriers();
+            continue;
           }
-        }
-        if (pick < 0 && barrierTimeout && *barrierTimeout > cycle) {
-          // Nothing can issue but an impatient barrier will time out: skip to that cycle.
-          cycle = *barrierTimeout;
-          settleBarriers();
-          continue;
-        }
-        if (pick < 0) {
           res.status = RunStatus::Deadlock;
           res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
           break;
         }
-        rr = (pick + 1) % cfg.warpSlots;
-        execute(pick);
+        lastIssued = choice ? *choice : -1;
+        if (choice) execute(*choice);
+        commitScheduler();
         ++cycle;
         if (barrierTimeout && cycle >= *barrierTimeout) settleBarriers();
         retireFinished();

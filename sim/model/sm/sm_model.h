@@ -1,7 +1,7 @@
 // The ISA-level golden model of one SM: CTAs launched onto warp slots, lanes with registers
 // and predicates, global/shared/param memory, the divergence unit model for control flow,
-// simple barriers, faults, deadlock detection. Timing: one instruction of one warp per cycle
-// (round robin over the warps that can issue). docs/isa-model.md.
+// the barrier unit and warp scheduler models, faults, deadlock detection. Timing: one
+// instruction of one warp per cycle, chosen by the scheduler model. docs/isa-model.md.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 
 #include "asm/assembler.h"
 #include "model/divergence/divergence_unit.h"
+#include "model/scheduler/warp_scheduler.h"
 
 namespace simt::model {
 
@@ -25,6 +26,7 @@ struct RunConfig {
   int warpSlots = 8;          // resident warps
   int maxResidentCtas = 4;
   int queueDepth = 32;
+  SchedPolicy policy = SchedPolicy::Lrr;  // warp scheduler policy
   int maxThreadsPerCta() const { return warpSlots * 32; }
 };
 
