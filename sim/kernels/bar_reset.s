@@ -8,6 +8,7 @@ resumed: .word 0
 done:    .word 0
 ; expect: resumed = 32
 ; expect: done = 64
+; policies: lrr
 
 .text
         mov     r1, %tid

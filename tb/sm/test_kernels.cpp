@@ -3,6 +3,9 @@
 //   ; expect[ deque| stack]: status ok|deadlock|timeout|error   (alternatives with '|')
 //   ; expect[ deque| stack]: LABEL = v0 v1 ...                  (global words at LABEL)
 //   ; check[ deque| stack]: NAME                                (a property checker below)
+//   ; policies: lrr                  (only these scheduler policies: the kernel times warps
+//                                     against each other with delay loops, which needs the
+//                                     fairness of round robin; default: lrr and gto)
 // Without a status line a kernel must end ok. A kernel without any expectation fails.
 #include <gtest/gtest.h>
 
@@ -27,6 +30,7 @@ struct Expectations {
   std::map<std::string, std::vector<uint32_t>> memory;
   std::vector<std::string> checks;
   uint64_t maxCycles = 2'000'000;
+  std::set<std::string> policies{"lrr", "gto"};
   bool any = false;
 };
 
@@ -42,6 +46,12 @@ Expectations parseExpectations(const std::string& path, DivergenceMode mode) {
     is >> semi >> key;
     if (semi != ";") continue;
     std::string forMode;
+    if (key == "policies:") {
+      e.policies.clear();
+      std::string p;
+      while (is >> p) e.policies.insert(p);
+      continue;
+    }
     if (key == "expect" || key == "check" || key == "max-cycles") {
       is >> forMode;
       if (forMode.empty() || forMode.back() != ':') continue;
@@ -160,6 +170,7 @@ const std::map<std::string, Checker>& checkers() {
 struct KernelCase {
   std::string path;
   DivergenceMode mode;
+  SchedPolicy policy = SchedPolicy::Lrr;
 };
 
 std::vector<KernelCase> allCases() {
@@ -170,14 +181,17 @@ std::vector<KernelCase> allCases() {
   std::sort(files.begin(), files.end());
   std::vector<KernelCase> cases;
   for (const auto& f : files) {
-    cases.push_back({f, DivergenceMode::Deque});
-    cases.push_back({f, DivergenceMode::Stack});
+    for (auto mode : {DivergenceMode::Deque, DivergenceMode::Stack}) {
+      cases.push_back({f, mode, SchedPolicy::Lrr});
+      cases.push_back({f, mode, SchedPolicy::Gto});  // results must not depend on the policy
+    }
   }
   return cases;
 }
 
 void PrintTo(const KernelCase& c, std::ostream* os) {
-  *os << c.path << (c.mode == DivergenceMode::Deque ? " (deque)" : " (stack)");
+  *os << c.path << (c.mode == DivergenceMode::Deque ? " (deque" : " (stack")
+      << (c.policy == SchedPolicy::Gto ? ", gto)" : ", lrr)");
 }
 
 class Kernel : public ::testing::TestWithParam<KernelCase> {};
@@ -186,9 +200,12 @@ TEST_P(Kernel, MeetsExpectations) {
   const KernelCase& kc = GetParam();
   const Expectations e = parseExpectations(kc.path, kc.mode);
   ASSERT_TRUE(e.any) << kc.path << " states no expectation";
+  const std::string policy = kc.policy == SchedPolicy::Gto ? "gto" : "lrr";
+  if (!e.policies.count(policy)) GTEST_SKIP() << "kernel pinned to other policies";
   const auto k = assembler::assembleFile(kc.path);
   RunConfig cfg;
   cfg.divergence = kc.mode;
+  cfg.policy = kc.policy;
   cfg.maxCycles = e.maxCycles;
   SmModel sm(k, cfg);
   const RunResult r = sm.run();
@@ -215,7 +232,8 @@ TEST_P(Kernel, MeetsExpectations) {
 
 std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string n = fs::path(info.param.path).stem().string();
-  return n + (info.param.mode == DivergenceMode::Deque ? "_deque" : "_stack");
+  return n + (info.param.mode == DivergenceMode::Deque ? "_deque" : "_stack") +
+         (info.param.policy == SchedPolicy::Gto ? "_gto" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Suite, Kernel, ::testing::ValuesIn(allCases()), caseName);
