@@ -2,6 +2,8 @@
 // states what it must produce in comment lines:
 //   ; expect[ deque| stack]: status ok|deadlock|timeout|error   (alternatives with '|')
 //   ; expect[ deque| stack]: LABEL = v0 v1 ...                  (global words at LABEL)
+//   ; expect[ deque| stack]: message TEXT                       (in the run's message)
+//   ; expect[ deque| stack]: stat NAME =|>=|<= N                (a statistics counter)
 //   ; check[ deque| stack]: NAME                                (a property checker below)
 //   ; policies: lrr                  (only these scheduler policies: the kernel times warps
 //                                     against each other with delay loops, which needs the
@@ -29,6 +31,12 @@ struct Expectations {
   std::set<std::string> status;  // empty: ok
   std::map<std::string, std::vector<uint32_t>> memory;
   std::vector<std::string> checks;
+  std::vector<std::string> messages;  // substrings of the fault/deadlock/timeout message
+  struct Stat {
+    std::string name, op;
+    uint64_t value;
+  };
+  std::vector<Stat> stats;
   uint64_t maxCycles = 2'000'000;
   std::set<std::string> policies{"lrr", "gto"};
   bool any = false;
@@ -75,7 +83,15 @@ Expectations parseExpectations(const std::string& path, DivergenceMode mode) {
     } else {
       std::string first;
       is >> first;
-      if (first == "status") {
+      if (first == "message") {
+        std::string rest;
+        std::getline(is >> std::ws, rest);
+        e.messages.push_back(rest);
+      } else if (first == "stat") {
+        Expectations::Stat st;
+        is >> st.name >> st.op >> st.value;
+        e.stats.push_back(st);
+      } else if (first == "status") {
         std::string alts;
         is >> alts;
         std::stringstream ss(alts);
@@ -214,6 +230,16 @@ TEST_P(Kernel, MeetsExpectations) {
   ASSERT_TRUE(want.count(status)) << "status " << status << "\n" << r.message;
   if (r.status != RunStatus::Ok) {
     EXPECT_FALSE(r.message.empty()) << "a failing run must say why";
+  }
+  for (const auto& m : e.messages) {
+    EXPECT_NE(r.message.find(m), std::string::npos) << "message lacks '" << m << "':\n" << r.message;
+  }
+  for (const auto& st : e.stats) {
+    const uint64_t got = r.stats.count(st.name) ? r.stats.at(st.name) : 0;
+    if (st.op == "=") EXPECT_EQ(got, st.value) << st.name;
+    else if (st.op == ">=") EXPECT_GE(got, st.value) << st.name;
+    else if (st.op == "<=") EXPECT_LE(got, st.value) << st.name;
+    else ADD_FAILURE() << "bad stat comparison '" << st.op << "'";
   }
   for (const auto& [label, expect] : e.memory) {
     ASSERT_TRUE(k.dataLabels.count(label)) << "no label " << label;

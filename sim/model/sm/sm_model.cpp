@@ -38,6 +38,7 @@ int exitCode(RunStatus s) {
 namespace {
 
 constexpr int kWarpSize = 32;
+constexpr int kGroup = 16;  // seed 000's thread group: the granularity of the thread map
 
 struct Fault {
   std::string message;
@@ -53,6 +54,7 @@ struct SmModel::Impl {
     std::vector<int> slots;
     std::vector<uint8_t> shared;
     int residentIdx = 0;      // the scheduler's CTA index (barrier table row, CTA priority)
+    std::vector<int> physicalBaseOfGroup;  // logical thread group -> first physical thread
   };
   struct Slot {
     bool busy = false;
@@ -83,6 +85,7 @@ struct SmModel::Impl {
   int lastIssued = -1;                           // retires (completes) the next cycle
   bool barrierDirty = true;                      // the barrier table may have changed
   std::vector<int> ctaSlotUsed;                  // resident-CTA index -> CTA id (-1 free)
+  std::vector<int> logicalBaseOfGroup;           // physical thread group -> logical base
   std::map<std::string, uint64_t> stats;
 
   static DivergenceUnit::Config duConfig(const RunConfig& c) {
@@ -101,7 +104,8 @@ struct SmModel::Impl {
         warpsPerCta((nThreads + kWarpSize - 1) / kWarpSize), du(duConfig(c)),
         global(kernel.data), slots(static_cast<size_t>(c.warpSlots)),
         sched(schedConfig(c)), sin(sched.blankInputs()),
-        ctaSlotUsed(static_cast<size_t>(c.maxResidentCtas), -1) {
+        ctaSlotUsed(static_cast<size_t>(c.maxResidentCtas), -1),
+        logicalBaseOfGroup(static_cast<size_t>(c.warpSlots * kWarpSize / kGroup), 0) {
     sin.policy = c.policy;
     for (auto& s : slots) {
       s.regs.assign(kWarpSize, {});
@@ -163,6 +167,11 @@ struct SmModel::Impl {
         for (auto& p : s.preds) p.fill(false);
         du.launch(sl, s.launchMask, 0);
         cta.slots.push_back(sl);
+        for (int g = 0; g < kWarpSize / kGroup; ++g) {  // map one thread group at a time
+          const int logical = first + g * kGroup, physical = sl * kWarpSize + g * kGroup;
+          cta.physicalBaseOfGroup.push_back(physical);
+          logicalBaseOfGroup[static_cast<size_t>(physical / kGroup)] = logical;
+        }
       }
       bu.addCta(cta.id, nThreads);
       barrierDirty = true;
@@ -269,18 +278,25 @@ struct SmModel::Impl {
     return op == Op::BarSync || op == Op::BarTopOcs || op == Op::BarTopUcs;
   }
 
-  std::vector<int> threadIds(const Slot& s, uint64_t mask) const {
+  // Seed 000's logical-to-physical thread map, kept per thread group of 16: the barrier unit
+  // names threads by logical id, the divergence unit by (warp slot, lane).
+  std::vector<int> threadIds(int sl, uint64_t mask) const {
     std::vector<int> ids;
     for (int l = 0; l < kWarpSize; ++l) {
-      if ((mask >> l) & 1u) ids.push_back(s.warpInCta * kWarpSize + l);
+      if ((mask >> l) & 1u) {
+        const int phys = sl * kWarpSize + l;
+        ids.push_back(logicalBaseOfGroup[static_cast<size_t>(phys / kGroup)] + phys % kGroup);
+      }
     }
     return ids;
   }
 
-  uint64_t laneMask(const Slot& s, const std::vector<int>& ids) const {
+  uint64_t laneMask(int sl, const std::vector<int>& ids) const {
     uint64_t m = 0;
+    const Cta& cta = ctas.at(slots[static_cast<size_t>(sl)].cta);
     for (int t : ids) {
-      if (t / kWarpSize == s.warpInCta) m |= 1ull << (t % kWarpSize);
+      const int phys = cta.physicalBaseOfGroup[static_cast<size_t>(t / kGroup)] + t % kGroup;
+      if (phys / kWarpSize == sl) m |= 1ull << (phys % kWarpSize);
     }
     return m;
   }
@@ -292,7 +308,7 @@ struct SmModel::Impl {
     for (const BarrierWake& wk : bu.takeWakes()) {
       const Cta& cta = ctas.at(wk.cta);
       for (int sl : cta.slots) {
-        const uint64_t m = laneMask(slots[static_cast<size_t>(sl)], wk.threads);
+        const uint64_t m = laneMask(sl, wk.threads);
         if (!m) continue;
         const CtrlResult r = du.barrierWake(sl, m, wk.resume);
         if (!r.ok) fault(sl, wk.resume, -1, "unrecoverable token-queue overflow");
@@ -333,19 +349,19 @@ struct SmModel::Impl {
       a.timeout = (in.imm >> 22) | (static_cast<uint32_t>(in.rb) << 10);
       a.pass = in.sub & isa::barflag::kPass;
     }
-    a.threads = threadIds(s, exec);
+    a.threads = threadIds(sl, exec);
     std::vector<int> passNow;
     // Refusal cannot happen here: the issue check (blockedByBarrier) held the warp back.
     bu.arrive(a, cycle, passNow);
-    const CtrlResult r = du.barrierSleep(sl, exec & ~laneMask(s, passNow));
+    const CtrlResult r = du.barrierSleep(sl, exec & ~laneMask(sl, passNow));
     if (!r.ok) fault(sl, pc, -1, "unrecoverable token-queue overflow");
     settleBarriers();
   }
 
   void barrierBottom(int sl, Slot& s, const Instr& in, uint32_t pc, uint64_t exec) {
     std::vector<int> sleepNow;
-    bu.bottom(s.cta, in.rd & 15, pc, in.sub & isa::barflag::kNb, threadIds(s, exec), sleepNow);
-    const CtrlResult r = du.barrierSleep(sl, laneMask(s, sleepNow));
+    bu.bottom(s.cta, in.rd & 15, pc, in.sub & isa::barflag::kNb, threadIds(sl, exec), sleepNow);
+    const CtrlResult r = du.barrierSleep(sl, laneMask(sl, sleepNow));
     if (!r.ok) fault(sl, pc, -1, "unrecoverable token-queue overflow");
     settleBarriers();
   }
@@ -581,6 +597,7 @@ struct SmModel::Impl {
     for (int l = 0; l < kWarpSize; ++l) {
       if ((r.linkMask >> l) & 1u) s.regs[static_cast<size_t>(l)][31] = r.linkValue;
     }
+    if (in.op == Op::Yield && r.pushes + r.merges > 0) ++stats["yield_tokens"];
     stats["tokens_pushed"] += static_cast<uint64_t>(r.pushes);
     stats["tokens_popped"] += static_cast<uint64_t>(r.pops);
     stats["tokens_discarded"] += static_cast<uint64_t>(r.discards);
