@@ -17,8 +17,9 @@ def main():
     ports_json, top, params = sys.argv[1], sys.argv[2], sys.argv[3].split()
     with open(ports_json) as f:
         modules = json.load(f)["modules"]
-    # Yosys may rename a parameterized top to $paramod\TOP\P=...; either name is the block.
-    names = [n for n in modules if n == top or n.startswith("$paramod\\%s\\" % top)]
+    # Yosys may rename a parameterized top to $paramod\TOP\P=... or $paramod$HASH\TOP.
+    names = [n for n in modules if n == top or n.startswith("$paramod\\%s\\" % top)
+             or (n.startswith("$paramod$") and n.endswith("\\" + top))]
     if not names:
         sys.exit("gen_shell: module %s not found in %s" % (top, ports_json))
     mod = modules[names[0]]

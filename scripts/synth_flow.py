@@ -39,6 +39,11 @@ CONFIGS = [
     ("divergence_unit_deque", "simt_divergence_unit", {}, "default: deque mode (8 warps x 32)"),
     ("divergence_unit_stack", "simt_divergence_unit", {"DequeMode": 0},
      "stack-only baseline, same RTL"),
+    ("divergence_unit_w2_deque", "simt_divergence_unit", {"NumWarps": 2, "Depth": 16},
+     "fitting set for the HX8K: 2 warps x 16"),
+    ("divergence_unit_w2_stack", "simt_divergence_unit",
+     {"NumWarps": 2, "Depth": 16, "DequeMode": 0}, "fitting set, stack-only baseline"),
+    ("thread_select_256", "simt_thread_select", {}, "default: 256 logical threads, 16 groups"),
     ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),
     ("warp_scheduler_w8", "simt_warp_scheduler", {}, "default: 8 warps, 6-bit priority"),
     ("warp_scheduler_w16", "simt_warp_scheduler", {"NumWarps": 16}, "warp sweep"),
@@ -190,8 +195,8 @@ Tools: %s; %s; %s.
 |---|---|---|---|---|---|---|
 %s
 
-Not yet measured (the blocks do not exist yet): barrier unit (8 and 16 execution slots),
-the whole core with its FPGA top.
+Not yet measured (the blocks do not exist yet): the barrier unit with its 8 and 16
+execution slots (only its thread select exists), the whole core with its FPGA top.
 """ % (data["date"], t["yosys"], t["nextpnr-ice40"], t["verilator"], TARGET_MHZ,
        "\n".join(rows))
     with open(path, "w") as f:
