@@ -266,3 +266,85 @@ INSTANTIATE_TEST_SUITE_P(Suite, Kernel, ::testing::ValuesIn(allCases()), caseNam
 
 }  // namespace
 }  // namespace simt::model
+
+// ---- the ISA model beyond the kernel files ------------------------------------------------
+namespace simt::model {
+namespace {
+
+RunResult runSource(const std::string& src, RunConfig cfg = {}) {
+  const auto k = assembler::assemble(src, "inline.s");
+  SmModel sm(k, cfg);
+  return sm.run();
+}
+
+TEST(IsaModel, MoreCtasThanSlotsLaunchAsSlotsFree) {
+  // 12 CTAs of 3 warps on 8 warp slots: at most 2 resident at once; each writes its ids.
+  const std::string src =
+      ".launch ctas=12 threads=96\n.data\nout: .zero 4608\n.text\n"
+      "mov r1, %gtid\nshl r2, r1, 2\nmov r3, %ctaid\nmul r3, r3, 1000\nmov r4, %tid\n"
+      "add r3, r3, r4\nst.global [r2+out], r3\nexit\n";
+  const auto k = assembler::assemble(src, "inline.s");
+  SmModel sm(k, RunConfig{});
+  const RunResult r = sm.run();
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  for (uint32_t g = 0; g < 12 * 96; ++g) EXPECT_EQ(r.global[g], (g / 96) * 1000 + g % 96) << g;
+  EXPECT_EQ(r.stats.at("ctas"), 12u);
+  EXPECT_EQ(r.stats.at("max_resident_ctas"), 2u) << "3 warps per CTA on 8 warp slots";
+}
+
+TEST(IsaModel, IllegalInstructionFaultsWithWarpAndPc) {
+  auto k = assembler::assemble("nop\nnop\nexit\n", "inline.s");
+  k.code[1] = 0x7F;  // an opcode no instruction has
+  SmModel sm(k, RunConfig{});
+  const RunResult r = sm.run();
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_NE(r.message.find("illegal instruction"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("pc 1"), std::string::npos) << r.message;
+}
+
+TEST(IsaModel, JumpOutsideTheCodeFaults) {
+  const RunResult r = runSource("mov r1, 1000\njmx r1\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_NE(r.message.find("instruction address out of range"), std::string::npos) << r.message;
+}
+
+TEST(IsaModel, SharedOutOfRangeFaultsWithThread) {
+  const RunResult r = runSource(".shared 16\nmov r1, %tid\nshl r1, r1, 2\nld.shared r2, [r1]\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_NE(r.message.find("shared access out of range at 16"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("thread 4"), std::string::npos) << r.message;
+}
+
+TEST(IsaModel, TrapFaults) {
+  const RunResult r = runSource("trap\n");
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_NE(r.message.find("fault: trap"), std::string::npos) << r.message;
+}
+
+TEST(IsaModel, MaxCyclesStopsWithTimeout) {
+  RunConfig cfg;
+  cfg.maxCycles = 100;
+  const RunResult r = runSource("loop: bra loop\n", cfg);
+  EXPECT_EQ(r.status, RunStatus::Timeout);
+  EXPECT_EQ(r.cycles, 100u);
+  EXPECT_EQ(exitCode(r.status), 3);
+}
+
+TEST(IsaModel, StrandedThreadsAreADeadlockNamingThem) {
+  // `sync` without a label and without a SYNC token: the threads wait for nothing.
+  const RunResult r = runSource("sync\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Deadlock);
+  EXPECT_NE(r.message.find("stranded"), std::string::npos) << r.message;
+  EXPECT_EQ(exitCode(r.status), 2);
+}
+
+TEST(IsaModel, ClockReadsTheCycleCounter) {
+  const RunResult r = runSource(
+      ".launch ctas=1 threads=1\n.data\nt: .zero 8\n.text\nmov r1, %clock\nnop\nnop\n"
+      "mov r2, %clock\nst.global [t], r1\nst.global [t+4], r2\nexit\n");
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.global[1] - r.global[0], 3u) << "one warp issues every cycle";
+}
+
+}  // namespace
+}  // namespace simt::model

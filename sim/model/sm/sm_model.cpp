@@ -174,6 +174,7 @@ struct SmModel::Impl {
         }
       }
       bu.addCta(cta.id, nThreads);
+      stats["max_resident_ctas"] = std::max<uint64_t>(stats["max_resident_ctas"], ctas.size() + 1);
       barrierDirty = true;
       ctas[cta.id] = std::move(cta);
     }
