@@ -19,6 +19,15 @@ class SlotsBench {
  public:
   explicit SlotsBench(uint64_t seed)
       : sim_("simt_barrier_slots", seed), model_(model::BarrierSlots::Config{kSlots, kFifo}) {
+    auto s = [](const char* n, int w) { return waveSignal("simt_barrier_slots", n, w); };
+    sim_.setWaveGroups({
+        {"ready fifo", {s("ready_valid_i", 1), s("ready_ready_o", 1), s("ready_bar_i", 6),
+                        s("ready_excl_i", 1), s("fifo_count_o", 3)}},
+        {"slots", {s("occ_q", kSlots), s("act_q", kSlots), s("excl_q", kSlots),
+                   s("release_valid_i", 1), s("release_slot_i", 4)}},
+        {"grant", {s("sel_ready_i", 1), s("grant_valid_o", 1), s("grant_slot_o", 4),
+                   s("grant_bar_o", 6)}},
+    });
     sim_.reset();
   }
   model::BarrierSlots::Out cycle(const model::BarrierSlots::In& in) {

@@ -21,6 +21,15 @@ constexpr int kPhysW = 8;
 class SelectBench {
  public:
   explicit SelectBench(uint64_t seed) : sim_("simt_thread_select", seed), model_(kThreads, kPhysW) {
+    auto s = [](const char* n, int w) { return waveSignal("simt_thread_select", n, w); };
+    sim_.setWaveGroups({
+        {"control", {s("start_i", 1), s("join_i", 1), s("join_tid_i", 6), s("next_i", 1),
+                     s("abort_i", 1)}},
+        {"search", {s("busy_q", 1), s("grp_q", 2), s("after_q", 5), s("rescan_q", 1),
+                    s("pend_q", kThreads)}},
+        {"selected", {s("sel_valid_o", 1), s("sel_tid_o", 6), s("sel_phys_o", kPhysW),
+                      s("done_o", 1)}},
+    });
     sim_.reset();
   }
   // One cycle: drive, compare the registered outputs, clock both.
