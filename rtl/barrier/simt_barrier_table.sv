@@ -354,4 +354,15 @@ module simt_barrier_table #(
   end
 `endif
 
+`ifdef FORMAL
+  // Table bookkeeping: an idle entry has no waiters, and the FSM is in a legal state.
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int e = 0; e < NumEnt; e++) assert (busy_q[e] || waiting_q[e] == '0);
+      assert (st_q == StIdle || st_q == StCheck || st_q == StWake || st_q == StScan);
+      assert (!wake_valid_o || st_q == StWake);
+    end
+  end
+`endif
+
 endmodule
