@@ -45,6 +45,8 @@ CONFIGS = [
      {"NumWarps": 2, "Depth": 16, "DequeMode": 0}, "2 warps x 16, stack-only baseline"),
     ("barrier_slots_8", "simt_barrier_slots", {"NumSlots": 8}, "execution-slot sweep"),
     ("barrier_slots_16", "simt_barrier_slots", {}, "default: 16 execution slots, 8-entry FIFO"),
+    ("barrier_table_2x8", "simt_barrier_table", {},
+     "default: 2 CTAs x 8 warps, thread state table in registers"),
     ("thread_select_256", "simt_thread_select", {}, "default: 256 logical threads, 16 groups"),
     ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),
     ("warp_scheduler_w8", "simt_warp_scheduler", {}, "default: 8 warps, 6-bit priority"),
@@ -197,8 +199,8 @@ Tools: %s; %s; %s.
 |---|---|---|---|---|---|---|
 %s
 
-Not yet measured (the blocks do not exist yet): the whole barrier unit (its execution slots
-and thread select are measured above), the whole core with its FPGA top.
+Not yet measured (the blocks do not exist yet): the barrier unit top (its state tables,
+execution slots and thread select are measured above), the whole core with its FPGA top.
 """ % (data["date"], t["yosys"], t["nextpnr-ice40"], t["verilator"], TARGET_MHZ,
        "\n".join(rows))
     with open(path, "w") as f:

@@ -292,6 +292,16 @@ TEST(IsaModel, MoreCtasThanSlotsLaunchAsSlotsFree) {
   EXPECT_EQ(r.stats.at("max_resident_ctas"), 2u) << "3 warps per CTA on 8 warp slots";
 }
 
+TEST(IsaModel, ACtaOf1024ThreadsGetsEnoughWarpSlots) {
+  const std::string src =
+      ".launch ctas=2 threads=1024\n.shared 4096\n.data\nout: .zero 8192\n.text\n"
+      "mov r1, %tid\nshl r2, r1, 2\nst.shared [r2], r1\nbar.sync 0\nxor r3, r1, 1023\n"
+      "shl r3, r3, 2\nld.shared r4, [r3]\nmov r5, %gtid\nshl r5, r5, 2\nst.global [r5+out], r4\nexit\n";
+  const RunResult r = runSource(src);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  for (uint32_t g = 0; g < 2048; ++g) EXPECT_EQ(r.global[g], 1023 - g % 1024) << g;
+}
+
 TEST(IsaModel, IllegalInstructionFaultsWithWarpAndPc) {
   auto k = assembler::assemble("nop\nnop\nexit\n", "inline.s");
   k.code[1] = 0x7F;  // an opcode no instruction has

@@ -687,8 +687,19 @@ struct SmModel::Impl {
   }
 };
 
+namespace {
+// A CTA must fit the SM: with more warps than the configured slots, the SM gets enough
+// slots for one CTA (up to 32 warps, 1,024 threads).
+RunConfig fitToKernel(const assembler::Kernel& kernel, RunConfig cfg) {
+  const int threads = cfg.threads > 0 ? cfg.threads : kernel.threads;
+  const int warps = (threads + kWarpSize - 1) / kWarpSize;
+  if (warps > cfg.warpSlots) cfg.warpSlots = std::min(warps, RunConfig::kMaxWarpSlots);
+  return cfg;
+}
+}  // namespace
+
 SmModel::SmModel(const assembler::Kernel& kernel, const RunConfig& cfg)
-    : impl_(std::make_unique<Impl>(kernel, cfg)) {}
+    : impl_(std::make_unique<Impl>(kernel, fitToKernel(kernel, cfg))) {}
 SmModel::~SmModel() = default;
 RunResult SmModel::run() { return impl_->run(); }
 

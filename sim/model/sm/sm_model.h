@@ -23,11 +23,12 @@ struct RunConfig {
   DivergenceMode divergence = DivergenceMode::Deque;
   uint64_t maxCycles = 10'000'000;
   uint64_t seed = 1;
-  int warpSlots = 8;          // resident warps
+  int warpSlots = 8;          // resident warps (grown up to 32 for a CTA that needs more)
   int maxResidentCtas = 4;
   int queueDepth = 32;
   SchedPolicy policy = SchedPolicy::Lrr;  // warp scheduler policy
-  int maxThreadsPerCta() const { return warpSlots * 32; }
+  static constexpr int kMaxWarpSlots = 32;
+  static constexpr int maxThreadsPerCta() { return kMaxWarpSlots * 32; }
 };
 
 enum class RunStatus { Ok, Error, Deadlock, Timeout, Mismatch };
