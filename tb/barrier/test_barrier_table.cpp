@@ -349,6 +349,21 @@ TEST(BarrierTable, ResetWakesTheSleepersAfterTheirBarrier) {
   EXPECT_TRUE(ls.ok());
 }
 
+TEST(BarrierTable, CompletingArrivalWakesTwoCyclesLaterOneWarpPerCycle) {
+  TableBench b(7);
+  b.request(kLaunch, 0, 0, 0, 0, 0, 64, false, 0, 0, false);
+  b.request(kArrive, 0, 2, 0, 0xFFFFFFFFu, 5, 0, false, 0, 0, false);
+  b.request(kArrive, 0, 2, 1, 0xFFFFFFFFu, 5, 0, false, 0, 0, false);
+  const uint64_t accepted = b.acceptCycle();
+  for (int i = 0; i < 20; ++i) b.idle();
+  const auto wakes = b.takeWakes();
+  ASSERT_EQ(wakes.size(), 64u);
+  EXPECT_EQ(std::get<2>(wakes.front()), accepted + 2) << "accept, check, first token";
+  EXPECT_EQ(std::get<2>(wakes.back()), accepted + 3) << "warp 1's token one cycle later";
+  EXPECT_EQ(std::get<1>(wakes.front()), 6u) << "resume after the barrier instruction";
+  EXPECT_TRUE(b.ok());
+}
+
 TEST(BarrierTable, RandomTrafficMatchesModel) {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
