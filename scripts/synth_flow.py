@@ -47,6 +47,8 @@ CONFIGS = [
     ("barrier_slots_16", "simt_barrier_slots", {}, "default: 16 execution slots, 8-entry FIFO"),
     ("barrier_table_2x8", "simt_barrier_table", {},
      "default: 2 CTAs x 8 warps, thread state table in registers"),
+    ("barrier_table_1x4", "simt_barrier_table", {"NumCtas": 1, "Warps": 4, "TagW": 12},
+     "fitting set for the HX8K: 1 CTA x 4 warps, 12-bit tags"),
     ("thread_select_256", "simt_thread_select", {}, "default: 256 logical threads, 16 groups"),
     ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),
     ("warp_scheduler_w8", "simt_warp_scheduler", {}, "default: 8 warps, 6-bit priority"),
