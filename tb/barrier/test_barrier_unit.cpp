@@ -129,7 +129,9 @@ TEST_F(BarrierUnitTest, BottomOfAThreadOutsideTheSectionIsANoOp) {
   EXPECT_TRUE(wakes().empty());
 }
 
-TEST_F(BarrierUnitTest, UnorderedSectionServesInArrivalOrder) {
+// "Any order" (ISA.md): the same thread select serves unordered sections, so they follow the
+// ordered rule (ascending logical id), not the arrival order.
+TEST_F(BarrierUnitTest, UnorderedSectionUsesTheThreadSelectOrder) {
   arrive(arrival(6, 10, BarrierKind::Unordered, {7}, 3));
   arrive(arrival(6, 10, BarrierKind::Unordered, {2, 3}, 3));
   std::vector<int> order, sleepNow;
@@ -138,7 +140,7 @@ TEST_F(BarrierUnitTest, UnorderedSectionServesInArrivalOrder) {
     order.push_back(t);
     bu.bottom(0, 6, 30, true, {t}, sleepNow);
   }
-  EXPECT_EQ(order, (std::vector<int>{7, 2, 3}));
+  EXPECT_EQ(order, (std::vector<int>{2, 3, 7}));
 }
 
 TEST_F(BarrierUnitTest, ImpatientMinimumStartsAPortionThenTheRest) {
@@ -225,6 +227,55 @@ TEST_F(BarrierUnitTest, ExclusiveSectionRunsAlone) {
   const auto w = wakes();
   ASSERT_EQ(w.size(), 2u) << "portion of CTA 0 released, CTA 1's section starts";
   EXPECT_EQ(w[1].cta, 1);
+}
+
+// Seed 0101-0102: sections queue for the execution slots; the thread select serves one at a
+// time, so a second section waits in its slot until the first portion is done.
+TEST_F(BarrierUnitTest, SectionsWaitInSlotsForTheThreadSelect) {
+  arrive(arrival(1, 10, BarrierKind::Ordered, {4}, 1));
+  arrive(arrival(2, 20, BarrierKind::Ordered, {5}, 1));
+  auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{4});
+  EXPECT_EQ(bu.stats["barrier_slot_entries"], 2u) << "both sections hold a slot";
+  std::vector<int> sleepNow;
+  bu.bottom(0, 1, 30, true, {4}, sleepNow);
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{5}) << "the second section is served next";
+  EXPECT_EQ(w[0].resume, 21u);
+}
+
+// Seed 0108: a priority per barrier id; the highest waiting slot is served first.
+TEST_F(BarrierUnitTest, HigherPriorityIdIsServedFirst) {
+  bu.setPriority(3, 2);
+  arrive(arrival(1, 10, BarrierKind::Ordered, {0}, 1));  // in service at once
+  arrive(arrival(2, 20, BarrierKind::Ordered, {1}, 1));  // priority 0, waits
+  arrive(arrival(3, 30, BarrierKind::Ordered, {2}, 1));  // priority 2, waits
+  EXPECT_EQ(wakes().size(), 1u);
+  std::vector<int> sleepNow;
+  bu.bottom(0, 1, 40, true, {0}, sleepNow);
+  const auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{2}) << "id 3 overtakes id 2";
+}
+
+// A section reset while it waits for a slot leaves a stale slot entry that is released
+// unserved; the id can be used again meanwhile.
+TEST_F(BarrierUnitTest, ResetOfAQueuedSectionIsNeverServed) {
+  arrive(arrival(1, 10, BarrierKind::Ordered, {0}, 1));
+  arrive(arrival(2, 20, BarrierKind::Ordered, {1, 2}, 2));
+  wakes();
+  bu.reset(0, 2);
+  auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, (std::vector<int>{1, 2}));
+  std::vector<int> sleepNow;
+  bu.bottom(0, 1, 40, false, {0}, sleepNow);
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u) << "only CTA 0 id 1's bottom sleeper wakes";
+  EXPECT_EQ(w[0].threads, std::vector<int>{0});
+  EXPECT_EQ(bu.stats["barrier_slot_stale"], 1u);
 }
 
 TEST_F(BarrierUnitTest, ResetReleasesSleepersAfterTheirInstruction) {

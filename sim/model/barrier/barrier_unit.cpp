@@ -14,6 +14,8 @@ const char* barrierKindName(BarrierKind k) {
   return "?";
 }
 
+BarrierUnit::BarrierUnit() : slots_(kSlots) {}
+
 void BarrierUnit::addCta(int cta, int threads) {
   Cta c;
   c.threads = threads;
@@ -58,10 +60,7 @@ BarrierUnit::Arrive BarrierUnit::arrive(const BarrierArrival& a, uint64_t cycle,
   }
   if (late && b.sectionActive) {
     // Late arrivals join the running portion: the thread select rescans.
-    for (int t : a.threads) {
-      b.pending.insert(t);
-      b.pendingOrder.push_back(t);
-    }
+    for (int t : a.threads) b.pending.insert(t);
     stats["barrier_late_join"] += a.threads.size();
     return Arrive::Accepted;
   }
@@ -72,9 +71,6 @@ BarrierUnit::Arrive BarrierUnit::arrive(const BarrierArrival& a, uint64_t cycle,
 
 bool BarrierUnit::ready(const Cta& c, const Instance& b, uint64_t cycle) const {
   if (!b.busy || b.waiting.empty() || b.sectionActive) return false;
-  if (b.kind != BarrierKind::Sync) {
-    if (b.exclusive ? sectionsRunning_ > 0 : exclusiveRunning_) return false;
-  }
   const uint32_t n = static_cast<uint32_t>(b.waiting.size());
   if (b.passed + n >= expected(c, b)) return true;
   if (!b.impatient) return false;
@@ -102,18 +98,81 @@ void BarrierUnit::startPortion(int cta, Cta& c, int id, Instance& b) {
     finishIfDone(c, b);
     return;
   }
+  // The portion's members are fixed now; it queues for an execution slot.
   b.sectionActive = true;
+  b.inService = false;
   b.pending = std::set<int>(b.waiting.begin(), b.waiting.end());
-  b.pendingOrder = std::move(b.waiting);
   b.waiting.clear();
   b.current = -1;
   b.lastServed = -1;
-  ++sectionsRunning_;
-  if (b.exclusive) {
-    exclusiveRunning_ = true;
-    ++stats["barrier_exclusive_sections"];
+  fifo_.push_back(SlotEntry{cta, id, c.gen[id], prio_[id], b.exclusive});
+  dispatch();
+}
+
+// The ready FIFO's head enters the lowest free slot unless an exclusive section holds one,
+// and an exclusive head only enters an empty slot set (seed 0105), as simt_barrier_slots.
+bool BarrierUnit::moveFifoHead() {
+  if (fifo_.empty()) return false;
+  bool any = false, excl = false;
+  int freeSlot = -1;
+  for (int s = 0; s < kSlots; ++s) {
+    const auto& e = slots_[static_cast<size_t>(s)];
+    if (e) {
+      any = true;
+      excl |= e->exclusive;
+    } else if (freeSlot < 0) {
+      freeSlot = s;
+    }
   }
-  serveNext(cta, b, id);
+  if (freeSlot < 0 || excl || (fifo_.front().exclusive && any)) return false;
+  slots_[static_cast<size_t>(freeSlot)] = fifo_.front();
+  fifo_.pop_front();
+  ++stats["barrier_slot_entries"];
+  return true;
+}
+
+// One section at a time is in service: the arbiter grants a waiting slot (highest priority,
+// round robin among equals) when the thread select is free; a slot whose entry was reset
+// while it queued (generation changed) is released unserved. Slots fill from the FIFO once no
+// slot waits for a grant, as in the RTL, where a grant does not wait for the FIFO.
+void BarrierUnit::dispatch() {
+  for (;;) {
+    if (serviceSlot_ >= 0) {
+      while (moveFifoHead()) {
+      }
+      return;
+    }
+    uint64_t waiting = 0;
+    uint32_t best = 0;
+    for (int s = 0; s < kSlots; ++s) {
+      const auto& e = slots_[static_cast<size_t>(s)];
+      if (!e) continue;
+      waiting |= 1ull << s;
+      best = std::max(best, e->prio);
+    }
+    uint64_t top = 0;
+    for (int s = 0; s < kSlots; ++s) {
+      if (((waiting >> s) & 1u) && slots_[static_cast<size_t>(s)]->prio == best) top |= 1ull << s;
+    }
+    const auto g = arbiter_.grant(top);
+    if (!g) {
+      if (!moveFifoHead()) return;
+      continue;
+    }
+    arbiter_.commit(top, true);
+    const SlotEntry e = *slots_[static_cast<size_t>(*g)];
+    Cta& c = ctas_.at(e.cta);
+    Instance& b = c.bar[e.id];
+    if (e.gen != c.gen[e.id] || !b.busy || !b.sectionActive || b.inService) {
+      slots_[static_cast<size_t>(*g)].reset();  // stale: its barrier was reset meanwhile
+      ++stats["barrier_slot_stale"];
+      continue;
+    }
+    serviceSlot_ = *g;
+    b.inService = true;
+    if (b.exclusive) ++stats["barrier_exclusive_sections"];
+    serveNext(e.cta, b, e.id);
+  }
 }
 
 void BarrierUnit::serveNext(int cta, Instance& b, int id) {
@@ -121,28 +180,24 @@ void BarrierUnit::serveNext(int cta, Instance& b, int id) {
   if (b.pending.empty()) {
     // Portion done: the blocking bottoms continue together.
     b.sectionActive = false;
-    --sectionsRunning_;
-    if (b.exclusive) exclusiveRunning_ = false;
+    b.inService = false;
+    slots_[static_cast<size_t>(serviceSlot_)].reset();
+    serviceSlot_ = -1;
     std::map<uint32_t, std::vector<int>> byResume;
     for (const auto& [t, resume] : b.bottomSleepers) byResume[resume].push_back(t);
     for (auto& [resume, threads] : byResume) wake(cta, std::move(threads), resume);
     b.bottomSleepers.clear();
     finishIfDone(ctas_.at(cta), b);
+    dispatch();
     return;
   }
-  int next = -1;
-  if (b.kind == BarrierKind::Ordered) {
-    // Find-next-set from the last served thread, wrapping for late joiners below it.
-    auto it = b.pending.upper_bound(b.lastServed);
-    if (it == b.pending.end()) {
-      it = b.pending.begin();
-      if (b.lastServed >= 0) ++stats["barrier_out_of_order"];
-    }
-    next = *it;
-  } else {
-    while (!b.pending.count(b.pendingOrder.front())) b.pendingOrder.erase(b.pendingOrder.begin());
-    next = b.pendingOrder.front();
+  // Find-next-set from the last served thread, wrapping for late joiners below it.
+  auto it = b.pending.upper_bound(b.lastServed);
+  if (it == b.pending.end()) {
+    it = b.pending.begin();
+    if (b.lastServed >= 0) ++stats["barrier_out_of_order"];
   }
+  const int next = *it;
   b.pending.erase(next);
   b.current = next;
   b.lastServed = next;
@@ -161,7 +216,7 @@ void BarrierUnit::bottom(int cta, int id, uint32_t pc, bool nonBlocking,
                          const std::vector<int>& threads, std::vector<int>& sleepNow) {
   Instance& b = ctas_.at(cta).bar[id];
   for (int t : threads) {
-    if (!b.busy || !b.sectionActive || t != b.current) continue;  // not in the section
+    if (!b.busy || !b.inService || t != b.current) continue;  // not in the section
     ++b.passed;
     b.current = -1;
     if (!nonBlocking) {
@@ -180,11 +235,15 @@ void BarrierUnit::reset(int cta, int id) {
   top.insert(top.end(), b.pending.begin(), b.pending.end());
   wake(cta, std::move(top), b.tag + 1);
   for (const auto& [t, resume] : b.bottomSleepers) wake(cta, {t}, resume);
-  if (b.sectionActive) {
-    --sectionsRunning_;
-    if (b.exclusive) exclusiveRunning_ = false;
-  }
+  Cta& c = ctas_.at(cta);
+  ++c.gen[id];  // a slot entry still queued for it goes stale
+  const bool served = b.inService;
   b = Instance{};
+  if (served) {
+    slots_[static_cast<size_t>(serviceSlot_)].reset();
+    serviceSlot_ = -1;
+    dispatch();
+  }
 }
 
 void BarrierUnit::exited(int cta, int n) { ctas_.at(cta).exited += n; }

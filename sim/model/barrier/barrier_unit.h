@@ -1,23 +1,30 @@
 // Golden model of the barrier unit at instruction level (seed 000 and ISA.md "Barriers"):
 // per (CTA, id) barrier state with a tag, conditional membership, impatient portions (MIN /
 // TIMEOUT, late arrivals that join or pass), critical sections run one thread at a time
-// (ordered: ascending logical id, rescanning for late joiners; unordered: arrival order),
-// blocking and non-blocking bottoms, exclusive sections, bar.reset.
+// (served by the thread select: ascending logical id, rescanning for late joiners; unordered
+// sections use the same order, which "any order" allows), blocking and non-blocking bottoms,
+// exclusive sections, bar.reset.
 //
 // Transactions: arrive (a warp's participants reach bar.sync / bar.top.*), bottom (bar.bot.*),
 // reset, exited (threads left the CTA, which shrinks the default COUNT) and evaluate (a cycle
 // passes: start the portions whose condition holds). Wakes come out as {cta, threads,
 // resume address} for the divergence unit (ARCHITECTURE.md: sleep and wake go through the
-// token queue). Threads are named by their logical id within the CTA. The RTL's 16 execution
-// slots and ready FIFO are below this level of detail. docs/blocks/barrier_unit.md.
+// token queue). Threads are named by their logical id within the CTA. A critical-section
+// portion that may start goes, as in simt_barrier_unit, through the ready FIFO into the lowest
+// free of 16 execution slots (an exclusive one only into an empty slot set, nothing else while
+// it occupies one), and the slot arbiter (priority per id, round robin among equals) hands one
+// section at a time to the thread select. docs/blocks/barrier_unit.md.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "model/common/rr_arbiter.h"
 
 namespace simt::model {
 
@@ -46,6 +53,11 @@ struct BarrierWake {
 class BarrierUnit {
  public:
   static constexpr int kIds = 16;
+  static constexpr int kSlots = 16;
+
+  BarrierUnit();
+  // Priority of an id in the slot arbiter (seed 0108; higher first). Default 0.
+  void setPriority(int id, uint32_t prio) { prio_[id] = prio; }
 
   enum class Arrive { Refused, Accepted };
 
@@ -110,7 +122,7 @@ class BarrierUnit {
     // Critical section of the running portion.
     bool sectionActive = false;
     std::set<int> pending;           // members not yet served
-    std::vector<int> pendingOrder;   // arrival order (unordered sections)
+    bool inService = false;          // the thread select serves it (else queued for a slot)
     int current = -1;                // thread inside the section (-1: none)
     int lastServed = -1;
     std::vector<std::pair<int, uint32_t>> bottomSleepers;  // thread, resume
@@ -119,6 +131,13 @@ class BarrierUnit {
     int threads = 0;
     int exited = 0;
     Instance bar[kIds];
+    uint32_t gen[kIds] = {};  // bumped by bar.reset: queued slot entries of before go stale
+  };
+  // A section waiting for or holding an execution slot.
+  struct SlotEntry {
+    int cta = 0, id = 0;
+    uint32_t gen = 0, prio = 0;
+    bool exclusive = false;
   };
 
   uint32_t expected(const Cta& c, const Instance& b) const;
@@ -126,13 +145,17 @@ class BarrierUnit {
   void startPortion(int cta, Cta& c, int id, Instance& b);
   void serveNext(int cta, Instance& b, int id);
   void finishIfDone(Cta& c, Instance& b);
+  void dispatch();
+  bool moveFifoHead();
   void wake(int cta, std::vector<int> threads, uint32_t resume);
 
   std::map<int, Cta> ctas_;
   std::vector<BarrierWake> wakes_;
-  // Critical sections running SM-wide, for .ex: an exclusive section runs alone.
-  int sectionsRunning_ = 0;
-  bool exclusiveRunning_ = false;
+  std::deque<SlotEntry> fifo_;
+  std::vector<std::optional<SlotEntry>> slots_;
+  RrArbiter arbiter_{kSlots};
+  int serviceSlot_ = -1;  // slot whose section the thread select serves
+  uint32_t prio_[kIds] = {};
 };
 
 }  // namespace simt::model
