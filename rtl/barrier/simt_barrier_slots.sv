@@ -37,7 +37,8 @@ module simt_barrier_slots #(
   // Status.
   output logic [NumSlots-1:0] occupied_o,
   output logic [CntW-1:0]     fifo_count_o,
-  output logic                excl_running_o
+  output logic                excl_running_o,
+  output logic                head_take_o      // the FIFO head enters a slot this cycle
 );
 
   logic [NumSlots-1:0] occ_d, occ_q;        // slot holds a barrier
@@ -154,6 +155,7 @@ module simt_barrier_slots #(
 
   assign occupied_o     = occ_q;
   assign excl_running_o = excl_occupied;
+  assign head_take_o    = head_take;
 
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin

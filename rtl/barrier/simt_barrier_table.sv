@@ -1,41 +1,58 @@
-// Barrier state table and thread state table of the barrier unit for conditional barriers
-// (seed 000 [0071]-[0100], claims 1-7, 12-16: bar.sync with membership by all non-exited
-// threads or a COUNT, impatient portions by MIN or TIMEOUT, late arrivals that pass, tags,
-// bar.reset).
+// Barrier state table and thread state table of the barrier unit (seed 000 [0071]-[0123],
+// claims 1-33): conditional barriers (bar.sync with membership by all non-exited threads or a
+// COUNT, impatient portions by MIN or TIMEOUT, late arrivals that pass or join, tags,
+// bar.reset) and the bookkeeping of critical sections, whose portions it hands to
+// simt_barrier_slots and simt_thread_select (joined by simt_barrier_unit).
 //
 // One request at a time (req_valid_i/req_ready_o): Launch (a CTA's thread count), Exit
 // (threads of a CTA left: the default COUNT shrinks), Arrive (one warp's participants reach
-// a barrier) and Reset. Per (CTA, id) entry: busy, tag (the barrier instruction's PC),
+// a barrier), Reset and Bottom (a warp reaches bar.bot: the thread in the section finishes). Per (CTA, id) entry: busy, tag (the barrier instruction's PC),
 // COUNT, impatient MIN/TIMEOUT, pass, whether a portion has started, participants passed and
 // waiting, the cycle of the first waiting arrival. Per thread: asleep, and the id it sleeps
 // at (the thread state table). When an entry's condition holds, its sleepers are woken one
 // warp per cycle as tokens {cta, warp, mask, resume = tag + 1} for the divergence unit,
 // which re-activates them through its queue (ARCHITECTURE.md). While idle, one entry per
 // cycle is checked for an elapsed TIMEOUT (so a timeout fires within NumCtas*16 idle cycles
-// of elapsing). Critical-section barriers are served by simt_barrier_slots and
-// simt_thread_select; the unit top that joins them is the next step.
+// of elapsing), and a barrier static (arrivals waiting) longer than static_limit_i is flagged.
+//
+// Critical sections: when a section's portion may start, its waiting threads become queued
+// members (thread state) and the entry goes to the slots' ready FIFO. A slot grant
+// starts the thread select with the queued members; each thread it selects gets a one-thread
+// wake token; its bottom retires it (a blocking bottom puts it to sleep with the bottom's
+// resume address); when the thread select is done the bottom sleepers wake and the slot is
+// released. One section is in service at a time. An entry has at most one item in the FIFO
+// or the slots: a grant serves the portion the entry has waiting then, or, if a reset dropped
+// it meanwhile, releases the slot unserved (stale); a portion that fires while the entry's
+// item still queues (after a reset) is served by that item.
 module simt_barrier_table #(
   parameter int NumCtas = 2,
   parameter int Warps   = 8,              // warps per CTA (32 threads each)
   parameter int TagW    = 22,
   parameter int TimeW   = 16,
+  parameter int SlotW   = 4,
   localparam int NumIds = 16,
   localparam int NumEnt = NumCtas * NumIds,
   localparam int EntW   = $clog2(NumEnt),
   localparam int CtaW   = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int WarpW  = (Warps > 1) ? $clog2(Warps) : 1,
-  localparam int CntW   = 12
+  localparam int CntW   = 12,
+  localparam int BarW   = EntW,
+  localparam int Thr    = Warps * 32,
+  localparam int TidW   = $clog2(Thr)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             req_valid_i,
   output logic             req_ready_o,
-  input  logic [1:0]       req_op_i,        // 0 launch, 1 exit, 2 arrive, 3 reset
+  input  logic [2:0]       req_op_i,        // 0 launch, 1 exit, 2 arrive, 3 reset, 4 bottom
   input  logic [CtaW-1:0]  req_cta_i,
   input  logic [3:0]       req_id_i,
   input  logic [WarpW-1:0] req_warp_i,
   input  logic [31:0]      req_mask_i,      // arrive: participants of the warp
-  input  logic [TagW-1:0]  req_tag_i,
+  input  logic [TagW-1:0]  req_tag_i,       // the instruction's PC (bottom: its resume - 1)
+  input  logic [1:0]       req_kind_i,      // arrive: 0 bar.sync, 1 ordered, 2 unordered CS
+  input  logic             req_excl_i,      // arrive: exclusive section (.ex)
+  input  logic             req_nb_i,        // bottom: non-blocking
   input  logic [CntW-1:0]  req_count_i,     // arrive: COUNT (0: all non-exited threads);
                                             // launch: threads; exit: threads that left
   input  logic             req_imp_i,
@@ -45,6 +62,7 @@ module simt_barrier_table #(
   // Answer to an accepted arrive, in the accept cycle.
   output logic             resp_refused_o,  // the id is busy with another tag: retry later
   output logic             resp_pass_o,     // late arrival at a .pass barrier: continue
+  output logic             resp_sleep_o,    // bottom: the thread in the section sleeps
   // Wake tokens.
   output logic             wake_valid_o,
   input  logic             wake_ready_i,
@@ -52,11 +70,42 @@ module simt_barrier_table #(
   output logic [WarpW-1:0] wake_warp_o,
   output logic [31:0]      wake_mask_o,
   output logic [TagW-1:0]  wake_resume_o,
+  // Critical sections: the slots' ready FIFO, the slot grant and release.
+  output logic             rdy_valid_o,
+  input  logic             rdy_ready_i,
+  output logic [BarW-1:0]  rdy_bar_o,       // the entry
+  output logic             rdy_excl_o,
+  input  logic             grant_valid_i,
+  input  logic             fifo_moving_i,   // a FIFO head enters a slot: grant after it
+  input  logic [SlotW-1:0] grant_slot_i,
+  input  logic [BarW-1:0]  grant_bar_i,
+  output logic             grant_take_o,
+  output logic             rel_valid_o,
+  output logic [SlotW-1:0] rel_slot_o,
+  // Critical sections: the thread select (logical id = warp * 32 + lane within the CTA).
+  output logic             ts_start_o,
+  output logic [Thr-1:0]   ts_part_o,
+  output logic             ts_join_o,
+  output logic [TidW-1:0]  ts_join_tid_o,
+  output logic             ts_next_o,
+  output logic             ts_abort_o,
+  input  logic             ts_busy_i,
+  input  logic             ts_sel_valid_i,
+  input  logic [TidW-1:0]  ts_sel_tid_i,
+  input  logic             ts_done_i,
+  // Status.
+  input  logic [TimeW-1:0] static_limit_i,  // 0: off
+  output logic [NumEnt-1:0] static_long_o,  // arrivals waiting longer than the limit
   output logic [NumEnt-1:0] busy_o
 );
 
-  localparam logic [1:0] OpLaunch = 2'd0, OpExit = 2'd1, OpArrive = 2'd2, OpReset = 2'd3;
-  typedef enum logic [1:0] { StIdle, StCheck, StWake, StScan } state_e;
+  localparam logic [2:0] OpLaunch = 3'd0, OpExit = 3'd1, OpArrive = 3'd2, OpReset = 3'd3,
+                         OpBottom = 3'd4;
+  localparam logic [1:0] KindSync = 2'd0;
+  // What a wake pass wakes: a simple portion's sleepers, a finished section's bottom sleepers,
+  // and for a reset the top sleepers (waiting or queued), then the bottom sleepers.
+  localparam logic [1:0] WkTop = 2'd0, WkBot = 2'd1, WkRstTop = 2'd2, WkRstBot = 2'd3;
+  typedef enum logic [2:0] { StIdle, StCheck, StWake, StScan, StQueue, StJoin } state_e;
 
   // ---- barrier state table ----------------------------------------------------------------
   logic             busy_d [NumEnt], busy_q [NumEnt];
@@ -71,9 +120,18 @@ module simt_barrier_table #(
   logic [CntW-1:0]  waiting_d [NumEnt], waiting_q [NumEnt];
   logic [TimeW-1:0] tfirst_d [NumEnt], tfirst_q [NumEnt];
   logic [CntW-1:0]  nonex_d [NumCtas], nonex_q [NumCtas];
+  logic [1:0]       kind_d [NumEnt], kind_q [NumEnt];
+  logic             excl_d [NumEnt], excl_q [NumEnt];
+  logic             secact_d [NumEnt], secact_q [NumEnt];  // section portion fixed, not done
+  logic             sq_d [NumEnt], sq_q [NumEnt];          // ... queued for a slot grant
+  logic             inq_d [NumEnt], inq_q [NumEnt];        // an item in the FIFO or a slot
+  logic [TagW-1:0]  botpc_d [NumEnt], botpc_q [NumEnt];    // blocking bottom's PC
+  logic [NumEnt-1:0] stat_d, stat_q;                        // static longer than the limit
 
-  // ---- thread state table: asleep, and at which id ---------------------------------------
+  // ---- thread state table: asleep, queued in a section, asleep at a bottom; the id ---------
   logic [31:0]      sleep_d [NumCtas * Warps], sleep_q [NumCtas * Warps];
+  logic [31:0]      qd_d [NumCtas * Warps], qd_q [NumCtas * Warps];
+  logic [31:0]      bot_d [NumCtas * Warps], bot_q [NumCtas * Warps];
   logic [127:0]     wid_d [NumCtas * Warps], wid_q [NumCtas * Warps];
 
   // ---- control -----------------------------------------------------------------------------
@@ -84,6 +142,15 @@ module simt_barrier_table #(
   logic             scan_d, scan_q;        // checking every entry of a CTA (after an exit)
   logic [EntW-1:0]  tptr_d, tptr_q;        // timeout scan pointer
   logic [TimeW-1:0] now_q;
+  logic [1:0]       wmode_d, wmode_q;      // what the wake pass wakes
+  logic [31:0]      jmask_d, jmask_q;      // late joiners still to hand to the thread select
+  // The section in service: its entry and slot, the selected thread woken, done pending.
+  logic             svc_d, svc_q;
+  logic             stale_d, stale_q;      // the grant was stale: release the slot
+  logic [EntW-1:0]  svc_ent_d, svc_ent_q;
+  logic [SlotW-1:0] svc_slot_d, svc_slot_q;
+  logic             woke_d, woke_q;
+  logic             done_d, done_q;
 
   function automatic logic [CntW-1:0] popcnt(logic [31:0] m);
     popcnt = '0;
@@ -96,14 +163,14 @@ module simt_barrier_table #(
     logic [TimeW-1:0] elapsed;
     expected = (count_q[e] != '0) ? count_q[e] : nonex;
     elapsed  = now_q - tfirst_q[e];
-    fires = busy_q[e] && (waiting_q[e] != '0) &&
+    fires = busy_q[e] && !secact_q[e] && (waiting_q[e] != '0) &&
             ((passed_q[e] + waiting_q[e] >= expected) ||
              (imp_q[e] && min_q[e] != '0 && waiting_q[e] >= min_q[e]) ||
              (imp_q[e] && tmo_q[e] != '0 && elapsed >= tmo_q[e]));
   endfunction
 
   function automatic logic done_now(logic [EntW-1:0] e, logic [CntW-1:0] nonex);
-    done_now = busy_q[e] && (waiting_q[e] == '0) &&
+    done_now = busy_q[e] && !secact_q[e] && (waiting_q[e] == '0) &&
                (passed_q[e] >= ((count_q[e] != '0) ? count_q[e] : nonex));
   endfunction
 
@@ -112,27 +179,99 @@ module simt_barrier_table #(
   logic [3:0]       ent_id;
   logic [CtaW+WarpW-1:0] wk_idx;
   logic [31:0]      wk_mask;
+  logic [TagW-1:0]  wk_resume;
   logic             accept;
+  logic             stable;        // no section search or wake in flight: requests may enter
+  logic             cs_wake;       // the selected section thread's wake token
+  logic [CtaW-1:0]  svc_cta;
+  logic [WarpW-1:0] sel_warp;
+  logic [4:0]       sel_lane;
+  logic [CtaW+WarpW-1:0] sel_idx;
+  logic [EntW-1:0]  g_ent;
+  logic [CtaW-1:0]  g_cta;
+  logic             g_stale;
+  logic             bot_hit;
+  logic [4:0]       j_lane;
 
-  assign req_ent     = EntW'({req_cta_i, req_id_i});
-  assign ent_cta     = CtaW'(ent_q >> 4);
-  assign ent_id      = ent_q[3:0];
-  assign wk_idx      = {ent_cta, w_q};
-  assign req_ready_o = (st_q == StIdle);
+  assign req_ent  = EntW'({req_cta_i, req_id_i});
+  assign ent_cta  = CtaW'(ent_q >> 4);
+  assign ent_id   = ent_q[3:0];
+  assign wk_idx   = {ent_cta, w_q};
+  assign svc_cta  = CtaW'(svc_ent_q >> 4);
+  assign sel_warp = WarpW'(ts_sel_tid_i >> 5);
+  assign sel_lane = ts_sel_tid_i[4:0];
+  assign sel_idx  = {svc_cta, sel_warp};
+  assign g_ent    = grant_bar_i[EntW-1:0];
+  assign g_cta    = CtaW'(g_ent >> 4);
+  assign g_stale  = !sq_q[g_ent];
+
+  // Requests enter only while the section in service (if any) has its thread awake, and, with
+  // no section in service, not while a slot grant is due: a request then meets the unit in the
+  // state the model sees after each transaction.
+  assign stable      = !done_q && !stale_q &&
+                       (svc_q ? (ts_sel_valid_i && woke_q) : !(grant_valid_i || fifo_moving_i));
+  assign req_ready_o = (st_q == StIdle) && stable;
   assign accept      = req_valid_i && req_ready_o;
+  assign cs_wake     = (st_q == StIdle) && svc_q && !stale_q && !done_q && ts_sel_valid_i &&
+                       !woke_q;
+  // The grant waits while the FIFO still moves heads into free slots, so it chooses among
+  // every section that can hold a slot (the rule the model follows, independent of timing).
+  assign grant_take_o = grant_valid_i && !fifo_moving_i && (st_q == StIdle) && !svc_q &&
+                        !done_q && !ts_busy_i;
+  assign bot_hit     = svc_q && !stale_q && (svc_ent_q == req_ent) && ts_sel_valid_i &&
+                       woke_q && (sel_warp == req_warp_i) && req_mask_i[sel_lane];
 
-  // The sleepers of the entry in the warp being woken.
+  // The threads of the entry being woken, in the warp being woken, for this wake pass.
   always_comb begin
     for (int t = 0; t < 32; t++) begin
       wk_mask[t] = sleep_q[wk_idx][t] && (wid_q[wk_idx][t*4 +: 4] == ent_id);
+      unique case (wmode_q)
+        WkTop:    wk_mask[t] = wk_mask[t] && !qd_q[wk_idx][t] && !bot_q[wk_idx][t];
+        WkRstTop: wk_mask[t] = wk_mask[t] && !bot_q[wk_idx][t];
+        default:  wk_mask[t] = wk_mask[t] && bot_q[wk_idx][t];
+      endcase
+    end
+    wk_resume = ((wmode_q == WkBot || wmode_q == WkRstBot) ? botpc_q[ent_q] : tag_q[ent_q])
+                + 1'b1;
+  end
+
+  // The queued members of the granted section: the thread select's participants.
+  always_comb begin
+    for (int w = 0; w < Warps; w++) begin
+      for (int t = 0; t < 32; t++) begin
+        ts_part_o[w*32 + t] = qd_q[{g_cta, WarpW'(w)}][t] &&
+                              (wid_q[{g_cta, WarpW'(w)}][t*4 +: 4] == g_ent[3:0]);
+      end
     end
   end
 
-  assign wake_valid_o  = (st_q == StWake) && (wk_mask != '0);
-  assign wake_cta_o    = ent_cta;
-  assign wake_warp_o   = w_q;
-  assign wake_mask_o   = wk_mask;
-  assign wake_resume_o = tag_q[ent_q] + 1'b1;
+  always_comb begin
+    wake_valid_o  = 1'b0;
+    wake_cta_o    = ent_cta;
+    wake_warp_o   = w_q;
+    wake_mask_o   = wk_mask;
+    wake_resume_o = wk_resume;
+    if (cs_wake) begin
+      wake_valid_o  = 1'b1;
+      wake_cta_o    = svc_cta;
+      wake_warp_o   = sel_warp;
+      wake_mask_o   = 32'd1 << sel_lane;
+      wake_resume_o = tag_q[svc_ent_q] + 1'b1;
+    end else if (st_q == StWake) begin
+      wake_valid_o = (wk_mask != '0);
+    end
+  end
+
+  assign rdy_valid_o   = (st_q == StQueue);
+  assign rdy_bar_o     = ent_q;
+  assign rdy_excl_o    = excl_q[ent_q];
+  assign j_lane        = 5'(simt_lowest(jmask_q));
+  assign ts_join_tid_o = TidW'({w_q, j_lane});
+
+  function automatic logic [5:0] simt_lowest(logic [31:0] m);
+    simt_lowest = 6'd32;
+    for (int i = 31; i >= 0; i--) if (m[i]) simt_lowest = 6'(i);
+  endfunction
 
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
@@ -147,10 +286,19 @@ module simt_barrier_table #(
       passed_d[e]  = passed_q[e];
       waiting_d[e] = waiting_q[e];
       tfirst_d[e]  = tfirst_q[e];
+      kind_d[e]    = kind_q[e];
+      excl_d[e]    = excl_q[e];
+      secact_d[e]  = secact_q[e];
+      sq_d[e]      = sq_q[e];
+      inq_d[e]     = inq_q[e];
+      botpc_d[e]   = botpc_q[e];
     end
+    stat_d = stat_q;
     for (int c = 0; c < NumCtas; c++) nonex_d[c] = nonex_q[c];
     for (int i = 0; i < NumCtas * Warps; i++) begin
       sleep_d[i] = sleep_q[i];
+      qd_d[i]    = qd_q[i];
+      bot_d[i]   = bot_q[i];
       wid_d[i]   = wid_q[i];
     end
     st_d           = st_q;
@@ -159,12 +307,59 @@ module simt_barrier_table #(
     clear_d        = clear_q;
     scan_d         = scan_q;
     tptr_d         = tptr_q;
+    wmode_d        = wmode_q;
+    jmask_d        = jmask_q;
+    svc_d          = svc_q;
+    stale_d        = stale_q;
+    svc_ent_d      = svc_ent_q;
+    svc_slot_d     = svc_slot_q;
+    woke_d         = woke_q;
+    done_d         = done_q || ts_done_i;
     resp_refused_o = 1'b0;
     resp_pass_o    = 1'b0;
+    resp_sleep_o   = 1'b0;
+    ts_start_o     = 1'b0;
+    ts_join_o      = 1'b0;
+    ts_next_o      = 1'b0;
+    ts_abort_o     = 1'b0;
+    rel_valid_o    = 1'b0;
+    rel_slot_o     = svc_slot_q;
+
+    // A slot grant: start the thread select with the section's queued members, or release a
+    // stale slot (its barrier was reset while it queued) the next cycle.
+    if (grant_take_o) begin
+      svc_d      = 1'b1;
+      svc_slot_d = grant_slot_i;
+      svc_ent_d  = g_ent;
+      woke_d     = 1'b0;
+      stale_d    = g_stale;
+      inq_d[g_ent] = 1'b0;
+      if (!g_stale) begin
+        ts_start_o   = 1'b1;
+        sq_d[g_ent]  = 1'b0;
+      end
+    end
 
     unique case (st_q)
       StIdle: begin
-        if (accept) begin
+        if (done_q) begin
+          // The portion is done: wake the bottom sleepers, then release the slot.
+          done_d  = 1'b0;
+          ent_d   = svc_ent_q;
+          w_d     = '0;
+          wmode_d = WkBot;
+          st_d    = StWake;
+        end else if (stale_q) begin
+          rel_valid_o = 1'b1;
+          svc_d       = 1'b0;
+          stale_d     = 1'b0;
+        end else if (cs_wake) begin
+          if (wake_ready_i) begin
+            sleep_d[sel_idx][sel_lane] = 1'b0;
+            qd_d[sel_idx][sel_lane]    = 1'b0;
+            woke_d                     = 1'b1;
+          end
+        end else if (accept) begin
           ent_d = req_ent;
           unique case (req_op_i)
             OpLaunch: nonex_d[req_cta_i] = req_count_i;
@@ -178,10 +373,26 @@ module simt_barrier_table #(
               if (busy_q[req_ent]) begin
                 w_d     = '0;
                 clear_d = 1'b1;
+                wmode_d = WkRstTop;
                 st_d    = StWake;
               end
             end
-            default: begin  // OpArrive
+            OpBottom: begin
+              // Only the thread inside the section finishes it; others are not in it.
+              if (bot_hit) begin
+                ts_next_o         = 1'b1;
+                woke_d            = 1'b0;
+                passed_d[req_ent] = passed_q[req_ent] + 1'b1;
+                if (!req_nb_i) begin
+                  resp_sleep_o                         = 1'b1;
+                  sleep_d[sel_idx][sel_lane]           = 1'b1;
+                  bot_d[sel_idx][sel_lane]             = 1'b1;
+                  wid_d[sel_idx][sel_lane*4 +: 4]      = req_id_i;
+                  botpc_d[req_ent]                     = req_tag_i;
+                end
+              end
+            end
+            OpArrive: begin
               if (busy_q[req_ent] && tag_q[req_ent] != req_tag_i) begin
                 resp_refused_o = 1'b1;
               end else begin
@@ -193,14 +404,31 @@ module simt_barrier_table #(
                   pass_d[req_ent]    = req_pass_i;
                   min_d[req_ent]     = req_min_i;
                   tmo_d[req_ent]     = req_timeout_i;
+                  kind_d[req_ent]    = req_kind_i;
+                  excl_d[req_ent]    = req_excl_i;
                   started_d[req_ent] = 1'b0;
+                  secact_d[req_ent]  = 1'b0;
                   passed_d[req_ent]  = '0;
                   waiting_d[req_ent] = '0;
                 end
-                if (busy_q[req_ent] && imp_q[req_ent] && pass_q[req_ent] && started_q[req_ent]) begin
-                  // Invalidation: a late arrival at a .pass barrier continues at once.
+                st_d = StCheck;
+                if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
+                    kind_q[req_ent] == KindSync && pass_q[req_ent]) begin
+                  // Invalidation: a late arrival at a simple .pass barrier continues at once.
                   resp_pass_o       = (req_mask_i != '0);
                   passed_d[req_ent] = passed_q[req_ent] + popcnt(req_mask_i);
+                end else if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
+                             secact_q[req_ent]) begin
+                  // A late arrival joins the section's portion: queued members now; the
+                  // thread select rescans for them if it already serves the section.
+                  sleep_d[{req_cta_i, req_warp_i}] = sleep_q[{req_cta_i, req_warp_i}] | req_mask_i;
+                  qd_d[{req_cta_i, req_warp_i}]    = qd_q[{req_cta_i, req_warp_i}] | req_mask_i;
+                  for (int t = 0; t < 32; t++) begin
+                    if (req_mask_i[t]) wid_d[{req_cta_i, req_warp_i}][t*4 +: 4] = req_id_i;
+                  end
+                  w_d     = req_warp_i;
+                  jmask_d = req_mask_i;
+                  st_d    = StJoin;
                 end else if (req_mask_i != '0) begin
                   if (!busy_q[req_ent] || waiting_q[req_ent] == '0) tfirst_d[req_ent] = now_q;
                   waiting_d[req_ent] = (busy_q[req_ent] ? waiting_q[req_ent] : '0) +
@@ -210,27 +438,56 @@ module simt_barrier_table #(
                     if (req_mask_i[t]) wid_d[{req_cta_i, req_warp_i}][t*4 +: 4] = req_id_i;
                   end
                 end
-                st_d = StCheck;
               end
             end
+            default: ;
           endcase
         end else begin
-          // Idle: look at one entry per cycle for a condition that holds (timeouts).
+          // Idle: look at one entry per cycle for a condition that holds (timeouts), and for
+          // arrivals waiting longer than the static limit.
           tptr_d = (tptr_q == EntW'(NumEnt - 1)) ? '0 : tptr_q + 1'b1;
+          stat_d[tptr_q] = busy_q[tptr_q] && (waiting_q[tptr_q] != '0) &&
+                           (static_limit_i != '0) && (now_q - tfirst_q[tptr_q] >= static_limit_i);
           if (fires(tptr_q, nonex_q[CtaW'(tptr_q >> 4)])) begin
-            ent_d   = tptr_q;
-            w_d     = '0;
-            clear_d = 1'b0;
-            st_d    = StWake;
+            ent_d = tptr_q;
+            st_d  = StCheck;
           end
         end
       end
 
       StCheck, StScan: begin
         if (fires(ent_q, nonex_q[ent_cta])) begin
-          w_d     = '0;
-          clear_d = 1'b0;
-          st_d    = StWake;
+          if (kind_q[ent_q] == KindSync) begin
+            w_d     = '0;
+            clear_d = 1'b0;
+            wmode_d = WkTop;
+            st_d    = StWake;
+          end else begin
+            // A section's portion: its waiting threads become queued members, and the
+            // section queues for an execution slot.
+            for (int w = 0; w < Warps; w++) begin
+              for (int t = 0; t < 32; t++) begin
+                if (sleep_q[{ent_cta, WarpW'(w)}][t] && !qd_q[{ent_cta, WarpW'(w)}][t] &&
+                    !bot_q[{ent_cta, WarpW'(w)}][t] &&
+                    wid_q[{ent_cta, WarpW'(w)}][t*4 +: 4] == ent_id) begin
+                  qd_d[{ent_cta, WarpW'(w)}][t] = 1'b1;
+                end
+              end
+            end
+            started_d[ent_q] = 1'b1;
+            waiting_d[ent_q] = '0;
+            secact_d[ent_q]  = 1'b1;
+            sq_d[ent_q]      = 1'b1;
+            if (!inq_q[ent_q]) begin
+              inq_d[ent_q] = 1'b1;
+              st_d         = StQueue;
+            end else if (st_q == StScan && ent_id != 4'd15) begin
+              ent_d = ent_q + 1'b1;   // its item still queues and will serve this portion
+            end else begin
+              scan_d = 1'b0;
+              st_d   = StIdle;
+            end
+          end
         end else begin
           if (done_now(ent_q, nonex_q[ent_cta])) busy_d[ent_q] = 1'b0;
           if (st_q == StScan && ent_id != 4'd15) begin
@@ -242,15 +499,65 @@ module simt_barrier_table #(
         end
       end
 
+      StQueue: begin
+        // Held while the ready FIFO is full (never dropped).
+        if (rdy_ready_i) begin
+          if (scan_q && ent_id != 4'd15) begin
+            ent_d = ent_q + 1'b1;
+            st_d  = StScan;
+          end else begin
+            scan_d = 1'b0;
+            st_d   = StIdle;
+          end
+        end
+      end
+
+      StJoin: begin
+        // One late joiner per cycle to the thread select, if it serves this section.
+        if (svc_q && !stale_q && svc_ent_q == ent_q && jmask_q != '0) begin
+          ts_join_o        = 1'b1;
+          jmask_d[j_lane]  = 1'b0;
+        end else begin
+          jmask_d = '0;
+          st_d    = StIdle;
+        end
+      end
+
       StWake: begin
         // One warp per cycle; a token waits for wake_ready_i.
         if (!wake_valid_o || wake_ready_i) begin
           sleep_d[wk_idx] = sleep_q[wk_idx] & ~wk_mask;
+          qd_d[wk_idx]    = qd_q[wk_idx] & ~wk_mask;
+          bot_d[wk_idx]   = bot_q[wk_idx] & ~wk_mask;
           if (w_q != WarpW'(Warps - 1)) begin
             w_d = w_q + 1'b1;
+          end else if (wmode_q == WkRstTop) begin
+            w_d     = '0;
+            wmode_d = WkRstBot;
           end else begin
-            if (clear_q) begin
-              busy_d[ent_q] = 1'b0;
+            if (wmode_q == WkRstBot) begin
+              // bar.reset: the entry is idle; an item still queued for it will be stale.
+              busy_d[ent_q]   = 1'b0;
+              secact_d[ent_q] = 1'b0;
+              sq_d[ent_q]     = 1'b0;
+              if (svc_q && !stale_q && svc_ent_q == ent_q) begin
+                ts_abort_o  = ts_busy_i;
+                rel_valid_o = 1'b1;
+                svc_d       = 1'b0;
+                woke_d      = 1'b0;
+                done_d      = 1'b0;
+              end
+            end else if (wmode_q == WkBot) begin
+              // The section's portion is done: free the slot; the next portion may start.
+              secact_d[ent_q] = 1'b0;
+              rel_valid_o     = 1'b1;
+              svc_d           = 1'b0;
+              woke_d          = 1'b0;
+              if (waiting_q[ent_q] == '0 &&
+                  passed_q[ent_q] >= ((count_q[ent_q] != '0) ? count_q[ent_q] : nonex_q[ent_cta]))
+              begin
+                busy_d[ent_q] = 1'b0;
+              end
             end else begin
               started_d[ent_q] = 1'b1;
               passed_d[ent_q]  = passed_q[ent_q] + waiting_q[ent_q];
@@ -259,9 +566,11 @@ module simt_barrier_table #(
                 busy_d[ent_q] = 1'b0;
               end
             end
-            waiting_d[ent_q] = '0;
-            clear_d          = 1'b0;
-            if (scan_q && ent_id != 4'd15) begin
+            if (wmode_q != WkBot) waiting_d[ent_q] = '0;
+            clear_d = 1'b0;
+            if (wmode_q == WkBot) begin
+              st_d = StCheck;
+            end else if (scan_q && ent_id != 4'd15) begin
               ent_d = ent_q + 1'b1;
               st_d  = StScan;
             end else begin
@@ -290,19 +599,36 @@ module simt_barrier_table #(
         passed_q[e]  <= '0;
         waiting_q[e] <= '0;
         tfirst_q[e]  <= '0;
+        kind_q[e]    <= '0;
+        excl_q[e]    <= 1'b0;
+        secact_q[e]  <= 1'b0;
+        sq_q[e]      <= 1'b0;
+        inq_q[e]     <= 1'b0;
+        botpc_q[e]   <= '0;
       end
+      stat_q <= '0;
       for (int c = 0; c < NumCtas; c++) nonex_q[c] <= '0;
       for (int i = 0; i < NumCtas * Warps; i++) begin
         sleep_q[i] <= '0;
+        qd_q[i]    <= '0;
+        bot_q[i]   <= '0;
         wid_q[i]   <= '0;
       end
-      st_q    <= StIdle;
-      ent_q   <= '0;
-      w_q     <= '0;
-      clear_q <= 1'b0;
-      scan_q  <= 1'b0;
-      tptr_q  <= '0;
-      now_q   <= '0;
+      st_q       <= StIdle;
+      ent_q      <= '0;
+      w_q        <= '0;
+      clear_q    <= 1'b0;
+      scan_q     <= 1'b0;
+      tptr_q     <= '0;
+      now_q      <= '0;
+      wmode_q    <= WkTop;
+      jmask_q    <= '0;
+      svc_q      <= 1'b0;
+      stale_q    <= 1'b0;
+      svc_ent_q  <= '0;
+      svc_slot_q <= '0;
+      woke_q     <= 1'b0;
+      done_q     <= 1'b0;
     end else begin
       for (int e = 0; e < NumEnt; e++) begin
         busy_q[e]    <= busy_d[e];
@@ -316,29 +642,48 @@ module simt_barrier_table #(
         passed_q[e]  <= passed_d[e];
         waiting_q[e] <= waiting_d[e];
         tfirst_q[e]  <= tfirst_d[e];
+        kind_q[e]    <= kind_d[e];
+        excl_q[e]    <= excl_d[e];
+        secact_q[e]  <= secact_d[e];
+        sq_q[e]      <= sq_d[e];
+        inq_q[e]     <= inq_d[e];
+        botpc_q[e]   <= botpc_d[e];
       end
+      stat_q <= stat_d;
       for (int c = 0; c < NumCtas; c++) nonex_q[c] <= nonex_d[c];
       for (int i = 0; i < NumCtas * Warps; i++) begin
         sleep_q[i] <= sleep_d[i];
+        qd_q[i]    <= qd_d[i];
+        bot_q[i]   <= bot_d[i];
         wid_q[i]   <= wid_d[i];
       end
-      st_q    <= st_d;
-      ent_q   <= ent_d;
-      w_q     <= w_d;
-      clear_q <= clear_d;
-      scan_q  <= scan_d;
-      tptr_q  <= tptr_d;
-      now_q   <= now_q + 1'b1;
+      st_q       <= st_d;
+      ent_q      <= ent_d;
+      w_q        <= w_d;
+      clear_q    <= clear_d;
+      scan_q     <= scan_d;
+      tptr_q     <= tptr_d;
+      now_q      <= now_q + 1'b1;
+      wmode_q    <= wmode_d;
+      jmask_q    <= jmask_d;
+      svc_q      <= svc_d;
+      stale_q    <= stale_d;
+      svc_ent_q  <= svc_ent_d;
+      svc_slot_q <= svc_slot_d;
+      woke_q     <= woke_d;
+      done_q     <= done_d;
     end
   end
 
   always_comb begin
     for (int e = 0; e < NumEnt; e++) busy_o[e] = busy_q[e];
   end
+  assign static_long_o = stat_q;
 
 `ifdef VERILATOR
   // A thread asleep in the table is never asked to sleep again; waiting counts never exceed
-  // the threads of a CTA; an idle entry has nobody waiting.
+  // the threads of a CTA; an idle entry has nobody waiting and no section; a section thread
+  // woken is a queued member asleep at the section's id; a bottom sleeper is asleep.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (accept && req_op_i == OpArrive && !resp_refused_o && !resp_pass_o) begin
@@ -347,20 +692,42 @@ module simt_barrier_table #(
       end
       for (int e = 0; e < NumEnt; e++) begin
         assert (busy_q[e] || waiting_q[e] == '0) else $error("barrier_table: idle entry with waiters");
+        assert (busy_q[e] || !secact_q[e]) else $error("barrier_table: idle entry with a section");
+        assert (secact_q[e] || !sq_q[e]) else $error("barrier_table: queued without a section");
         assert (waiting_q[e] <= CntW'(Warps * 32)) else $error("barrier_table: waiting overflow");
       end
-      assert (!wake_valid_o || st_q == StWake) else $error("barrier_table: wake outside StWake");
+      for (int i = 0; i < NumCtas * Warps; i++) begin
+        assert (((qd_q[i] | bot_q[i]) & ~sleep_q[i]) == '0)
+          else $error("barrier_table: queued or bottom thread not asleep");
+        assert ((qd_q[i] & bot_q[i]) == '0) else $error("barrier_table: queued and at bottom");
+      end
+      if (cs_wake) begin
+        assert (qd_q[sel_idx][sel_lane] && sleep_q[sel_idx][sel_lane] &&
+                wid_q[sel_idx][sel_lane*4 +: 4] == svc_ent_q[3:0])
+          else $error("barrier_table: section wake of a thread that is not a queued member");
+      end
+      assert (!(svc_q && !stale_q) || secact_q[svc_ent_q])
+        else $error("barrier_table: section in service without a portion");
+      assert (!wake_valid_o || st_q == StWake || cs_wake)
+        else $error("barrier_table: wake outside a wake pass");
     end
   end
 `endif
 
 `ifdef FORMAL
-  // Table bookkeeping: an idle entry has no waiters, and the FSM is in a legal state.
+  // Table bookkeeping: an idle entry has no waiters and no section, queued or bottom threads
+  // are asleep, and the FSM is in a legal state.
   always @(posedge clk_i) begin
     if (rst_ni) begin
-      for (int e = 0; e < NumEnt; e++) assert (busy_q[e] || waiting_q[e] == '0);
-      assert (st_q == StIdle || st_q == StCheck || st_q == StWake || st_q == StScan);
-      assert (!wake_valid_o || st_q == StWake);
+      for (int e = 0; e < NumEnt; e++) begin
+        assert (busy_q[e] || waiting_q[e] == '0);
+        assert (busy_q[e] || !secact_q[e]);
+        assert (secact_q[e] || !sq_q[e]);
+      end
+      for (int i = 0; i < NumCtas * Warps; i++) assert (((qd_q[i] | bot_q[i]) & ~sleep_q[i]) == '0);
+      assert (st_q == StIdle || st_q == StCheck || st_q == StWake || st_q == StScan ||
+              st_q == StQueue || st_q == StJoin);
+      assert (!wake_valid_o || st_q == StWake || cs_wake);
     end
   end
 `endif

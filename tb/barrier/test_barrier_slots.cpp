@@ -45,11 +45,13 @@ class SlotsBench {
               {{"ready_ready", o.readyReady}, {"grant_valid", o.grantValid},
                {"grant_slot", o.grantValid ? static_cast<uint64_t>(o.grantSlot) : 0},
                {"grant_bar", o.grantValid ? o.grantBar : 0}, {"occupied", o.occupied},
-               {"fifo_count", static_cast<uint64_t>(o.fifoCount)}, {"excl_running", o.exclRunning}},
+               {"fifo_count", static_cast<uint64_t>(o.fifoCount)}, {"excl_running", o.exclRunning},
+               {"head_take", o.headTake}},
               {{"ready_ready", d.ready_ready_o}, {"grant_valid", d.grant_valid_o},
                {"grant_slot", o.grantValid ? d.grant_slot_o : 0u},
                {"grant_bar", o.grantValid ? d.grant_bar_o : 0u}, {"occupied", d.occupied_o},
-               {"fifo_count", d.fifo_count_o}, {"excl_running", d.excl_running_o}});
+               {"fifo_count", d.fifo_count_o}, {"excl_running", d.excl_running_o},
+               {"head_take", d.head_take_o}});
     model_.commit(in);
     sim_.tick();
     return o;

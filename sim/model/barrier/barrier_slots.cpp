@@ -61,6 +61,7 @@ BarrierSlots::Out BarrierSlots::out(const In& in) const {
   }
   o.fifoCount = static_cast<int>(fifo_.count());
   o.exclRunning = exclOccupied();
+  o.headTake = headTake();
   return o;
 }
 

@@ -38,6 +38,7 @@ class BarrierSlots {
     uint64_t occupied = 0;
     int fifoCount = 0;
     bool exclRunning = false;
+    bool headTake = false;  // the FIFO head enters a slot this cycle
   };
 
   explicit BarrierSlots(const Config& cfg);

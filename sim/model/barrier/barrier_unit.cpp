@@ -105,7 +105,11 @@ void BarrierUnit::startPortion(int cta, Cta& c, int id, Instance& b) {
   b.waiting.clear();
   b.current = -1;
   b.lastServed = -1;
-  fifo_.push_back(SlotEntry{cta, id, c.gen[id], prio_[id], b.exclusive});
+  // One item per entry: one still queued from before a reset serves this portion.
+  if (!queued_[cta][id]) {
+    queued_[cta][id] = true;
+    fifo_.push_back(SlotEntry{cta, id, prio_[id], b.exclusive});
+  }
   dispatch();
 }
 
@@ -131,17 +135,15 @@ bool BarrierUnit::moveFifoHead() {
   return true;
 }
 
-// One section at a time is in service: the arbiter grants a waiting slot (highest priority,
-// round robin among equals) when the thread select is free; a slot whose entry was reset
-// while it queued (generation changed) is released unserved. Slots fill from the FIFO once no
-// slot waits for a grant, as in the RTL, where a grant does not wait for the FIFO.
+// One section at a time is in service: when the thread select is free, every FIFO head that
+// may enter a slot does (the RTL's grant waits for that), then the arbiter grants a waiting
+// slot (highest priority, round robin among equals); a slot whose entry has no portion waiting
+// (a reset dropped it while it queued) is released unserved.
 void BarrierUnit::dispatch() {
   for (;;) {
-    if (serviceSlot_ >= 0) {
-      while (moveFifoHead()) {
-      }
-      return;
+    while (moveFifoHead()) {
     }
+    if (serviceSlot_ >= 0) return;
     uint64_t waiting = 0;
     uint32_t best = 0;
     for (int s = 0; s < kSlots; ++s) {
@@ -155,15 +157,13 @@ void BarrierUnit::dispatch() {
       if (((waiting >> s) & 1u) && slots_[static_cast<size_t>(s)]->prio == best) top |= 1ull << s;
     }
     const auto g = arbiter_.grant(top);
-    if (!g) {
-      if (!moveFifoHead()) return;
-      continue;
-    }
+    if (!g) return;
     arbiter_.commit(top, true);
     const SlotEntry e = *slots_[static_cast<size_t>(*g)];
     Cta& c = ctas_.at(e.cta);
     Instance& b = c.bar[e.id];
-    if (e.gen != c.gen[e.id] || !b.busy || !b.sectionActive || b.inService) {
+    queued_[e.cta][e.id] = false;
+    if (!b.busy || !b.sectionActive || b.inService) {
       slots_[static_cast<size_t>(*g)].reset();  // stale: its barrier was reset meanwhile
       ++stats["barrier_slot_stale"];
       continue;
@@ -235,8 +235,6 @@ void BarrierUnit::reset(int cta, int id) {
   top.insert(top.end(), b.pending.begin(), b.pending.end());
   wake(cta, std::move(top), b.tag + 1);
   for (const auto& [t, resume] : b.bottomSleepers) wake(cta, {t}, resume);
-  Cta& c = ctas_.at(cta);
-  ++c.gen[id];  // a slot entry still queued for it goes stale
   const bool served = b.inService;
   b = Instance{};
   if (served) {

@@ -16,6 +16,7 @@
 // section at a time to the thread select. docs/blocks/barrier_unit.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -131,12 +132,11 @@ class BarrierUnit {
     int threads = 0;
     int exited = 0;
     Instance bar[kIds];
-    uint32_t gen[kIds] = {};  // bumped by bar.reset: queued slot entries of before go stale
   };
   // A section waiting for or holding an execution slot.
   struct SlotEntry {
     int cta = 0, id = 0;
-    uint32_t gen = 0, prio = 0;
+    uint32_t prio = 0;
     bool exclusive = false;
   };
 
@@ -150,6 +150,9 @@ class BarrierUnit {
   void wake(int cta, std::vector<int> threads, uint32_t resume);
 
   std::map<int, Cta> ctas_;
+  // Per resident CTA slot and id: an item of it is in the FIFO or a slot (at most one). Kept
+  // across CTA launches, as the RTL keeps it per table entry.
+  std::map<int, std::array<bool, kIds>> queued_;
   std::vector<BarrierWake> wakes_;
   std::deque<SlotEntry> fifo_;
   std::vector<std::optional<SlotEntry>> slots_;

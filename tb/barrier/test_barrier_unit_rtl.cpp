@@ -1,0 +1,849 @@
+// simt_barrier_unit (2 CTAs x 8 warps: tables, 16 execution slots with the ready FIFO, thread
+// select) against the barrier unit's golden model (model::BarrierUnit, the model the ISA model
+// runs) transaction by transaction: every launch, exit, arrival, bottom and reset goes to
+// both; the answers (refused, pass, bottom sleeps) must agree at once, and every thread the
+// model wakes must be woken by the RTL with the same resume address within a bounded number of
+// cycles, never a thread the model did not wake. Threads woken from a critical section's top
+// run their bottom (blocking or not) later, as the pipeline would. Random traffic uses few ids
+// and two tags per id so tags clash, simple and critical-section kinds, exclusive sections,
+// priorities per id, impatient MIN/TIMEOUT, .pass, late joins, explicit and default COUNTs,
+// exits and resets. Directed tests are named after seed 000's claims.
+#include <deque>
+#include <map>
+#include <sstream>
+#include <set>
+
+#include "Vbarrier_unit.h"
+#include "common/harness.h"
+#include "common/sim_context.h"
+#include "model/barrier/barrier_unit.h"
+
+namespace simt::tb {
+namespace {
+
+using model::BarrierKind;
+using model::BarrierUnit;
+
+constexpr int kCtas = 2;
+constexpr int kWarps = 8;
+constexpr int kLatency = 80;  // cycles the RTL may take to match a model wake
+
+enum Op : uint8_t { kLaunch = 0, kExit = 1, kArrive = 2, kReset = 3, kBottom = 4 };
+
+struct ThreadKey {
+  int cta, tid;
+  bool operator<(const ThreadKey& o) const { return cta != o.cta ? cta < o.cta : tid < o.tid; }
+};
+
+// One request's fields beyond the barrier instruction's (kind, flags, counts).
+struct Request {
+  uint8_t op = kArrive;
+  int cta = 0, id = 0, warp = 0;
+  uint32_t mask = 0, tag = 0, count = 0, min = 0, timeout = 0;
+  BarrierKind kind = BarrierKind::Sync;
+  bool exclusive = false, nb = false, imp = false, pass = false;
+};
+
+class UnitBench {
+ public:
+  explicit UnitBench(uint64_t seed) : sim_("simt_barrier_unit", seed) {
+    auto s = [](const char* n, int w) { return waveSignal("simt_barrier_unit", n, w); };
+    auto t = [](const char* n, int w) { return waveSignal("simt_barrier_unit.u_table", n, w); };
+    auto ts = [](const char* n, int w) { return waveSignal("simt_barrier_unit.u_select", n, w); };
+    sim_.setWaveGroups({
+        {"request", {s("req_valid_i", 1), s("req_ready_o", 1), s("req_op_i", 3),
+                     s("req_cta_i", 1), s("req_id_i", 4), s("req_warp_i", 3), s("req_mask_i", 32),
+                     s("req_kind_i", 2), s("resp_refused_o", 1), s("resp_pass_o", 1),
+                     s("resp_sleep_o", 1)}},
+        {"table", {t("st_q", 3), t("ent_q", 5), t("w_q", 3), t("wmode_q", 2), t("svc_q", 1),
+                   t("svc_ent_q", 5), t("woke_q", 1), t("done_q", 1)}},
+        {"slots", {s("slots_occupied_o", 16), s("fifo_count_o", 4)}},
+        {"select", {ts("busy_o", 1), ts("sel_valid_o", 1), ts("sel_tid_o", 8), ts("done_o", 1)}},
+        {"wake", {s("wake_valid_o", 1), s("wake_ready_i", 1), s("wake_cta_o", 1),
+                  s("wake_warp_o", 3), s("wake_mask_o", 32), s("wake_resume_o", 22)}},
+    });
+    sim_.reset();
+  }
+
+  // One cycle. With a request, holds it until accepted; returns the answer.
+  struct Answer {
+    bool refused = false, pass = false, sleep = false;
+  };
+  Answer request(const Request& r) {
+    auto& d = sim_.dut();
+    d.req_valid_i = 1;
+    d.req_op_i = r.op;
+    d.req_cta_i = static_cast<uint8_t>(r.cta);
+    d.req_id_i = static_cast<uint8_t>(r.id);
+    d.req_warp_i = static_cast<uint8_t>(r.warp);
+    d.req_mask_i = r.mask;
+    d.req_tag_i = r.tag;
+    d.req_kind_i = static_cast<uint8_t>(r.kind);
+    d.req_excl_i = r.exclusive;
+    d.req_nb_i = r.nb;
+    d.req_count_i = static_cast<uint16_t>(r.count);
+    d.req_imp_i = r.imp;
+    d.req_min_i = static_cast<uint16_t>(r.min);
+    d.req_timeout_i = static_cast<uint16_t>(r.timeout);
+    d.req_pass_i = r.pass;
+    Answer a;
+    for (int guard = 0; guard < 1000 && sim_.ok(); ++guard) {
+      sim_.eval();
+      const bool taken = d.req_ready_o;
+      if (taken) {
+        a.refused = d.resp_refused_o;
+        a.pass = d.resp_pass_o;
+        a.sleep = d.resp_sleep_o;
+        acceptCycle_ = cycle_;
+      }
+      step();
+      if (taken) break;
+      if (guard == 999) ADD_FAILURE() << "request never accepted";
+    }
+    d.req_valid_i = 0;
+    return a;
+  }
+  // A cycle without a request.
+  void idle() {
+    sim_.dut().req_valid_i = 0;
+    sim_.eval();
+    step();
+  }
+  uint64_t acceptCycle() const { return acceptCycle_; }
+  uint64_t cycle() const { return cycle_; }
+  bool ok() const { return sim_.ok(); }
+  void setWakeReadyPercent(int p) { wakeReadyPct_ = p; }
+  Rng* rng = nullptr;
+
+  // Wakes the RTL produced: thread -> (resume, cycle).
+  std::vector<std::tuple<ThreadKey, uint32_t, uint64_t>> takeWakes() {
+    auto w = std::move(wakes_);
+    wakes_.clear();
+    return w;
+  }
+  bool sawBackpressure = false;
+  int maxSlotsOccupied = 0;
+  Vbarrier_unit& dut() { return sim_.dut(); }
+  void setPriority(int id, int prio) {
+    auto& d = sim_.dut();
+    d.prio_we_i = 1;
+    d.prio_id_i = static_cast<uint8_t>(id);
+    d.prio_val_i = static_cast<uint8_t>(prio);
+    idle();
+    d.prio_we_i = 0;
+  }
+
+ private:
+  void step() {
+    auto& d = sim_.dut();
+    d.wake_ready_i = rng ? rng->chance(wakeReadyPct_) : 1;
+    sim_.eval();
+    maxSlotsOccupied = std::max(maxSlotsOccupied, __builtin_popcount(d.slots_occupied_o));
+    if (d.wake_valid_o && !d.wake_ready_i) sawBackpressure = true;
+    if (d.wake_valid_o && d.wake_ready_i) {
+      for (int t = 0; t < 32; ++t) {
+        if ((d.wake_mask_o >> t) & 1u) {
+          wakes_.emplace_back(ThreadKey{d.wake_cta_o, d.wake_warp_o * 32 + t}, d.wake_resume_o, cycle_);
+        }
+      }
+    }
+    sim_.tick();
+    ++cycle_;
+  }
+  SimContext<Vbarrier_unit> sim_;
+  uint64_t cycle_ = 0, acceptCycle_ = 0;
+  int wakeReadyPct_ = 100;
+  std::vector<std::tuple<ThreadKey, uint32_t, uint64_t>> wakes_;
+};
+
+// The test-side view of every thread, and the model that must agree with the RTL.
+class UnitLockstep {
+ public:
+  UnitLockstep(uint64_t seed, Rng& rng) : bench_(seed), rng_(rng) { bench_.rng = &rng; }
+
+  void launch(int cta, int threads) {
+    settle();
+    Request r;
+    r.op = kLaunch;
+    r.cta = cta;
+    r.count = static_cast<uint32_t>(threads);
+    bench_.request(r);
+    note(r);
+    model_.removeCta(cta);
+    model_.addCta(cta, threads);
+    threads_[cta] = threads;
+    for (int t = 0; t < kWarps * 32; ++t) state_[{cta, t}] = t < threads ? kAwake : kGone;
+    settle();
+  }
+  void setPriority(int id, int prio) {
+    bench_.setPriority(id, prio);
+    model_.setPriority(id, static_cast<uint32_t>(prio));
+  }
+  void exitThreads(int cta, const std::vector<int>& tids) {
+    settle();
+    for (int t : tids) state_[{cta, t}] = kGone;
+    Request r;
+    r.op = kExit;
+    r.cta = cta;
+    r.count = static_cast<uint32_t>(tids.size());
+    bench_.request(r);
+    note(r);
+    model_.exited(cta, static_cast<int>(tids.size()));
+    model_.evaluate(bench_.acceptCycle());
+    collectModel();
+    settle();
+  }
+  // One warp's participants arrive. Returns the model's answer.
+  BarrierUnit::Arrive arrive(const model::BarrierArrival& a, int warp, uint32_t mask, bool& passed) {
+    settle();  // no request while a model wake is still unmatched (the RTL may lag a timeout)
+    Request r;
+    r.op = kArrive;
+    r.cta = a.cta;
+    r.id = a.id;
+    r.warp = warp;
+    r.mask = mask;
+    r.tag = a.tag;
+    r.kind = a.kind;
+    r.exclusive = a.exclusive;
+    r.count = a.count;
+    r.imp = a.impatient;
+    r.min = a.min;
+    r.timeout = a.timeout;
+    r.pass = a.pass;
+    const auto ans = bench_.request(r);
+    note(r);
+    std::vector<int> passNow;
+    const auto res = model_.arrive(a, bench_.acceptCycle(), passNow);
+    EXPECT_EQ(ans.refused, res == BarrierUnit::Arrive::Refused) << "refusal differs at cycle " << bench_.acceptCycle();
+    EXPECT_EQ(ans.pass, !passNow.empty()) << "late pass differs at cycle " << bench_.acceptCycle();
+    passed = !passNow.empty();
+    if (res == BarrierUnit::Arrive::Accepted && passNow.empty()) {
+      for (int t : a.threads) {
+        state_[{a.cta, t}] = kAsleep;
+        topTag_[{a.cta, t}] = a.kind == BarrierKind::Sync ? -1 : static_cast<int64_t>(a.tag);
+        topId_[{a.cta, t}] = a.id;
+      }
+    }
+    model_.evaluate(bench_.acceptCycle());
+    collectModel();
+    settle();
+    return res;
+  }
+  // bar.bot of one thread (as its warp's only active thread). Returns whether it sleeps.
+  bool bottom(int cta, int id, int tid, uint32_t pc, bool nb) {
+    settle();
+    Request r;
+    r.op = kBottom;
+    r.cta = cta;
+    r.id = id;
+    r.warp = tid / 32;
+    r.mask = 1u << (tid % 32);
+    r.tag = pc;
+    r.nb = nb;
+    const auto ans = bench_.request(r);
+    note(r);
+    std::vector<int> sleepNow;
+    model_.bottom(cta, id, pc, nb, {tid}, sleepNow);
+    EXPECT_EQ(ans.sleep, !sleepNow.empty()) << "bottom sleep differs at cycle " << bench_.acceptCycle();
+    state_[{cta, tid}] = sleepNow.empty() ? kAwake : kAsleep;
+    topTag_[{cta, tid}] = -1;
+    model_.evaluate(bench_.acceptCycle());
+    collectModel();
+    settle();
+    return !sleepNow.empty();
+  }
+  void reset(int cta, int id) {
+    settle();
+    Request r;
+    r.op = kReset;
+    r.cta = cta;
+    r.id = id;
+    bench_.request(r);
+    note(r);
+    model_.reset(cta, id);
+    model_.evaluate(bench_.acceptCycle());
+    collectModel();
+    settle();
+  }
+  // Idle cycles: the model evaluates every cycle (timeouts), the RTL scans.
+  void idle(int cycles) {
+    for (int i = 0; i < cycles && ok(); ++i) {
+      model_.evaluate(bench_.cycle());
+      collectModel();
+      bench_.idle();
+      matchRtl();
+    }
+  }
+  bool awake(int cta, int tid) const { return state_.at({cta, tid}) == kAwake; }
+  // Threads woken at a critical section's top: they are inside the section (or were released
+  // by a reset, which the pipeline cannot tell apart; their bottom is then a no-op).
+  std::vector<ThreadKey> inSection() const {
+    std::vector<ThreadKey> v;
+    for (const auto& [k, st] : state_) {
+      if (st == kInSection) v.push_back(k);
+    }
+    return v;
+  }
+  int sectionOf(const ThreadKey& k) const { return topId_.at(k); }
+  int threads(int cta) const { return threads_[cta]; }
+  bool ok() const { return bench_.ok() && !::testing::Test::HasFailure(); }
+  UnitBench& bench() { return bench_; }
+  model::BarrierUnit& model() { return model_; }
+  uint64_t wokenTotal = 0;
+  std::vector<ThreadKey> wakeOrder;  // every matched wake, in RTL order
+
+ private:
+  enum State { kAwake, kAsleep, kInSection, kGone };
+  // The last requests, for a failure's report.
+  void note(const Request& r) {
+    static const char* const kOps[] = {"launch", "exit", "arrive", "reset", "bottom"};
+    std::ostringstream os;
+    os << "cycle " << bench_.acceptCycle() << " " << kOps[r.op] << " cta " << r.cta << " id " << r.id
+       << " warp " << r.warp << " mask 0x" << std::hex << r.mask << std::dec << " tag " << r.tag
+       << " kind " << static_cast<int>(r.kind) << (r.exclusive ? " ex" : "") << (r.nb ? " nb" : "")
+       << " count " << r.count << (r.imp ? " imp" : "") << " min " << r.min << " timeout "
+       << r.timeout << (r.pass ? " pass" : "");
+    history_.push_back(os.str());
+    if (history_.size() > 24) history_.pop_front();
+  }
+  std::string history() const {
+    std::string s;
+    for (const auto& h : history_) s += "\n  " + h;
+    return s;
+  }
+  std::deque<std::string> history_;
+  std::string pendingText() const {
+    std::ostringstream os;
+    os << " (model wakes outstanding:";
+    for (const auto& [k, v] : pending_) os << " cta " << k.cta << " thread " << k.tid << " resume " << v.first;
+    os << ")";
+    return os.str();
+  }
+  void collectModel() {
+    for (const auto& w : model_.takeWakes()) {
+      for (int t : w.threads) pending_[{w.cta, t}] = {w.resume, bench_.cycle()};
+    }
+  }
+  void matchRtl() {
+    for (const auto& [key, resume, cyc] : bench_.takeWakes()) {
+      auto it = pending_.find(key);
+      if (it == pending_.end()) {
+        ADD_FAILURE() << "RTL woke cta " << key.cta << " thread " << key.tid << " at cycle " << cyc
+                      << " but the model did not" << pendingText() << "; last requests:" << history();
+        continue;
+      }
+      EXPECT_EQ(resume, it->second.first) << "resume address of cta " << key.cta << " thread " << key.tid;
+      const int64_t top = topTag_[key];
+      state_[key] = (top >= 0 && resume == static_cast<uint32_t>(top) + 1) ? kInSection : kAwake;
+      topTag_[key] = -1;
+      pending_.erase(it);
+      wakeOrder.push_back(key);
+      ++wokenTotal;
+    }
+    for (const auto& [key, v] : pending_) {
+      if (bench_.cycle() > v.second + kLatency) {
+        ADD_FAILURE() << "model woke cta " << key.cta << " thread " << key.tid << " at cycle "
+                      << v.second << "; the RTL has not by cycle " << bench_.cycle()
+                      << "; last requests:" << history();
+        pending_.clear();
+        return;
+      }
+    }
+  }
+  // Run until the RTL has matched every model wake (no new requests meanwhile), and keep
+  // requests away from an impatient timeout: the model fires it at its cycle, the RTL's scan
+  // within NumCtas * 16 cycles after, so a request in between could meet either order.
+  void settle() {
+    matchRtl();
+    for (int i = 0; i < kLatency + 2 && !pending_.empty() && ok(); ++i) {
+      model_.evaluate(bench_.cycle());
+      collectModel();
+      bench_.idle();
+      matchRtl();
+    }
+    for (;;) {
+      const auto t = model_.nextTimeout();
+      if (!t || *t > bench_.cycle() + kTimeoutGuard || !ok()) break;
+      idle(static_cast<int>(*t + kTimeoutGuard - bench_.cycle()));
+    }
+  }
+  static constexpr uint64_t kTimeoutGuard = 48;  // > the RTL's scan period (32) + a search
+
+  UnitBench bench_;
+  Rng& rng_;
+  model::BarrierUnit model_;
+  std::map<ThreadKey, State> state_;
+  std::map<ThreadKey, int64_t> topTag_;  // the section top a sleeper waits at (-1: none)
+  std::map<ThreadKey, int> topId_;       // ... and its id
+  std::map<ThreadKey, std::pair<uint32_t, uint64_t>> pending_;
+  int threads_[kCtas] = {0, 0};
+};
+
+model::BarrierArrival syncArrival(int cta, int id, uint32_t tag, std::vector<int> threads) {
+  model::BarrierArrival a;
+  a.cta = cta;
+  a.id = id;
+  a.tag = tag;
+  a.kind = model::BarrierKind::Sync;
+  a.threads = std::move(threads);
+  return a;
+}
+
+uint32_t maskOf(const std::vector<int>& tids, int warp) {
+  uint32_t m = 0;
+  for (int t : tids) {
+    if (t / 32 == warp) m |= 1u << (t % 32);
+  }
+  return m;
+}
+
+std::vector<int> warpThreads(int warp, int from = 0, int to = 32) {
+  std::vector<int> v;
+  for (int l = from; l < to; ++l) v.push_back(warp * 32 + l);
+  return v;
+}
+
+TEST(BarrierUnitRtl, AllNonExitedThreadsCompleteAConditionalBarrier) {
+  Rng rng(1);
+  UnitLockstep ls(1, rng);
+  ls.launch(0, 64);
+  bool p = false;
+  ls.arrive(syncArrival(0, 3, 100, warpThreads(0)), 0, 0xFFFFFFFFu, p);
+  ls.idle(20);
+  EXPECT_EQ(ls.wokenTotal, 0u) << "32 of 64 arrived";
+  ls.arrive(syncArrival(0, 3, 100, warpThreads(1)), 1, 0xFFFFFFFFu, p);
+  ls.idle(20);
+  EXPECT_EQ(ls.wokenTotal, 64u);
+  EXPECT_TRUE(ls.ok());
+}
+
+TEST(BarrierUnitRtl, ExitsCompleteABarrierWaitingForThem) {
+  Rng rng(2);
+  UnitLockstep ls(2, rng);
+  ls.launch(1, 40);
+  bool p = false;
+  ls.arrive(syncArrival(1, 0, 7, warpThreads(0)), 0, 0xFFFFFFFFu, p);
+  ls.exitThreads(1, warpThreads(1, 0, 8));
+  ls.idle(20);
+  EXPECT_EQ(ls.wokenTotal, 32u);
+  EXPECT_TRUE(ls.ok());
+}
+
+TEST(BarrierUnitRtl, AnotherTagIsRefusedWhileBusy) {
+  Rng rng(3);
+  UnitLockstep ls(3, rng);
+  ls.launch(0, 64);
+  bool p = false;
+  ls.arrive(syncArrival(0, 5, 10, warpThreads(0)), 0, 0xFFFFFFFFu, p);
+  EXPECT_EQ(ls.arrive(syncArrival(0, 5, 20, warpThreads(1)), 1, 0xFFFFFFFFu, p),
+            BarrierUnit::Arrive::Refused);
+  EXPECT_TRUE(ls.ok());
+}
+
+TEST(BarrierUnitRtl, ImpatientMinimumAndTimeoutStartPortions) {
+  Rng rng(4);
+  UnitLockstep ls(4, rng);
+  ls.launch(0, 128);
+  bool p = false;
+  auto a = syncArrival(0, 1, 30, warpThreads(0));
+  a.count = 128;
+  a.impatient = true;
+  a.min = 32;
+  ls.arrive(a, 0, 0xFFFFFFFFu, p);
+  ls.idle(20);
+  EXPECT_EQ(ls.wokenTotal, 32u) << "MIN reached";
+  auto b = syncArrival(0, 2, 40, warpThreads(1, 0, 4));
+  b.count = 128;
+  b.impatient = true;
+  b.timeout = 50;
+  ls.arrive(b, 1, 0xFu, p);
+  ls.idle(30);
+  EXPECT_EQ(ls.wokenTotal, 32u) << "timeout not elapsed";
+  ls.idle(60);
+  EXPECT_EQ(ls.wokenTotal, 36u) << "timeout elapsed";
+  EXPECT_TRUE(ls.ok());
+}
+
+TEST(BarrierUnitRtl, LatePassContinuesAtOnce) {
+  Rng rng(5);
+  UnitLockstep ls(5, rng);
+  ls.launch(0, 96);
+  bool p = false;
+  auto a = syncArrival(0, 4, 50, warpThreads(0));
+  a.count = 96;
+  a.impatient = true;
+  a.min = 32;
+  a.pass = true;
+  ls.arrive(a, 0, 0xFFFFFFFFu, p);
+  ls.idle(20);
+  a.threads = warpThreads(1);
+  ls.arrive(a, 1, 0xFFFFFFFFu, p);
+  EXPECT_TRUE(p) << "a late arrival at a .pass barrier passes";
+  EXPECT_TRUE(ls.ok());
+}
+
+TEST(BarrierUnitRtl, ResetWakesTheSleepersAfterTheirBarrier) {
+  Rng rng(6);
+  UnitLockstep ls(6, rng);
+  ls.launch(1, 256);
+  bool p = false;
+  ls.arrive(syncArrival(1, 9, 77, warpThreads(7)), 7, 0xFFFFFFFFu, p);
+  ls.reset(1, 9);
+  ls.idle(20);
+  EXPECT_EQ(ls.wokenTotal, 32u);
+  EXPECT_TRUE(ls.ok());
+}
+
+Request arriveReq(int cta, int id, int warp, uint32_t mask, uint32_t tag,
+                  BarrierKind kind = BarrierKind::Sync) {
+  Request r;
+  r.cta = cta;
+  r.id = id;
+  r.warp = warp;
+  r.mask = mask;
+  r.tag = tag;
+  r.kind = kind;
+  return r;
+}
+
+TEST(BarrierUnitRtl, CompletingArrivalWakesTwoCyclesLaterOneWarpPerCycle) {
+  UnitBench b(7);
+  Request launch;
+  launch.op = kLaunch;
+  launch.count = 64;
+  b.request(launch);
+  b.request(arriveReq(0, 2, 0, 0xFFFFFFFFu, 5));
+  b.request(arriveReq(0, 2, 1, 0xFFFFFFFFu, 5));
+  const uint64_t accepted = b.acceptCycle();
+  for (int i = 0; i < 20; ++i) b.idle();
+  const auto wakes = b.takeWakes();
+  ASSERT_EQ(wakes.size(), 64u);
+  EXPECT_EQ(std::get<2>(wakes.front()), accepted + 2) << "accept, check, first token";
+  EXPECT_EQ(std::get<2>(wakes.back()), accepted + 3) << "warp 1's token one cycle later";
+  EXPECT_EQ(std::get<1>(wakes.front()), 6u) << "resume after the barrier instruction";
+  EXPECT_TRUE(b.ok());
+}
+
+model::BarrierArrival sectionArrival(int cta, int id, uint32_t tag, std::vector<int> threads,
+                                     uint32_t count, BarrierKind kind = BarrierKind::Ordered) {
+  auto a = syncArrival(cta, id, tag, std::move(threads));
+  a.kind = kind;
+  a.count = count;
+  return a;
+}
+
+// Claims 11, 21 (serial execution of the participants in logical order), 8 (one thread at a
+// time), 9 (sleep and awake states): members of two warps, served in ascending logical id
+// across warps, each after the previous one's bottom.
+TEST(BarrierUnitRtl, Claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder) {
+  Rng rng(11);
+  UnitLockstep ls(11, rng);
+  ls.launch(0, 64);
+  bool p = false;
+  const std::vector<int> w1 = {33, 40, 63}, w0 = {3, 17};
+  ls.arrive(sectionArrival(0, 4, 200, w1, 5), 1, maskOf(w1, 1), p);
+  ls.arrive(sectionArrival(0, 4, 200, w0, 5), 0, maskOf(w0, 0), p);
+  std::vector<int> order;
+  for (int i = 0; i < 5 && ls.ok(); ++i) {
+    const auto in = ls.inSection();
+    ASSERT_EQ(in.size(), 1u) << "exactly one thread is inside the section";
+    order.push_back(in[0].tid);
+    ls.bottom(0, 4, in[0].tid, 300, /*nb=*/true);
+  }
+  EXPECT_EQ(order, (std::vector<int>{3, 17, 33, 40, 63}));
+  EXPECT_FALSE(ls.model().busyWithOtherTag(0, 4, 999)) << "instance done";
+  EXPECT_TRUE(ls.ok());
+}
+
+// Claims 12-13 (blocking bottom: the thread waits for all participants): every member sleeps
+// at its bottom and all wake together, after the bottom instruction, when the last is done.
+TEST(BarrierUnitRtl, Claim12BlockingBottomWakesThePortionTogether) {
+  Rng rng(12);
+  UnitLockstep ls(12, rng);
+  ls.launch(0, 32);
+  bool p = false;
+  const std::vector<int> m = {1, 2, 5};
+  ls.arrive(sectionArrival(0, 6, 400, m, 3), 0, maskOf(m, 0), p);
+  for (int i = 0; i < 3 && ls.ok(); ++i) {
+    const auto in = ls.inSection();
+    ASSERT_EQ(in.size(), 1u);
+    EXPECT_TRUE(ls.bottom(0, 6, in[0].tid, 410, /*nb=*/false)) << "a blocking bottom sleeps";
+  }
+  ls.idle(20);
+  for (int t : m) EXPECT_TRUE(ls.awake(0, t)) << "thread " << t << " released with the portion";
+  EXPECT_EQ(ls.wokenTotal, 6u) << "3 section entries + 3 bottom releases";
+  EXPECT_TRUE(ls.ok());
+}
+
+// A non-participant's bottom (a thread not inside the section) changes nothing; the
+// non-blocking bottom lets the thread go on while the next one starts (claim 14).
+TEST(BarrierUnitRtl, Claim14NonBlockingBottomAndNonParticipantsContinue) {
+  Rng rng(14);
+  UnitLockstep ls(14, rng);
+  ls.launch(0, 32);
+  bool p = false;
+  const std::vector<int> m = {8, 9};
+  ls.arrive(sectionArrival(0, 2, 500, m, 2, BarrierKind::Unordered), 0, maskOf(m, 0), p);
+  EXPECT_FALSE(ls.bottom(0, 2, 20, 510, false)) << "thread 20 is not in the section";
+  auto in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_FALSE(ls.bottom(0, 2, in[0].tid, 510, true));
+  in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u) << "the next member entered";
+  EXPECT_EQ(in[0].tid, 9);
+  EXPECT_TRUE(ls.ok());
+}
+
+// Hand-off inside the unit: from a bottom's accept to the next member's wake token, 1 cycle
+// when the successor is in the same thread group of 16.
+TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
+  UnitBench b(15);
+  Request launch;
+  launch.op = kLaunch;
+  launch.count = 32;
+  b.request(launch);
+  Request a = arriveReq(0, 1, 0, 0x3u, 70, BarrierKind::Ordered);
+  a.count = 2;
+  b.request(a);
+  for (int i = 0; i < 10; ++i) b.idle();
+  auto w = b.takeWakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(std::get<0>(w[0]).tid, 0);
+  Request bot;
+  bot.op = kBottom;
+  bot.id = 1;
+  bot.mask = 0x1u;
+  bot.tag = 80;
+  bot.nb = true;
+  b.request(bot);
+  const uint64_t accepted = b.acceptCycle();
+  for (int i = 0; i < 10; ++i) b.idle();
+  w = b.takeWakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(std::get<0>(w[0]).tid, 1);
+  EXPECT_EQ(std::get<2>(w[0]), accepted + 1) << "bottom to next member's wake";
+  EXPECT_TRUE(b.ok());
+}
+
+// Seed 0105: an exclusive section waits until every slot is free; a second CTA's section
+// that became ready meanwhile is served after it.
+TEST(BarrierUnitRtl, ExclusiveSectionWaitsForTheSlotsToEmpty) {
+  Rng rng(16);
+  UnitLockstep ls(16, rng);
+  ls.launch(0, 32);
+  ls.launch(1, 32);
+  bool p = false;
+  ls.arrive(sectionArrival(0, 1, 10, {0}, 1), 0, 0x1u, p);  // in service
+  auto ex = sectionArrival(1, 2, 20, {0}, 1);
+  ex.exclusive = true;
+  ls.arrive(ex, 0, 0x1u, p);
+  ls.arrive(sectionArrival(0, 3, 30, {1}, 1), 0, 0x2u, p);
+  ls.idle(4);
+  EXPECT_EQ(ls.bench().dut().fifo_count_o, 2u) << "the exclusive head holds the FIFO";
+  ls.bottom(0, 1, 0, 11, true);
+  auto in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_EQ(in[0].cta, 1) << "the exclusive section runs next, alone";
+  EXPECT_EQ(__builtin_popcount(ls.bench().dut().slots_occupied_o), 1);
+  ls.bottom(1, 2, 0, 21, true);
+  in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_EQ(in[0].cta, 0);
+  EXPECT_EQ(in[0].tid, 1);
+  EXPECT_TRUE(ls.ok());
+}
+
+// Seed 0108: priorities per barrier id in the slot arbiter.
+TEST(BarrierUnitRtl, HigherPriorityIdIsServedFirst) {
+  Rng rng(17);
+  UnitLockstep ls(17, rng);
+  ls.setPriority(5, 3);
+  ls.launch(0, 32);
+  bool p = false;
+  ls.arrive(sectionArrival(0, 1, 10, {0}, 1), 0, 0x1u, p);
+  ls.arrive(sectionArrival(0, 2, 20, {1}, 1), 0, 0x2u, p);
+  ls.arrive(sectionArrival(0, 5, 30, {2}, 1), 0, 0x4u, p);
+  ls.bottom(0, 1, 0, 11, true);
+  auto in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_EQ(in[0].tid, 2) << "id 5 (priority 3) before id 2 (priority 0)";
+  EXPECT_TRUE(ls.ok());
+}
+
+// Claims 16-17 (late arrivals join the running portion; rescan out of logical order).
+TEST(BarrierUnitRtl, Claim16LateArrivalJoinsTheRunningSection) {
+  Rng rng(18);
+  UnitLockstep ls(18, rng);
+  ls.launch(0, 64);
+  bool p = false;
+  auto a = sectionArrival(0, 7, 90, {40, 41}, 4);
+  a.impatient = true;
+  a.min = 2;
+  ls.arrive(a, 1, maskOf({40, 41}, 1), p);
+  auto in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_EQ(in[0].tid, 40);
+  a.threads = {5, 6};
+  ls.arrive(a, 0, maskOf({5, 6}, 0), p);  // below the search: served after 41, out of order
+  std::vector<int> order = {40};
+  for (int i = 0; i < 4 && ls.ok(); ++i) {
+    in = ls.inSection();
+    ASSERT_EQ(in.size(), 1u);
+    ls.bottom(0, 7, in[0].tid, 95, true);
+    in = ls.inSection();
+    if (!in.empty()) order.push_back(in[0].tid);
+  }
+  EXPECT_EQ(order, (std::vector<int>{40, 41, 5, 6}));
+  EXPECT_TRUE(ls.ok());
+}
+
+// bar.reset of a section in service wakes its queued members after the top and its bottom
+// sleepers after the bottom, and frees the slot for the next section.
+TEST(BarrierUnitRtl, ResetOfASectionReleasesEveryoneAndTheSlot) {
+  Rng rng(19);
+  UnitLockstep ls(19, rng);
+  ls.launch(0, 32);
+  bool p = false;
+  ls.arrive(sectionArrival(0, 3, 60, {0, 1, 2}, 3), 0, 0x7u, p);
+  ls.bottom(0, 3, 0, 70, false);  // thread 0 asleep at the bottom, 1 inside, 2 queued
+  ls.arrive(sectionArrival(0, 4, 80, {3}, 1), 0, 0x8u, p);  // waits in a slot
+  const uint64_t before = ls.wokenTotal;
+  ls.reset(0, 3);
+  ls.idle(10);
+  EXPECT_TRUE(ls.awake(0, 0)) << "the bottom sleeper continues after its bottom";
+  EXPECT_EQ(ls.wokenTotal, before + 3) << "threads 0 and 2, then thread 3 enters its section";
+  EXPECT_EQ(ls.wakeOrder.back().tid, 3);
+  EXPECT_TRUE(ls.ok());
+}
+
+// The status output names barriers with arrivals waiting longer than the limit.
+TEST(BarrierUnitRtl, StaticTooLongIsReported) {
+  UnitBench b(20);
+  b.dut().static_limit_i = 100;
+  Request launch;
+  launch.op = kLaunch;
+  launch.count = 64;
+  b.request(launch);
+  b.request(arriveReq(0, 9, 0, 0x1u, 5));
+  for (int i = 0; i < 50; ++i) b.idle();
+  EXPECT_EQ(b.dut().static_long_o & (1u << 9), 0u) << "50 cycles < limit";
+  for (int i = 0; i < 100; ++i) b.idle();
+  EXPECT_NE(b.dut().static_long_o & (1u << 9), 0u) << "static past the limit";
+  b.request(arriveReq(0, 9, 1, 0xFFFFFFFFu, 5));
+  b.request(arriveReq(0, 9, 0, 0xFFFFFFFEu, 5));
+  for (int i = 0; i < 80; ++i) b.idle();
+  EXPECT_EQ(b.dut().static_long_o & (1u << 9), 0u) << "cleared once the barrier completed";
+  EXPECT_TRUE(b.ok());
+}
+
+TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
+  for (uint64_t seed : testSeeds()) {
+    SIMT_SEED_TRACE(seed);
+    Rng rng(seed);
+    UnitLockstep ls(seed, rng);
+    ls.bench().setWakeReadyPercent(70);
+    Coverage cov("barrier_unit");
+    cov.define({"refused", "late_pass", "explicit_count", "default_count", "impatient_min",
+                "impatient_timeout", "reset", "exit", "multi_warp_wake", "wake_backpressure",
+                "relaunch", "section_entry", "blocking_bottom", "nonblocking_bottom",
+                "exclusive_section", "late_join", "out_of_order", "stale_slot",
+                "slots_shared"});
+    constexpr int kIdsUsed = 4;
+    for (int id = 0; id < kIdsUsed; ++id) ls.setPriority(id, rng.below(2));
+    // Per id: its kind and exclusivity (a place in the program): a simple barrier, an ordered
+    // and an unordered section, and an exclusive ordered section.
+    const BarrierKind kindOf[kIdsUsed] = {BarrierKind::Sync, BarrierKind::Ordered,
+                                          BarrierKind::Unordered, BarrierKind::Ordered};
+    const bool exclOf[kIdsUsed] = {false, false, false, true};
+    const int ops = 10000 * lengthScale();
+    for (int c = 0; c < kCtas; ++c) ls.launch(c, rng.range(1, kWarps * 32));
+    for (int i = 0; i < ops && ls.ok(); ++i) {
+      const int cta = rng.below(kCtas);
+      const int n = ls.threads(cta);
+      const int what = rng.below(100);
+      const auto inSec = ls.inSection();
+      if (what < 25 && !inSec.empty()) {
+        const ThreadKey k = inSec[static_cast<size_t>(rng.below(static_cast<int>(inSec.size())))];
+        // The bottom of the section it is in; sometimes another id's (a no-op in both).
+        const int real = ls.sectionOf(k);
+        const int id = rng.chance(90) ? real : rng.below(kIdsUsed);
+        const bool nb = rng.chance(40);
+        const bool slept = ls.bottom(k.cta, id, k.tid, static_cast<uint32_t>(1000 + 10 * id), nb);
+        cov.sample("blocking_bottom", slept);
+        cov.sample("nonblocking_bottom", !slept && nb && real == id);
+      } else if (what < 70) {
+        const int warp = rng.below((n + 31) / 32);
+        std::vector<int> tids;
+        const int pct = rng.chance(50) ? 100 : rng.range(10, 90);
+        for (int l = 0; l < 32; ++l) {
+          const int t = warp * 32 + l;
+          if (t < n && ls.awake(cta, t) && rng.chance(pct)) tids.push_back(t);
+        }
+        if (tids.empty()) continue;
+        const int id = rng.below(kIdsUsed);
+        auto a = syncArrival(cta, id, static_cast<uint32_t>(100 * id + rng.below(2)), tids);
+        a.kind = kindOf[id];
+        a.exclusive = exclOf[id];
+        if (rng.chance(40)) {
+          a.count = static_cast<uint32_t>(rng.range(1, n));
+          cov.hit("explicit_count");
+        } else {
+          cov.hit("default_count");
+        }
+        if (rng.chance(a.kind == BarrierKind::Sync ? 30 : 50)) {
+          a.impatient = true;
+          // One timeout pending at a time: the RTL finds elapsed timeouts by a scan of one
+          // entry per idle cycle, so two elapsing within one scan period may start in scan
+          // order rather than in time order (docs/blocks/barrier_unit.md).
+          if (rng.chance(50) || ls.model().nextTimeout()) a.min = static_cast<uint32_t>(rng.range(1, 64));
+          else a.timeout = static_cast<uint32_t>(rng.range(1, 200));
+          a.pass = rng.chance(40);
+        }
+        bool passed = false;
+        const auto r = ls.arrive(a, warp, maskOf(tids, warp), passed);
+        cov.sample("refused", r == BarrierUnit::Arrive::Refused);
+        cov.sample("late_pass", passed);
+      } else if (what < 76) {
+        std::vector<int> tids;
+        for (int t = 0; t < n; ++t) {
+          if (ls.awake(cta, t) && rng.chance(5)) tids.push_back(t);
+        }
+        if (!tids.empty()) {
+          ls.exitThreads(cta, tids);
+          cov.hit("exit");
+        }
+      } else if (what < 79) {
+        ls.reset(cta, rng.below(kIdsUsed));
+        cov.hit("reset");
+      } else if (what < 80) {
+        // The CTA ends: its barriers are reset (everyone awake) and a new CTA takes its place.
+        for (int id = 0; id < kIdsUsed; ++id) ls.reset(cta, id);
+        if (!ls.model().anyAsleep(cta)) {
+          ls.launch(cta, rng.range(1, kWarps * 32));
+          cov.hit("relaunch");
+        }
+      } else {
+        ls.idle(rng.range(1, 60));
+      }
+      const auto& st = ls.model().stats;
+      auto stat = [&](const char* k) { return st.count(k) ? st.at(k) : 0u; };
+      cov.sample("impatient_min", stat("barrier_portions_impatient") > 0);
+      cov.sample("impatient_timeout", stat("barrier_timeouts") > 0);
+      cov.sample("multi_warp_wake", stat("barrier_releases") > 0 && ls.wokenTotal > 64);
+      cov.sample("wake_backpressure", ls.bench().sawBackpressure);
+      cov.sample("section_entry", stat("barrier_section_entries") > 0);
+      cov.sample("exclusive_section", stat("barrier_exclusive_sections") > 0);
+      cov.sample("late_join", stat("barrier_late_join") > 0);
+      cov.sample("out_of_order", stat("barrier_out_of_order") > 0);
+      cov.sample("stale_slot", stat("barrier_slot_stale") > 0);
+      cov.sample("slots_shared", ls.bench().maxSlotsOccupied >= 2);
+    }
+    ls.idle(100);
+    EXPECT_TRUE(ls.ok());
+    EXPECT_GT(ls.wokenTotal, 1000u) << "the random traffic should wake many threads";
+    cov.requireAllHit();
+  }
+}
+
+}  // namespace
+}  // namespace simt::tb
