@@ -30,6 +30,7 @@ uint32_t BarrierUnit::expected(const Cta& c, const Instance& b) const {
 
 BarrierUnit::Arrive BarrierUnit::arrive(const BarrierArrival& a, uint64_t cycle,
                                         std::vector<int>& passNow) {
+  cycle_ = cycle;
   Cta& c = ctas_.at(a.cta);
   Instance& b = c.bar[a.id];
   if (b.busy && b.tag != a.tag) {
@@ -176,7 +177,6 @@ void BarrierUnit::dispatch() {
 }
 
 void BarrierUnit::serveNext(int cta, Instance& b, int id) {
-  (void)id;
   if (b.pending.empty()) {
     // Portion done: the blocking bottoms continue together.
     b.sectionActive = false;
@@ -187,7 +187,11 @@ void BarrierUnit::serveNext(int cta, Instance& b, int id) {
     for (const auto& [t, resume] : b.bottomSleepers) byResume[resume].push_back(t);
     for (auto& [resume, threads] : byResume) wake(cta, std::move(threads), resume);
     b.bottomSleepers.clear();
-    finishIfDone(ctas_.at(cta), b);
+    Cta& c = ctas_.at(cta);
+    finishIfDone(c, b);
+    // As the RTL, the entry's next portion (threads that arrived meanwhile) is checked before
+    // the slot arbiter grants the next section.
+    if (ready(c, b, cycle_)) startPortion(cta, c, id, b);
     dispatch();
     return;
   }
@@ -247,6 +251,7 @@ void BarrierUnit::reset(int cta, int id) {
 void BarrierUnit::exited(int cta, int n) { ctas_.at(cta).exited += n; }
 
 void BarrierUnit::evaluate(uint64_t cycle) {
+  cycle_ = cycle;
   bool changed = true;
   while (changed) {  // a finished section may let an exclusive one start, and vice versa
     changed = false;

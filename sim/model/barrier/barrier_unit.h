@@ -158,6 +158,7 @@ class BarrierUnit {
   std::vector<std::optional<SlotEntry>> slots_;
   RrArbiter arbiter_{kSlots};
   int serviceSlot_ = -1;  // slot whose section the thread select serves
+  uint64_t cycle_ = 0;    // of the latest arrival or evaluation
   uint32_t prio_[kIds] = {};
 };
 
