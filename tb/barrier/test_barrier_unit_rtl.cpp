@@ -361,13 +361,15 @@ class UnitLockstep {
       bench_.idle();
       matchRtl();
     }
+    // A request may wait to be accepted (a section search, a wake pass): keep a wide margin.
     for (;;) {
       const auto t = model_.nextTimeout();
-      if (!t || *t > bench_.cycle() + kTimeoutGuard || !ok()) break;
-      idle(static_cast<int>(*t + kTimeoutGuard - bench_.cycle()));
+      if (!t || *t > bench_.cycle() + kTimeoutAhead || !ok()) break;
+      idle(static_cast<int>(*t + kTimeoutAfter - bench_.cycle()));
     }
   }
-  static constexpr uint64_t kTimeoutGuard = 48;  // > the RTL's scan period (32) + a search
+  static constexpr uint64_t kTimeoutAhead = 200;  // > the longest wait for acceptance
+  static constexpr uint64_t kTimeoutAfter = 48;   // > the RTL's scan period (32) + a search
 
   UnitBench bench_;
   Rng& rng_;
@@ -757,7 +759,8 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
     const bool exclOf[kIdsUsed] = {false, false, false, true};
     const int ops = 10000 * lengthScale();
     for (int c = 0; c < kCtas; ++c) ls.launch(c, rng.range(1, kWarps * 32));
-    for (int i = 0; i < ops && ls.ok(); ++i) {
+    // At least `ops` operations, then on until every coverage bin is hit (at most 4x).
+    for (int i = 0; (i < ops || (i < 4 * ops && !cov.allHit())) && ls.ok(); ++i) {
       const int cta = rng.below(kCtas);
       const int n = ls.threads(cta);
       const int what = rng.below(100);

@@ -82,6 +82,13 @@ class Coverage {
     if (cond) hit(bin);
   }
   uint64_t hits(const std::string& bin) const;
+  // Whether every bin was hit (a random test may run on until it is, up to a cap).
+  bool allHit() const {
+    for (const auto& [bin, n] : bins_) {
+      if (n == 0) return false;
+    }
+    return true;
+  }
   // Fails the test for each bin never hit, and writes the report.
   void requireAllHit() const;
   std::string report() const;
