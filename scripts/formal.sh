@@ -16,7 +16,7 @@ PROOFS=(
   "simt_rr_arbiter|-set N 5"
   "simt_thread_select|-set MaxThreads 32 -set PhysW 6"
   "simt_barrier_slots|-set NumSlots 4 -set BarW 3 -set PrioW 2 -set FifoDepth 3"
-  "simt_barrier_table|-set NumCtas 1 -set Warps 1 -set TagW 3 -set TimeW 4"
+  "simt_barrier_table|-set NumCtas 1 -set Warps 1 -set TagW 2 -set TimeW 3 -set CntW 6"
   "simt_warp_scheduler|-set NumWarps 5 -set PrioW 3 -set NumCtas 2 -set NumBarIds 2 -set TagW 3"
   "simt_warp_scheduler|-set NumWarps 8 -set PrioW 6 -set NumCtas 2 -set NumBarIds 2 -set TagW 4"
 )

@@ -30,12 +30,12 @@ module simt_barrier_table #(
   parameter int TagW    = 22,
   parameter int TimeW   = 16,
   parameter int SlotW   = 4,
+  parameter int CntW    = 12,             // thread counts (COUNT, MIN, waiting, passed)
   localparam int NumIds = 16,
   localparam int NumEnt = NumCtas * NumIds,
   localparam int EntW   = $clog2(NumEnt),
   localparam int CtaW   = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int WarpW  = (Warps > 1) ? $clog2(Warps) : 1,
-  localparam int CntW   = 12,
   localparam int BarW   = EntW,
   localparam int Thr    = Warps * 32,
   localparam int TidW   = $clog2(Thr)
@@ -716,9 +716,17 @@ module simt_barrier_table #(
 
 `ifdef FORMAL
   // Table bookkeeping: an idle entry has no waiters and no section, queued or bottom threads
-  // are asleep, and the FSM is in a legal state.
+  // are asleep, and the FSM is in a legal state. The environment behaves as the unit's thread
+  // select and slots do: a selected thread is a queued member of the section in service (or
+  // already woken), done comes only while serving, and a slot holds only pushed entries.
   always @(posedge clk_i) begin
     if (rst_ni) begin
+      assume (!ts_done_i || (svc_q && !stale_q && !done_q && !ts_sel_valid_i));
+      assume (!ts_sel_valid_i || (svc_q && !stale_q && !done_q &&
+                                  (woke_q || (qd_q[sel_idx][sel_lane] && !bot_q[sel_idx][sel_lane] &&
+                                              wid_q[sel_idx][sel_lane*4 +: 4] == svc_ent_q[3:0]))));
+      assume (!grant_valid_i || inq_q[g_ent]);
+      assume (req_cta_i <= CtaW'(NumCtas - 1) && req_warp_i <= WarpW'(Warps - 1));
       for (int e = 0; e < NumEnt; e++) begin
         assert (busy_q[e] || waiting_q[e] == '0);
         assert (busy_q[e] || !secact_q[e]);

@@ -290,6 +290,7 @@ class UnitLockstep {
   UnitBench& bench() { return bench_; }
   model::BarrierUnit& model() { return model_; }
   uint64_t wokenTotal = 0;
+  bool guardTimeouts = false;  // random traffic: no request near a pending timeout
   std::vector<ThreadKey> wakeOrder;  // every matched wake, in RTL order
 
  private:
@@ -362,7 +363,7 @@ class UnitLockstep {
       matchRtl();
     }
     // A request may wait to be accepted (a section search, a wake pass): keep a wide margin.
-    for (;;) {
+    while (guardTimeouts) {
       const auto t = model_.nextTimeout();
       if (!t || *t > bench_.cycle() + kTimeoutAhead || !ok()) break;
       idle(static_cast<int>(*t + kTimeoutAfter - bench_.cycle()));
@@ -627,6 +628,26 @@ TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
   EXPECT_TRUE(b.ok());
 }
 
+// From the completing arrival's accept to the first member's wake token: check, push into
+// the ready FIFO, FIFO to slot, grant and thread select start, search of group 0, wake.
+TEST(BarrierUnitRtl, SectionStartsSixCyclesAfterTheCompletingArrival) {
+  UnitBench b(21);
+  Request launch;
+  launch.op = kLaunch;
+  launch.count = 32;
+  b.request(launch);
+  Request a = arriveReq(0, 1, 0, 0x1u, 70, BarrierKind::Ordered);
+  a.count = 1;
+  b.request(a);
+  const uint64_t accepted = b.acceptCycle();
+  for (int i = 0; i < 12; ++i) b.idle();
+  const auto w = b.takeWakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(std::get<2>(w[0]), accepted + 6);
+  EXPECT_EQ(std::get<1>(w[0]), 71u);
+  EXPECT_TRUE(b.ok());
+}
+
 // Seed 0105: an exclusive section waits until every slot is free; a second CTA's section
 // that became ready meanwhile is served after it.
 TEST(BarrierUnitRtl, ExclusiveSectionWaitsForTheSlotsToEmpty) {
@@ -744,6 +765,7 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
     Rng rng(seed);
     UnitLockstep ls(seed, rng);
     ls.bench().setWakeReadyPercent(70);
+    ls.guardTimeouts = true;
     Coverage cov("barrier_unit");
     cov.define({"refused", "late_pass", "explicit_count", "default_count", "impatient_min",
                 "impatient_timeout", "reset", "exit", "multi_warp_wake", "wake_backpressure",
