@@ -48,7 +48,7 @@ CONFIGS = [
     ("barrier_unit_2x8", "simt_barrier_unit", {},
      "default: 2 CTAs x 8 warps, 16 slots; tables, slots and thread select"),
     ("barrier_unit_1x4", "simt_barrier_unit",
-     {"NumCtas": 1, "Warps": 4, "TagW": 12, "NumSlots": 8, "FifoDepth": 4},
+     {"NumCtas": 1, "Warps": 4, "TagW": 12, "NumSlots": 8},
      "fitting set for the HX8K: 1 CTA x 4 warps, 8 slots, 12-bit tags"),
     ("thread_select_256", "simt_thread_select", {}, "default: 256 logical threads, 16 groups"),
     ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),

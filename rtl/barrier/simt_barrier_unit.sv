@@ -10,16 +10,19 @@
 // ascending logical id (logical id = warp * 32 + lane within the CTA, the launcher's order).
 // One section is in service at a time; the others wait in their slots, and an exclusive one
 // waits for every slot to be free (seed 0105). The slot arbiter's priority is per barrier id
-// (seed 0108), written through prio_we_i.
+// (seed 0108), written through prio_we_i. The ready FIFO holds NumCtas * 16 - NumSlots
+// entries (16 at the defaults), enough for every barrier of every resident CTA.
 module simt_barrier_unit #(
   parameter int NumCtas   = 2,
   parameter int Warps     = 8,
   parameter int TagW      = 22,
   parameter int TimeW     = 16,
   parameter int NumSlots  = 16,
-  parameter int FifoDepth = 8,
   parameter int PrioW     = 2,
   localparam int NumEnt   = NumCtas * 16,
+  // Every table entry has at most one item in the FIFO or a slot, so a FIFO of this depth
+  // never holds the table back: a section in service can always take its bottom requests.
+  localparam int FifoDepth = (NumEnt > NumSlots) ? NumEnt - NumSlots : 1,
   localparam int EntW     = $clog2(NumEnt),
   localparam int CtaW     = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int WarpW    = (Warps > 1) ? $clog2(Warps) : 1,
