@@ -151,6 +151,7 @@ module simt_barrier_table #(
   logic [SlotW-1:0] svc_slot_d, svc_slot_q;
   logic             woke_d, woke_q;
   logic             done_d, done_q;
+  logic             run_d, run_q;          // the thread select serves a started portion
 
   function automatic logic [CntW-1:0] popcnt(logic [31:0] m);
     popcnt = '0;
@@ -314,7 +315,8 @@ module simt_barrier_table #(
     svc_ent_d      = svc_ent_q;
     svc_slot_d     = svc_slot_q;
     woke_d         = woke_q;
-    done_d         = done_q || ts_done_i;
+    done_d         = done_q || (ts_done_i && run_q);
+    run_d          = run_q && !ts_done_i;
     resp_refused_o = 1'b0;
     resp_pass_o    = 1'b0;
     resp_sleep_o   = 1'b0;
@@ -336,6 +338,7 @@ module simt_barrier_table #(
       inq_d[g_ent] = 1'b0;
       if (!g_stale) begin
         ts_start_o   = 1'b1;
+        run_d        = 1'b1;
         sq_d[g_ent]  = 1'b0;
       end
     end
@@ -542,6 +545,7 @@ module simt_barrier_table #(
               sq_d[ent_q]     = 1'b0;
               if (svc_q && !stale_q && svc_ent_q == ent_q) begin
                 ts_abort_o  = ts_busy_i;
+                run_d       = 1'b0;
                 rel_valid_o = 1'b1;
                 svc_d       = 1'b0;
                 woke_d      = 1'b0;
@@ -629,6 +633,7 @@ module simt_barrier_table #(
       svc_slot_q <= '0;
       woke_q     <= 1'b0;
       done_q     <= 1'b0;
+      run_q      <= 1'b0;
     end else begin
       for (int e = 0; e < NumEnt; e++) begin
         busy_q[e]    <= busy_d[e];
@@ -672,6 +677,7 @@ module simt_barrier_table #(
       svc_slot_q <= svc_slot_d;
       woke_q     <= woke_d;
       done_q     <= done_d;
+      run_q      <= run_d;
     end
   end
 
@@ -721,12 +727,14 @@ module simt_barrier_table #(
   // already woken), done comes only while serving, and a slot holds only pushed entries.
   always @(posedge clk_i) begin
     if (rst_ni) begin
-      assume (!ts_done_i || (svc_q && !stale_q && !done_q && !ts_sel_valid_i));
-      assume (!ts_sel_valid_i || (svc_q && !stale_q && !done_q &&
+      assume (!ts_done_i || (run_q && svc_q && !stale_q && !done_q && !ts_sel_valid_i));
+      assume (!ts_sel_valid_i || (run_q && svc_q && !stale_q && !done_q &&
                                   (woke_q || (qd_q[sel_idx][sel_lane] && !bot_q[sel_idx][sel_lane] &&
                                               wid_q[sel_idx][sel_lane*4 +: 4] == svc_ent_q[3:0]))));
       assume (!grant_valid_i || inq_q[g_ent]);
       assume (req_cta_i <= CtaW'(NumCtas - 1) && req_warp_i <= WarpW'(Warps - 1));
+      assume (!(req_valid_i && req_op_i == OpArrive) ||
+              (sleep_q[{req_cta_i, req_warp_i}] & req_mask_i) == '0);  // arrivals are awake
       for (int e = 0; e < NumEnt; e++) begin
         assert (busy_q[e] || waiting_q[e] == '0);
         assert (busy_q[e] || !secact_q[e]);
