@@ -515,12 +515,17 @@ Request arriveReq(int cta, int id, int warp, uint32_t mask, uint32_t tag,
   return r;
 }
 
-TEST(BarrierUnitRtl, CompletingArrivalWakesTwoCyclesLaterOneWarpPerCycle) {
-  UnitBench b(7);
+void launchCta(UnitBench& b, int cta, int threads) {
   Request launch;
   launch.op = kLaunch;
-  launch.count = 64;
+  launch.cta = cta;
+  launch.count = static_cast<uint32_t>(threads);
   b.request(launch);
+}
+
+TEST(BarrierUnitRtl, CompletingArrivalWakesTwoCyclesLaterOneWarpPerCycle) {
+  UnitBench b(7);
+  launchCta(b, 0, 64);
   b.request(arriveReq(0, 2, 0, 0xFFFFFFFFu, 5));
   b.request(arriveReq(0, 2, 1, 0xFFFFFFFFu, 5));
   const uint64_t accepted = b.acceptCycle();
@@ -607,10 +612,7 @@ TEST(BarrierUnitRtl, Claim14NonBlockingBottomAndNonParticipantsContinue) {
 // when the successor is in the same thread group of 16.
 TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
   UnitBench b(15);
-  Request launch;
-  launch.op = kLaunch;
-  launch.count = 32;
-  b.request(launch);
+  launchCta(b, 0, 32);
   Request a = arriveReq(0, 1, 0, 0x3u, 70, BarrierKind::Ordered);
   a.count = 2;
   b.request(a);
@@ -638,10 +640,7 @@ TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
 // the ready FIFO, FIFO to slot, grant and thread select start, search of group 0, wake.
 TEST(BarrierUnitRtl, SectionStartsSixCyclesAfterTheCompletingArrival) {
   UnitBench b(21);
-  Request launch;
-  launch.op = kLaunch;
-  launch.count = 32;
-  b.request(launch);
+  launchCta(b, 0, 32);
   Request a = arriveReq(0, 1, 0, 0x1u, 70, BarrierKind::Ordered);
   a.count = 1;
   b.request(a);
@@ -781,10 +780,7 @@ TEST(BarrierUnitRtl, ResetOfASectionReleasesEveryoneAndTheSlot) {
 TEST(BarrierUnitRtl, StaticTooLongIsReported) {
   UnitBench b(20);
   b.dut().static_limit_i = 100;
-  Request launch;
-  launch.op = kLaunch;
-  launch.count = 64;
-  b.request(launch);
+  launchCta(b, 0, 64);
   b.request(arriveReq(0, 9, 0, 0x1u, 5));
   for (int i = 0; i < 50; ++i) b.idle();
   EXPECT_EQ(b.dut().static_long_o & (1u << 9), 0u) << "50 cycles < limit";
