@@ -23,18 +23,23 @@ PROOFS=(
   "simt_warp_scheduler|-set NumWarps 5 -set PrioW 3 -set NumCtas 2 -set NumBarIds 2 -set TagW 3"
   "simt_warp_scheduler|-set NumWarps 8 -set PrioW 6 -set NumCtas 2 -set NumBarIds 2 -set TagW 4"
 )
-fail=0
-for p in "${PROOFS[@]}"; do
+prove_one() {
+  local p=$1 top params name log
   top=${p%%|*}; params=${p#*|}
   name="$top${params// /}"; name=${name//-set/_}
   log=build/formal/$name.log
-  if yosys -q -l "$log" -p "read_verilog -sv -formal ${SRCS[*]}; chparam $params $top; \
+  if yosys -q -l "$log" -p "read_verilog -sv -formal $SRCS_LIST; chparam $params $top; \
         prep -top $top; memory_map; opt -fast; async2sync; flatten; \
         sat -tempinduct -prove-asserts -set-assumes -set-init-zero -seq 1 -maxsteps 20 -verify" \
         >/dev/null 2>&1 && grep -q 'Induction step proven: SUCCESS' "$log"; then
     echo "formal: $top ($params) proven"
   else
-    echo "formal: $top ($params) FAILED (see $log)"; fail=1
+    echo "formal: $top ($params) FAILED (see $log)"; return 1
   fi
-done
+}
+export -f prove_one
+export SRCS_LIST="${SRCS[*]}"
+# Two proofs at a time (the machine has two cores).
+fail=0
+printf '%s\n' "${PROOFS[@]}" | xargs -P 2 -d '\n' -I{} bash -c 'prove_one "$1"' _ {} || fail=1
 exit $fail
