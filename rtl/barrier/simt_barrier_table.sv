@@ -138,7 +138,6 @@ module simt_barrier_table #(
   state_e           st_d, st_q;
   logic [EntW-1:0]  ent_d, ent_q;          // entry being checked or woken
   logic [WarpW-1:0] w_d, w_q;              // warp being woken
-  logic             clear_d, clear_q;      // the wake is a reset: the entry goes idle
   logic             scan_d, scan_q;        // checking every entry of a CTA (after an exit)
   logic [EntW-1:0]  tptr_d, tptr_q;        // timeout scan pointer
   logic [TimeW-1:0] now_q;
@@ -193,6 +192,7 @@ module simt_barrier_table #(
   logic             g_stale;
   logic             bot_hit;
   logic [4:0]       j_lane;
+  logic             j_any;
 
   assign req_ent  = EntW'({req_cta_i, req_id_i});
   assign ent_cta  = CtaW'(ent_q >> 4);
@@ -266,13 +266,15 @@ module simt_barrier_table #(
   assign rdy_valid_o   = (st_q == StQueue);
   assign rdy_bar_o     = ent_q;
   assign rdy_excl_o    = excl_q[ent_q];
-  assign j_lane        = 5'(simt_lowest(jmask_q));
   assign ts_join_tid_o = TidW'({w_q, j_lane});
 
-  function automatic logic [5:0] simt_lowest(logic [31:0] m);
-    simt_lowest = 6'd32;
-    for (int i = 31; i >= 0; i--) if (m[i]) simt_lowest = 6'(i);
-  endfunction
+  // The next late joiner to hand to the thread select: the lowest pending lane.
+  simt_find_next_set #(.N(32), .Wrap(1'b0)) u_join_pick (
+    .vec_i   (jmask_q),
+    .start_i (5'd0),
+    .found_o (j_any),
+    .idx_o   (j_lane)
+  );
 
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
@@ -305,7 +307,6 @@ module simt_barrier_table #(
     st_d           = st_q;
     ent_d          = ent_q;
     w_d            = w_q;
-    clear_d        = clear_q;
     scan_d         = scan_q;
     tptr_d         = tptr_q;
     wmode_d        = wmode_q;
@@ -375,7 +376,6 @@ module simt_barrier_table #(
             OpReset: begin
               if (busy_q[req_ent]) begin
                 w_d     = '0;
-                clear_d = 1'b1;
                 wmode_d = WkRstTop;
                 st_d    = StWake;
               end
@@ -462,7 +462,6 @@ module simt_barrier_table #(
         if (fires(ent_q, nonex_q[ent_cta])) begin
           if (kind_q[ent_q] == KindSync) begin
             w_d     = '0;
-            clear_d = 1'b0;
             wmode_d = WkTop;
             st_d    = StWake;
           end else begin
@@ -517,7 +516,7 @@ module simt_barrier_table #(
 
       StJoin: begin
         // One late joiner per cycle to the thread select, if it serves this section.
-        if (svc_q && !stale_q && svc_ent_q == ent_q && jmask_q != '0) begin
+        if (svc_q && !stale_q && svc_ent_q == ent_q && j_any) begin
           ts_join_o        = 1'b1;
           jmask_d[j_lane]  = 1'b0;
         end else begin
@@ -571,7 +570,6 @@ module simt_barrier_table #(
               end
             end
             if (wmode_q != WkBot) waiting_d[ent_q] = '0;
-            clear_d = 1'b0;
             if (wmode_q == WkBot) begin
               st_d = StCheck;
             end else if (scan_q && ent_id != 4'd15) begin
@@ -621,7 +619,6 @@ module simt_barrier_table #(
       st_q       <= StIdle;
       ent_q      <= '0;
       w_q        <= '0;
-      clear_q    <= 1'b0;
       scan_q     <= 1'b0;
       tptr_q     <= '0;
       now_q      <= '0;
@@ -665,7 +662,6 @@ module simt_barrier_table #(
       st_q       <= st_d;
       ent_q      <= ent_d;
       w_q        <= w_d;
-      clear_q    <= clear_d;
       scan_q     <= scan_d;
       tptr_q     <= tptr_d;
       now_q      <= now_q + 1'b1;
