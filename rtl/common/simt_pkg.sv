@@ -145,6 +145,45 @@ package simt_pkg;
     BarDynamic = 2'd2   // ready: being executed by the barrier scheduling unit
   } bar_state_e;
 
+  // ---------------------------------------------------------------------------------------
+  // Instruction encoding (sim/asm/isa.h, docs/isa.md): opcodes [6:0]; the SM core decodes.
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [6:0] {
+    OpAdd = 7'd0, OpSub = 7'd1, OpMul = 7'd2, OpAnd = 7'd3, OpOr = 7'd4, OpXor = 7'd5,
+    OpShl = 7'd6, OpShr = 7'd7, OpSra = 7'd8, OpMin = 7'd9, OpMax = 7'd10, OpMinu = 7'd11,
+    OpMaxu = 7'd12, OpMov = 7'd13, OpMovSreg = 7'd14, OpNot = 7'd15, OpSelp = 7'd16,
+    OpSetp = 7'd17, OpPand = 7'd18, OpPor = 7'd19, OpPxor = 7'd20, OpPnot = 7'd21,
+    OpLdGlobal = 7'd22, OpStGlobal = 7'd23, OpLdShared = 7'd24, OpStShared = 7'd25,
+    OpLdParam = 7'd26, OpLdGlobalV4 = 7'd27, OpStGlobalV4 = 7'd28, OpAtomGlobal = 7'd29,
+    OpAtomShared = 7'd30, OpAtomGlobalCas = 7'd31, OpAtomSharedCas = 7'd32, OpMembar = 7'd33,
+    OpSsy = 7'd34, OpSync = 7'd35, OpPbrk = 7'd36, OpBrk = 7'd37, OpPcont = 7'd38,
+    OpCont = 7'd39, OpBra = 7'd40, OpBrx = 7'd41, OpJmp = 7'd42, OpJmx = 7'd43, OpCal = 7'd44,
+    OpRet = 7'd45, OpExit = 7'd46, OpYield = 7'd47, OpBarSync = 7'd48, OpBarTopOcs = 7'd49,
+    OpBarBotOcs = 7'd50, OpBarTopUcs = 7'd51, OpBarBotUcs = 7'd52, OpBarReset = 7'd53,
+    OpSvStart = 7'd54, OpSvEnd = 7'd55, OpSvLoopBegin = 7'd56, OpSvLoopEnd = 7'd57,
+    OpNop = 7'd58, OpTrap = 7'd59
+  } op_e;
+  localparam int NumOpcodes = 60;  // encodings at or above this are illegal
+
+  // Special registers (mov rd, %sreg: the sub field).
+  localparam logic [4:0] SregTid = 5'd0, SregNtid = 5'd1, SregCtaid = 5'd2, SregNctaid = 5'd3,
+                         SregLaneid = 5'd4, SregWarpid = 5'd5, SregGtid = 5'd6, SregClock = 5'd7;
+
+  // Why the SM core stopped with a fault (fault_cause_o).
+  typedef enum logic [3:0] {
+    FltNone        = 4'd0,
+    FltIllegal     = 4'd1,   // undefined opcode
+    FltPcRange     = 4'd2,   // instruction address outside the loaded code
+    FltTrap        = 4'd3,
+    FltGlobalAlign = 4'd4,
+    FltGlobalRange = 4'd5,
+    FltSharedAlign = 4'd6,
+    FltSharedRange = 4'd7,
+    FltParamAlign  = 4'd8,
+    FltParamRange  = 4'd9,
+    FltLaunch      = 4'd10   // the launch does not fit (threads per CTA, shared bytes)
+  } fault_e;
+
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

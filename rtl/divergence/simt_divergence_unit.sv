@@ -47,6 +47,7 @@ module simt_divergence_unit #(
   output logic                      req_ready_o,
   output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
   output logic [AddrW-1:0]          resp_link_value_o,
+  output logic                      resp_yield_fired_o,   // yield: its token was pushed/merged
 
   // State query (meaningful while no request is being processed)
   input  logic [WarpW-1:0]          qry_warp_i,
@@ -706,6 +707,7 @@ module simt_divergence_unit #(
   assign resp_link_mask_o  = (state_q == StIdle) ?
                              ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
   assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
+  assign resp_yield_fired_o = fire_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

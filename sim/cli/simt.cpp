@@ -9,6 +9,7 @@
 
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
+#include "rtl/sm_rtl.h"
 
 namespace po = boost::program_options;
 
@@ -173,11 +174,14 @@ int cmdRun(const std::vector<std::string>& args) {
   } catch (const std::exception& e) {
     return usage(e.what());
   }
-  if (engine != "model") {
-    return usage("engine '" + engine + "' needs the verilated SM core, which this build does not "
-                 "have yet; use --engine model");
+  if (engine == "cosim") {
+    return usage("engine 'cosim' (lockstep RTL and model) is not built yet; use --engine rtl or "
+                 "--engine model");
   }
-  if (vm.count("wave")) return usage("--wave needs the rtl or cosim engine (the model has no waveform)");
+  if (vm.count("wave")) {
+    return usage(engine == "model" ? "--wave needs the rtl or cosim engine (the model has no waveform)"
+                                   : "--wave: this build has no waveform tracing yet");
+  }
 
   simt::assembler::Kernel kernel;
   try {
@@ -200,8 +204,14 @@ int cmdRun(const std::vector<std::string>& args) {
     }
   }
 
-  simt::model::SmModel sm(kernel, cfg);
-  const simt::model::RunResult res = sm.run();
+  simt::model::RunResult res;
+  if (engine == "model") {
+    simt::model::SmModel sm(kernel, cfg);
+    res = sm.run();
+  } else {
+    simt::rtl::SmRtl core(kernel, cfg);
+    res = core.run();
+  }
 
   nlohmann::ordered_json j;
   j["status"] = simt::model::runStatusName(res.status);

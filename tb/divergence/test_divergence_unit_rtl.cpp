@@ -16,12 +16,13 @@
 #include "common/port_bits.h"
 #include "common/sim_context.h"
 #include "divergence/control_program.h"
-#include "divergence/recentre_runtime.h"
+#include "runtime/recentre_runtime.h"
 #include "model/divergence/divergence_unit.h"
 
 namespace simt::tb {
 namespace {
 
+using runtime::RecentreRuntime;
 using model::CtrlInstr;
 using model::CtrlOp;
 using model::CtrlResult;

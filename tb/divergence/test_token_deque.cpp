@@ -12,12 +12,13 @@
 #include "Vtoken_deque128.h"
 #include "common/harness.h"
 #include "common/sim_context.h"
-#include "divergence/recentre_runtime.h"
+#include "runtime/recentre_runtime.h"
 #include "model/divergence/token_deque.h"
 
 namespace simt::tb {
 namespace {
 
+using runtime::RecentreRuntime;
 using model::MntOp;
 using model::PackedToken;
 using model::Token;

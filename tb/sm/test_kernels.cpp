@@ -1,4 +1,5 @@
-// The kernel suite (sim/kernels/*.s) on the ISA model, in both divergence modes. Each kernel
+// The kernel suite (sim/kernels/*.s) on the ISA model and on the verilated core (engine rtl),
+// in both divergence modes. Each kernel
 // states what it must produce in comment lines:
 //   ; expect[ deque| stack]: status ok|deadlock|timeout|error   (alternatives with '|')
 //   ; expect[ deque| stack]: LABEL = v0 v1 ...                  (global words at LABEL)
@@ -21,6 +22,7 @@
 
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
+#include "rtl/sm_rtl.h"
 
 namespace simt::model {
 namespace {
@@ -183,10 +185,13 @@ const std::map<std::string, Checker>& checkers() {
   return m;
 }
 
+enum class Engine { Model, Rtl };
+
 struct KernelCase {
   std::string path;
   DivergenceMode mode;
   SchedPolicy policy = SchedPolicy::Lrr;
+  Engine engine = Engine::Model;
 };
 
 std::vector<KernelCase> allCases() {
@@ -200,8 +205,10 @@ std::vector<KernelCase> allCases() {
     for (auto mode : {DivergenceMode::Deque, DivergenceMode::Stack}) {
       const auto policies = parseExpectations(f, mode).policies;
       // Results must not depend on the policy, unless the kernel says it times warps.
-      if (policies.count("lrr")) cases.push_back({f, mode, SchedPolicy::Lrr});
-      if (policies.count("gto")) cases.push_back({f, mode, SchedPolicy::Gto});
+      for (auto engine : {Engine::Model, Engine::Rtl}) {
+        if (policies.count("lrr")) cases.push_back({f, mode, SchedPolicy::Lrr, engine});
+        if (policies.count("gto")) cases.push_back({f, mode, SchedPolicy::Gto, engine});
+      }
     }
   }
   return cases;
@@ -209,7 +216,8 @@ std::vector<KernelCase> allCases() {
 
 void PrintTo(const KernelCase& c, std::ostream* os) {
   *os << c.path << (c.mode == DivergenceMode::Deque ? " (deque" : " (stack")
-      << (c.policy == SchedPolicy::Gto ? ", gto)" : ", lrr)");
+      << (c.policy == SchedPolicy::Gto ? ", gto" : ", lrr")
+      << (c.engine == Engine::Rtl ? ", rtl)" : ", model)");
 }
 
 class Kernel : public ::testing::TestWithParam<KernelCase> {};
@@ -223,8 +231,12 @@ TEST_P(Kernel, MeetsExpectations) {
   cfg.divergence = kc.mode;
   cfg.policy = kc.policy;
   cfg.maxCycles = e.maxCycles;
-  SmModel sm(k, cfg);
-  const RunResult r = sm.run();
+  RunResult r;
+  if (kc.engine == Engine::Model) {
+    r = SmModel(k, cfg).run();
+  } else {
+    r = rtl::SmRtl(k, cfg).run();
+  }
   const std::string status = runStatusName(r.status);
   const std::set<std::string> want = e.status.empty() ? std::set<std::string>{"ok"} : e.status;
   ASSERT_TRUE(want.count(status)) << "status " << status << "\n" << r.message;
@@ -259,7 +271,8 @@ TEST_P(Kernel, MeetsExpectations) {
 std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string n = fs::path(info.param.path).stem().string();
   return n + (info.param.mode == DivergenceMode::Deque ? "_deque" : "_stack") +
-         (info.param.policy == SchedPolicy::Gto ? "_gto" : "");
+         (info.param.policy == SchedPolicy::Gto ? "_gto" : "") +
+         (info.param.engine == Engine::Rtl ? "_rtl" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Suite, Kernel, ::testing::ValuesIn(allCases()), caseName);

@@ -1,13 +1,13 @@
 // The runtime's overflow handler, acting through simt_token_deque's maintenance port: read
 // the entries of a stalled queue, write them to the middle of its region, resume with the
-// new pointers (seed 002's re-centring). Used by the token-queue and divergence-unit tests.
+// new pointers (seed 002's re-centring). Used by the SM core runner and the queue tests.
 #pragma once
 
 #include <vector>
 
 #include "model/divergence/token_deque.h"
 
-namespace simt::tb {
+namespace simt::runtime {
 
 using model::MntOp;
 using model::PackedToken;
@@ -103,4 +103,4 @@ class RecentreRuntime {
   Token wdata_;
 };
 
-}  // namespace simt::tb
+}  // namespace simt::runtime

@@ -1,0 +1,1425 @@
+// The SM core: instruction memory and fetch, decode, the warp scheduler, a register file in
+// per-lane RAM banks, 32 ALU lanes, a load/store unit (global and param over a valid/ready
+// port, on-chip shared memory), the divergence unit, the barrier unit with its thread select
+// and thread state, CTA launch, fault reporting and performance counters.
+//
+// One instruction is in flight at a time (docs/blocks/sm.md): the scheduler picks a warp,
+// the core fetches, reads up to three source registers (one per cycle, the RAM's read port),
+// executes on all lanes at once or, for memory, lane by lane in ascending lane order (ISA.md),
+// then hands the instruction's control behaviour to the divergence unit (pc + 1 for plain
+// instructions). Barrier instructions go to the barrier unit first; its wake tokens become
+// divergence-unit requests between instructions (ARCHITECTURE.md's rule: a thread waits only
+// in its warp's token queue).
+//
+// The host loads code and params through write ports, sets the launch through cfg_* (stable
+// while running) and pulses start_i. The core launches CTAs in %ctaid order onto the lowest
+// free warp slots as the ISA model does, and raises done_o when all have finished or fault_o
+// with a cause, warp, pc, lane and address. Token-queue overflows raise exc_valid_o; the
+// runtime re-centres the queue through the mnt_* port (seed 002).
+module simt_sm #(
+  parameter int NumWarps    = simt_pkg::NumWarps,
+  parameter int NumCtas     = simt_pkg::NumCtas,     // resident CTAs
+  parameter int QueueDepth  = simt_pkg::QueueDepth,
+  parameter bit DequeMode   = 1'b1,
+  parameter int NumBarSlots = simt_pkg::NumBarSlots,
+  parameter int ImemDepth   = 1024,                  // 64-bit instructions
+  parameter int ParamWords  = 64,
+  parameter int SharedWords = 1024,                  // 32-bit words per resident CTA
+  localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
+  localparam int ImemAW     = $clog2(ImemDepth),
+  localparam int ParamAW    = $clog2(ParamWords),
+  localparam int ShAW       = $clog2(NumCtas * SharedWords),
+  localparam int RfAW       = WarpW + 5,
+  localparam int PtrW       = $clog2(QueueDepth + 1),
+  localparam int NumEnt     = NumCtas * 16,
+  localparam int AddrW      = 22                     // instruction addresses (token field)
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+
+  // Host: code and params, launch configuration, start.
+  input  logic                     imem_we_i,
+  input  logic [ImemAW-1:0]        imem_waddr_i,
+  input  logic [63:0]              imem_wdata_i,
+  input  logic                     param_we_i,
+  input  logic [ParamAW-1:0]       param_waddr_i,
+  input  logic [31:0]              param_wdata_i,
+  input  logic [ImemAW:0]          cfg_code_size_i,     // instructions loaded
+  input  logic [ParamAW:0]         cfg_param_words_i,
+  input  logic [15:0]              cfg_ntid_i,          // threads per CTA
+  input  logic [15:0]              cfg_nctaid_i,        // CTAs in the grid
+  input  logic [31:0]              cfg_global_bytes_i,  // size of global memory
+  input  logic [31:0]              cfg_shared_bytes_i,  // .shared per CTA
+  input  logic                     cfg_stack_i,         // divergence: stack baseline
+  input  simt_pkg::sched_policy_e  cfg_policy_i,
+  input  logic [15:0]              cfg_static_limit_i,  // barrier static-too-long limit
+  input  logic                     start_i,
+  output logic                     busy_o,
+  output logic                     done_o,
+  output logic                     fault_o,
+  output simt_pkg::fault_e         fault_cause_o,
+  output logic [WarpW-1:0]         fault_warp_o,
+  output logic [AddrW-1:0]         fault_pc_o,
+  output logic                     fault_lane_valid_o,
+  output logic [4:0]               fault_lane_o,
+  output logic [31:0]              fault_addr_o,
+
+  // Global memory (and nothing else): one request at a time, one response per request.
+  output logic                     mem_req_valid_o,
+  input  logic                     mem_req_ready_i,
+  output logic                     mem_req_we_o,
+  output logic [31:0]              mem_req_addr_o,      // byte address, word aligned
+  output logic [31:0]              mem_req_wdata_o,
+  input  logic                     mem_rsp_valid_i,
+  input  logic [31:0]              mem_rsp_rdata_i,
+
+  // Token-queue exception and the runtime's maintenance port (simt_divergence_unit).
+  output logic                     exc_valid_o,
+  output logic [WarpW-1:0]         exc_warp_o,
+  output logic                     exc_back_o,
+  output logic [PtrW-1:0]          q_head_o,
+  output logic [PtrW-1:0]          q_tail_o,
+  input  logic                     mnt_valid_i,
+  input  simt_pkg::mnt_op_e        mnt_op_i,
+  input  logic [WarpW-1:0]         mnt_warp_i,
+  input  logic [PtrW-2:0]          mnt_idx_i,
+  input  logic [63:0]              mnt_wdata_i,
+  input  logic [PtrW-1:0]          mnt_head_i,
+  input  logic [PtrW-1:0]          mnt_tail_i,
+  output logic                     mnt_ready_o,
+  output logic                     mnt_rvalid_o,
+  output logic [63:0]              mnt_rdata_o,
+
+  // Retired instructions (one per issue; the co-simulation and trace follow them).
+  output logic                     retire_valid_o,
+  output logic [WarpW-1:0]         retire_warp_o,
+  output logic [AddrW-1:0]         retire_pc_o,
+  output logic [31:0]              retire_exec_o,
+
+  // Debug view of one warp (valid while the core is idle, done or faulted) and status.
+  input  logic [WarpW-1:0]         dbg_warp_i,
+  output logic                     dbg_resident_o,
+  output logic                     dbg_done_o,
+  output logic                     dbg_held_o,          // refused by a busy barrier id
+  output logic [15:0]              dbg_ctaid_o,
+  output logic [WarpW-1:0]         dbg_warp_in_cta_o,
+  output logic [AddrW-1:0]         dbg_pc_o,
+  output logic [31:0]              dbg_active_o,
+  output logic [127:0]             dbg_reason_o,
+  output logic [PtrW-1:0]          dbg_q_count_o,
+  output logic                     quiet_o,             // idle and nothing can issue
+  output logic [NumEnt-1:0]        bar_busy_o,
+  output logic [NumEnt-1:0]        bar_static_long_o,
+
+  // Performance counters (simt_pkg-free numbering, docs/blocks/sm.md).
+  input  logic [3:0]               perf_sel_i,
+  output logic [31:0]              perf_o
+);
+
+  localparam int NumPerf = 10;
+
+  typedef enum logic [4:0] {
+    StIdle, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh,
+    StFetch, StDecode, StReadA, StReadB, StReadC, StExec,
+    StMemNext, StMemLane, StMemData, StMemReq, StMemRsp, StAtomReq, StAtomRsp, StShData,
+    StBarReq, StDu, StExitBu, StCheck, StWake, StWakeCheck, StDone, StFault
+  } state_e;
+
+  // ---------------------------------------------------------------------------------------
+  // Architectural and control state
+  // ---------------------------------------------------------------------------------------
+  state_e                state_d, state_q;
+  logic                  started_d, started_q;
+  logic [15:0]           next_cta_d, next_cta_q;     // next %ctaid to launch
+  logic [15:0]           finished_d, finished_q;     // CTAs finished
+  logic [31:0]           cycle_d, cycle_q;           // %clock, from start
+
+  // Per warp slot
+  logic [NumWarps-1:0]   resident_d, resident_q;
+  logic [NumWarps-1:0]   wdone_d, wdone_q;           // nothing left to run
+  logic [NumWarps-1:0]   wactive_d, wactive_q;       // has active threads
+  logic [NumWarps-1:0]   held_d, held_q;             // refused by a barrier id busy elsewhere
+  logic [CtaW+3:0]       held_ent_d [NumWarps];
+  logic [CtaW+3:0]       held_ent_q [NumWarps];
+  logic [CtaW-1:0]       wcta_d [NumWarps];          // resident CTA index
+  logic [CtaW-1:0]       wcta_q [NumWarps];
+  logic [WarpW-1:0]      wic_d [NumWarps];           // warp index in its CTA
+  logic [WarpW-1:0]      wic_q [NumWarps];
+  logic [15:0]           wctaid_d [NumWarps];        // %ctaid
+  logic [15:0]           wctaid_q [NumWarps];
+  logic [32*7-1:0]       pred_d [NumWarps];          // p0..p6 of lane l at [l*7 +: 7]
+  logic [32*7-1:0]       pred_q [NumWarps];
+
+  // Per resident CTA
+  logic [NumCtas-1:0]    cvalid_d, cvalid_q;
+  logic [15:0]           cid_d [NumCtas];
+  logic [15:0]           cid_q [NumCtas];
+  logic [WarpW-1:0]      slot_of_d [NumCtas*NumWarps];  // (CTA, warp in CTA) -> warp slot
+  logic [WarpW-1:0]      slot_of_q [NumCtas*NumWarps];
+
+  // The instruction in flight
+  logic [WarpW-1:0]      w_d, w_q;
+  logic [AddrW-1:0]      pc_d, pc_q;
+  logic [63:0]           ir_d, ir_q;
+  logic [31:0]           active_d, active_q;
+  logic [31:0]           guard_d, guard_q;
+  logic [32*32-1:0]      opa_d, opa_q;               // per lane: ra (ret: r31)
+  logic [32*32-1:0]      opb_d, opb_q;               // rb
+  logic [32*32-1:0]      opc_d, opc_q;               // the sub field as a register (cas rc)
+  simt_pkg::du_op_e      du_op_d, du_op_q;
+  logic [31:0]           du_guard_d, du_guard_q;
+  logic                  bu_exit_d, bu_exit_q;       // exit: tell the barrier unit afterwards
+  logic                  counted_d, counted_q;       // counts as an issued instruction
+
+  // Load/store sequencing
+  logic [31:0]           mrem_d, mrem_q;             // lanes still to serve
+  logic [4:0]            mlane_d, mlane_q;
+  logic [1:0]            melem_d, melem_q;           // v4 element
+  logic [31:0]           maddr_d, maddr_q;
+  logic [31:0]           mdata_d, mdata_q;           // store data / atomic operand
+  logic [31:0]           mnew_d, mnew_q;             // atomic: the word to write back
+
+  // Launch sequencing
+  logic [CtaW-1:0]       lcta_d, lcta_q;             // resident index being launched
+  logic [WarpW-1:0]      lwarp_d, lwarp_q;           // warp in CTA
+  logic [WarpW-1:0]      lslot_d, lslot_q;
+  logic [ShAW:0]         lcnt_d, lcnt_q;             // register / shared clear counter
+
+  logic                  wake_ret_d, wake_ret_q;     // a wake served during a barrier request
+  state_e                ret_state_d, ret_state_q;   // ... and the state to go back to
+  logic [WarpW-1:0]      wake_w_d, wake_w_q;
+
+  // Fault
+  simt_pkg::fault_e      fcause_d, fcause_q;
+  logic [WarpW-1:0]      fwarp_d, fwarp_q;
+  logic [AddrW-1:0]      fpc_d, fpc_q;
+  logic                  flane_v_d, flane_v_q;
+  logic [4:0]            flane_d, flane_q;
+  logic [31:0]           faddr_d, faddr_q;
+
+  logic [31:0]           perf_d [NumPerf];
+  logic [31:0]           perf_q [NumPerf];
+
+  // ---------------------------------------------------------------------------------------
+  // Decoded instruction fields (ir_q after StDecode; imem output in StDecode itself)
+  // ---------------------------------------------------------------------------------------
+  logic [63:0]           ir;
+  simt_pkg::op_e         op;
+  logic                  imm_b, gneg;
+  logic [2:0]            gpred;
+  logic [4:0]            f_rd, f_ra, f_rb, f_sub;
+  logic [31:0]           imm;
+  logic [63:0]           imem_rdata;
+  logic                  op_legal;
+
+  assign ir     = (state_q == StDecode) ? imem_rdata : ir_q;
+  assign op     = simt_pkg::op_e'(ir[6:0]);
+  assign imm_b  = ir[7];
+  assign gpred  = ir[10:8];
+  assign gneg   = ir[11];
+  assign f_rd   = ir[16:12];
+  assign f_ra   = ir[21:17];
+  assign f_rb   = ir[26:22];
+  assign f_sub  = ir[31:27];
+  assign imm    = ir[63:32];
+  assign op_legal = ir[6:0] < 7'(simt_pkg::NumOpcodes);
+
+  // Instruction classes
+  logic is_alu, is_pred, is_mem, is_ctrl, is_arrive, is_bottom, is_v4, is_store, is_atom,
+        is_cas, is_shared;
+  always_comb begin
+    is_alu = 1'b0; is_pred = 1'b0; is_mem = 1'b0; is_ctrl = 1'b0; is_arrive = 1'b0;
+    is_bottom = 1'b0; is_v4 = 1'b0; is_store = 1'b0; is_atom = 1'b0; is_cas = 1'b0;
+    is_shared = 1'b0;
+    unique case (op)
+      simt_pkg::OpAdd, simt_pkg::OpSub, simt_pkg::OpMul, simt_pkg::OpAnd, simt_pkg::OpOr,
+      simt_pkg::OpXor, simt_pkg::OpShl, simt_pkg::OpShr, simt_pkg::OpSra, simt_pkg::OpMin,
+      simt_pkg::OpMax, simt_pkg::OpMinu, simt_pkg::OpMaxu, simt_pkg::OpMov,
+      simt_pkg::OpMovSreg, simt_pkg::OpNot, simt_pkg::OpSelp, simt_pkg::OpLdParam:
+        is_alu = 1'b1;
+      simt_pkg::OpSetp, simt_pkg::OpPand, simt_pkg::OpPor, simt_pkg::OpPxor,
+      simt_pkg::OpPnot:
+        is_pred = 1'b1;
+      simt_pkg::OpLdGlobal: is_mem = 1'b1;
+      simt_pkg::OpStGlobal: begin is_mem = 1'b1; is_store = 1'b1; end
+      simt_pkg::OpLdShared: begin is_mem = 1'b1; is_shared = 1'b1; end
+      simt_pkg::OpStShared: begin is_mem = 1'b1; is_shared = 1'b1; is_store = 1'b1; end
+      simt_pkg::OpLdGlobalV4: begin is_mem = 1'b1; is_v4 = 1'b1; end
+      simt_pkg::OpStGlobalV4: begin is_mem = 1'b1; is_v4 = 1'b1; is_store = 1'b1; end
+      simt_pkg::OpAtomGlobal: begin is_mem = 1'b1; is_atom = 1'b1; end
+      simt_pkg::OpAtomShared: begin is_mem = 1'b1; is_atom = 1'b1; is_shared = 1'b1; end
+      simt_pkg::OpAtomGlobalCas: begin is_mem = 1'b1; is_atom = 1'b1; is_cas = 1'b1; end
+      simt_pkg::OpAtomSharedCas: begin
+        is_mem = 1'b1; is_atom = 1'b1; is_cas = 1'b1; is_shared = 1'b1;
+      end
+      simt_pkg::OpSsy, simt_pkg::OpSync, simt_pkg::OpPbrk, simt_pkg::OpBrk,
+      simt_pkg::OpPcont, simt_pkg::OpCont, simt_pkg::OpBra, simt_pkg::OpBrx, simt_pkg::OpJmp,
+      simt_pkg::OpJmx, simt_pkg::OpCal, simt_pkg::OpRet, simt_pkg::OpExit,
+      simt_pkg::OpYield:
+        is_ctrl = 1'b1;
+      simt_pkg::OpBarSync, simt_pkg::OpBarTopOcs, simt_pkg::OpBarTopUcs: is_arrive = 1'b1;
+      simt_pkg::OpBarBotOcs, simt_pkg::OpBarBotUcs: is_bottom = 1'b1;
+      default: ;
+    endcase
+  end
+
+  // The divergence-unit operation of a control instruction.
+  simt_pkg::du_op_e ctrl_du_op;
+  always_comb begin
+    ctrl_du_op = simt_pkg::DuNext;
+    unique case (op)
+      simt_pkg::OpSsy:   ctrl_du_op = simt_pkg::DuSsy;
+      simt_pkg::OpSync:  ctrl_du_op = simt_pkg::DuSync;
+      simt_pkg::OpPbrk:  ctrl_du_op = simt_pkg::DuPbrk;
+      simt_pkg::OpBrk:   ctrl_du_op = simt_pkg::DuBrk;
+      simt_pkg::OpPcont: ctrl_du_op = simt_pkg::DuPcont;
+      simt_pkg::OpCont:  ctrl_du_op = simt_pkg::DuCont;
+      simt_pkg::OpBra:   ctrl_du_op = simt_pkg::DuBra;
+      simt_pkg::OpBrx:   ctrl_du_op = simt_pkg::DuBrx;
+      simt_pkg::OpJmp:   ctrl_du_op = simt_pkg::DuJmp;
+      simt_pkg::OpJmx:   ctrl_du_op = simt_pkg::DuJmx;
+      simt_pkg::OpCal:   ctrl_du_op = simt_pkg::DuCal;
+      simt_pkg::OpRet:   ctrl_du_op = simt_pkg::DuRet;
+      simt_pkg::OpExit:  ctrl_du_op = simt_pkg::DuExit;
+      simt_pkg::OpYield: ctrl_du_op = simt_pkg::DuYield;
+      default:           ctrl_du_op = simt_pkg::DuNext;
+    endcase
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Memories: instruction memory, params, shared memory, register file (one bank per lane)
+  // ---------------------------------------------------------------------------------------
+  logic                 imem_re;
+  logic [ImemAW-1:0]    imem_raddr;
+  simt_ram_1r1w #(.Width(64), .Depth(ImemDepth)) u_imem (
+    .clk_i   (clk_i),
+    .we_i    (imem_we_i),
+    .waddr_i (imem_waddr_i),
+    .wdata_i (imem_wdata_i),
+    .re_i    (imem_re),
+    .raddr_i (imem_raddr),
+    .rdata_o (imem_rdata)
+  );
+
+  logic                 param_re;
+  logic [31:0]          param_rdata;
+  simt_ram_1r1w #(.Width(32), .Depth(ParamWords)) u_param (
+    .clk_i   (clk_i),
+    .we_i    (param_we_i),
+    .waddr_i (param_waddr_i),
+    .wdata_i (param_wdata_i),
+    .re_i    (param_re),
+    .raddr_i (imm[ParamAW+1:2]),
+    .rdata_o (param_rdata)
+  );
+
+  logic                 sh_we, sh_re;
+  logic [ShAW-1:0]      sh_waddr, sh_raddr;
+  logic [31:0]          sh_wdata, sh_rdata;
+  simt_ram_1r1w #(.Width(32), .Depth(NumCtas * SharedWords)) u_shared (
+    .clk_i   (clk_i),
+    .we_i    (sh_we),
+    .waddr_i (sh_waddr),
+    .wdata_i (sh_wdata),
+    .re_i    (sh_re),
+    .raddr_i (sh_raddr),
+    .rdata_o (sh_rdata)
+  );
+
+  logic                 rf_re;
+  logic [RfAW-1:0]      rf_raddr, rf_waddr;
+  logic [31:0]          rf_we;
+  logic [32*32-1:0]     rf_wdata, rf_rdata;
+  for (genvar l = 0; l < 32; l++) begin : g_rf
+    simt_ram_1r1w #(.Width(32), .Depth(NumWarps * 32)) u_bank (
+      .clk_i   (clk_i),
+      .we_i    (rf_we[l]),
+      .waddr_i (rf_waddr),
+      .wdata_i (rf_wdata[l*32 +: 32]),
+      .re_i    (rf_re),
+      .raddr_i (rf_raddr),
+      .rdata_o (rf_rdata[l*32 +: 32])
+    );
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Lanes
+  // ---------------------------------------------------------------------------------------
+  logic [32*32-1:0] alu_res;
+  /* verilator lint_off UNUSED */
+  logic [32*32-1:0] atom_res;  // atomics are computed one lane at a time (below)
+  /* verilator lint_on UNUSED */
+  logic [31:0]      alu_cmp;
+  for (genvar l = 0; l < 32; l++) begin : g_lane
+    logic [31:0] b;
+    assign b = imm_b ? imm : opb_q[l*32 +: 32];
+    simt_sm_lane_alu u_alu (
+      .op_i     (op),
+      .sub_i    (f_sub),
+      .a_i      (opa_q[l*32 +: 32]),
+      .b_i      (b),
+      .result_o (alu_res[l*32 +: 32]),
+      .cmp_o    (alu_cmp[l]),
+      .atom_o   (atom_res[l*32 +: 32])
+    );
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Divergence unit, barrier unit, warp scheduler
+  // ---------------------------------------------------------------------------------------
+  logic                  du_req_valid, du_req_ready;
+  simt_pkg::du_op_e      du_req_op;
+  logic [WarpW-1:0]      du_req_warp;
+  logic [31:0]           du_req_guard;
+  logic                  du_req_has_target;
+  logic [AddrW-1:0]      du_req_target;
+  logic [32*AddrW-1:0]   du_thread_target;
+  logic [31:0]           du_link_mask;
+  logic [AddrW-1:0]      du_link_value;
+  logic                  du_yield_fired;
+  logic [WarpW-1:0]      qry_warp;
+  logic [AddrW-1:0]      qry_pc;
+  logic [31:0]           qry_active;
+  logic [127:0]          qry_reason;
+  logic [PtrW-1:0]       qry_count;
+  logic [NumWarps-1:0]   du_stalled;
+  /* verilator lint_off UNUSED */
+  logic [63:0]           qry_front;
+  logic [simt_pkg::SumW-1:0] qry_types;
+  /* verilator lint_on UNUSED */
+
+  for (genvar l = 0; l < 32; l++) begin : g_ttarget
+    assign du_thread_target[l*AddrW +: AddrW] = opa_q[l*32 +: AddrW];
+  end
+
+  simt_divergence_unit #(
+    .NumWarps  (NumWarps),
+    .Depth     (QueueDepth),
+    .DequeMode (DequeMode)
+  ) u_du (
+    .clk_i               (clk_i),
+    .rst_ni              (rst_ni),
+    .cfg_stack_i         (cfg_stack_i),
+    .req_valid_i         (du_req_valid),
+    .req_op_i            (du_req_op),
+    .req_warp_i          (du_req_warp),
+    .req_guard_i         (du_req_guard),
+    .req_has_target_i    (du_req_has_target),
+    .req_target_i        (du_req_target),
+    .req_thread_target_i (du_thread_target),
+    .req_yield_kind_i    (f_sub),
+    .req_ready_o         (du_req_ready),
+    .resp_link_mask_o    (du_link_mask),
+    .resp_link_value_o   (du_link_value),
+    .resp_yield_fired_o  (du_yield_fired),
+    .qry_warp_i          (qry_warp),
+    .qry_pc_o            (qry_pc),
+    .qry_active_o        (qry_active),
+    .qry_reason_o        (qry_reason),
+    .qry_q_count_o       (qry_count),
+    .qry_q_front_o       (qry_front),
+    .qry_q_types_o       (qry_types),
+    .q_head_o            (q_head_o),
+    .q_tail_o            (q_tail_o),
+    .exc_valid_o         (exc_valid_o),
+    .exc_warp_o          (exc_warp_o),
+    .exc_back_o          (exc_back_o),
+    .stalled_o           (du_stalled),
+    .mnt_valid_i         (mnt_valid_i),
+    .mnt_op_i            (mnt_op_i),
+    .mnt_warp_i          (mnt_warp_i),
+    .mnt_idx_i           (mnt_idx_i),
+    .mnt_wdata_i         (mnt_wdata_i),
+    .mnt_head_i          (mnt_head_i),
+    .mnt_tail_i          (mnt_tail_i),
+    .mnt_ready_o         (mnt_ready_o),
+    .mnt_rvalid_o        (mnt_rvalid_o),
+    .mnt_rdata_o         (mnt_rdata_o)
+  );
+
+  localparam int BuTidW = $clog2(NumWarps * 32);
+  logic                  bu_req_valid, bu_req_ready;
+  logic [2:0]            bu_req_op;
+  logic [CtaW-1:0]       bu_req_cta;
+  logic [11:0]           bu_req_count;
+  logic [31:0]           bu_req_mask;
+  logic                  bu_refused, bu_pass, bu_sleep;
+  logic                  bu_wake_valid, bu_wake_ready;
+  logic [CtaW-1:0]       bu_wake_cta;
+  logic [WarpW-1:0]      bu_wake_warp;
+  logic [31:0]           bu_wake_mask;
+  logic [AddrW-1:0]      bu_wake_resume;
+  logic                  bu_sec_valid;
+  logic [BuTidW-1:0]     bu_sec_tid;
+  /* verilator lint_off UNUSED */
+  logic [NumBarSlots-1:0] bu_slots;
+  logic [$clog2(((NumEnt > NumBarSlots) ? NumEnt - NumBarSlots : 1) + 1)-1:0] bu_fifo_count;
+  /* verilator lint_on UNUSED */
+
+  simt_barrier_unit #(
+    .NumCtas  (NumCtas),
+    .Warps    (NumWarps),
+    .TagW     (AddrW),
+    .TimeW    (16),
+    .NumSlots (NumBarSlots),
+    .PrioW    (2)
+  ) u_bu (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .req_valid_i      (bu_req_valid),
+    .req_ready_o      (bu_req_ready),
+    .req_op_i         (bu_req_op),
+    .req_cta_i        (bu_req_cta),
+    .req_id_i         (f_rd[3:0]),
+    .req_warp_i       (wic_q[w_q]),
+    .req_mask_i       (bu_req_mask),
+    .req_tag_i        (pc_q),
+    .req_kind_i       ((op == simt_pkg::OpBarSync) ? 2'd0 :
+                       (op == simt_pkg::OpBarTopOcs) ? 2'd1 : 2'd2),
+    .req_excl_i       (f_sub[1]),
+    .req_nb_i         (f_sub[2]),
+    .req_count_i      (bu_req_count),
+    .req_imp_i        (f_sub[3]),
+    .req_min_i        ({2'b00, imm[21:12]}),
+    .req_timeout_i    ({1'b0, f_rb, imm[31:22]}),
+    .req_pass_i       (f_sub[4]),
+    .resp_refused_o   (bu_refused),
+    .resp_pass_o      (bu_pass),
+    .resp_sleep_o     (bu_sleep),
+    .wake_valid_o     (bu_wake_valid),
+    .wake_ready_i     (bu_wake_ready),
+    .wake_cta_o       (bu_wake_cta),
+    .wake_warp_o      (bu_wake_warp),
+    .wake_mask_o      (bu_wake_mask),
+    .wake_resume_o    (bu_wake_resume),
+    .prio_we_i        (1'b0),
+    .prio_id_i        (4'd0),
+    .prio_val_i       (2'd0),
+    .static_limit_i   (cfg_static_limit_i),
+    .busy_o           (bar_busy_o),
+    .static_long_o    (bar_static_long_o),
+    .slots_occupied_o (bu_slots),
+    .fifo_count_o     (bu_fifo_count),
+    .section_valid_o  (bu_sec_valid),
+    .section_tid_o    (bu_sec_tid)
+  );
+
+  logic                     sched_ready, sched_valid;
+  logic [WarpW-1:0]         sched_warp;
+  logic [NumWarps-1:0]      sched_retire;
+  logic [NumWarps*CtaW-1:0] sched_cta;
+  logic [NumCtas*6-1:0]     sched_cta_prio;
+  /* verilator lint_off UNUSED */
+  logic [NumWarps-1:0]      sched_gnt, sched_eligible, sched_bar_wait, sched_busy;
+  logic                     sched_bar_rd_valid;
+  logic [CtaW+3:0]          sched_bar_rd_idx;
+  /* verilator lint_on UNUSED */
+
+  for (genvar i = 0; i < NumWarps; i++) begin : g_sched_in
+    assign sched_cta[i*CtaW +: CtaW] = wcta_q[i];
+  end
+  // Older CTAs first under the cta policy, as the ISA model: 63 - min(%ctaid, 63).
+  for (genvar c = 0; c < NumCtas; c++) begin : g_cta_prio
+    assign sched_cta_prio[c*6 +: 6] = (cid_q[c] > 16'd63) ? 6'd0 : 6'd63 - cid_q[c][5:0];
+  end
+
+  // The barrier scoreboard's table port is not used: an arrival at an id busy with another
+  // tag is refused by the barrier unit, and the warp is held (warp_stall) until the id frees.
+  simt_warp_scheduler #(
+    .NumWarps  (NumWarps),
+    .PrioW     (6),
+    .NumCtas   (NumCtas),
+    .NumBarIds (16),
+    .TagW      (AddrW),
+    .NumUpd    (1)
+  ) u_sched (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .policy_i          (cfg_policy_i),
+    .warp_valid_i      (resident_q & ~wdone_q),
+    .warp_active_i     (wactive_q),
+    .inst_valid_i      ({NumWarps{1'b1}}),
+    .warp_stall_i      (du_stalled | held_q),
+    .retire_i          (sched_retire),
+    .warp_cta_i        (sched_cta),
+    .prog_prio_i       ('0),
+    .cta_prio_i        (sched_cta_prio),
+    .inst_bar_i        ('0),
+    .inst_bar_id_i     ('0),
+    .inst_tag_i        ('0),
+    .bar_rd_valid_o    (sched_bar_rd_valid),
+    .bar_rd_idx_o      (sched_bar_rd_idx),
+    .bar_rd_state_i    (2'd0),
+    .bar_rd_tag_i      ('0),
+    .bar_rd_late_ok_i  (1'b0),
+    .bar_upd_valid_i   (1'b0),
+    .bar_upd_idx_i     ('0),
+    .bar_upd_state_i   (2'd0),
+    .bar_upd_tag_i     ('0),
+    .bar_upd_late_ok_i (1'b0),
+    .issue_ready_i     (sched_ready),
+    .issue_valid_o     (sched_valid),
+    .issue_warp_o      (sched_warp),
+    .issue_gnt_o       (sched_gnt),
+    .eligible_o        (sched_eligible),
+    .bar_wait_o        (sched_bar_wait),
+    .busy_o            (sched_busy)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Helpers
+  // ---------------------------------------------------------------------------------------
+  // Lowest set bit of a lane mask.
+  function automatic logic [4:0] lowest(logic [31:0] m);
+    logic [4:0] r;
+    r = '0;
+    for (int i = 31; i >= 0; i--) begin
+      if (m[i]) r = 5'(i);
+    end
+    lowest = r;
+  endfunction
+
+  function automatic logic [5:0] popcount32(logic [31:0] m);
+    logic [5:0] n;
+    n = '0;
+    for (int i = 0; i < 32; i++) n = n + {5'd0, m[i]};
+    popcount32 = n;
+  endfunction
+
+  // Warps per CTA and the launch mask of warp k of a CTA.
+  logic [15:0] wpc;
+  assign wpc = (cfg_ntid_i + 16'd31) >> 5;
+
+  logic [15:0] lthreads;  // threads of the warp being launched
+  logic [31:0] lmask;
+  always_comb begin
+    lthreads = cfg_ntid_i - {4'd0, 7'(lwarp_q), 5'd0};
+    lmask    = (lthreads >= 16'd32) ? 32'hFFFF_FFFF : ((32'd1 << lthreads[4:0]) - 32'd1);
+  end
+
+  // Free warp slots and resident-CTA indices.
+  logic [WarpW:0]   free_warps;
+  logic [WarpW-1:0] first_free_slot;
+  logic [CtaW-1:0]  first_free_cta;
+  logic             any_free_cta;
+  always_comb begin
+    free_warps      = '0;
+    first_free_slot = '0;
+    for (int i = NumWarps - 1; i >= 0; i--) begin
+      if (!resident_q[i]) first_free_slot = WarpW'(i);
+    end
+    for (int i = 0; i < NumWarps; i++) free_warps = free_warps + {{WarpW{1'b0}}, !resident_q[i]};
+    first_free_cta = '0;
+    any_free_cta   = 1'b0;
+    for (int c = NumCtas - 1; c >= 0; c--) begin
+      if (!cvalid_q[c]) begin
+        first_free_cta = CtaW'(c);
+        any_free_cta   = 1'b1;
+      end
+    end
+  end
+
+  // A resident CTA all of whose warps are done.
+  logic [NumCtas-1:0] cta_finished;
+  always_comb begin
+    for (int c = 0; c < NumCtas; c++) begin
+      cta_finished[c] = cvalid_q[c];
+      for (int i = 0; i < NumWarps; i++) begin
+        if (resident_q[i] && wcta_q[i] == CtaW'(c) && !wdone_q[i]) cta_finished[c] = 1'b0;
+      end
+    end
+  end
+
+  // Guard of the instruction for the warp in flight (from the imem output in StDecode).
+  logic [31:0] guard_now;
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      guard_now[l] = ((gpred == 3'd7) ? 1'b1 : pred_q[w_q][l*7 + 32'(gpred)]) ^ gneg;
+    end
+  end
+
+  logic [31:0] exec;
+  assign exec = active_q & guard_q;
+
+  // The warp's done condition from the divergence unit's state: nothing active, no token,
+  // every thread exited or never launched.
+  logic qry_done;
+  always_comb begin
+    qry_done = (qry_active == '0) && (qry_count == '0);
+    for (int l = 0; l < 32; l++) begin
+      if (qry_reason[l*4 +: 4] != simt_pkg::RsnNone &&
+          qry_reason[l*4 +: 4] != simt_pkg::RsnExit) qry_done = 1'b0;
+    end
+  end
+
+  // Memory access of the current (lane, element).
+  logic [31:0] lane_base, lane_addr;
+  logic        lane_misaligned, lane_out_of_range;
+  assign lane_base = imm_b ? 32'd0 : opa_q[mlane_q*32 +: 32];
+  assign lane_addr = lane_base + imm + {28'd0, melem_q, 2'b00};
+  always_comb begin
+    if (is_shared) begin
+      lane_misaligned   = lane_addr[1:0] != 2'b00;
+      lane_out_of_range = ({1'b0, lane_addr} + 33'd4) > {1'b0, cfg_shared_bytes_i};
+    end else begin
+      lane_misaligned   = (is_v4 && melem_q == 2'd0) ? lane_addr[3:0] != 4'd0
+                                                     : lane_addr[1:0] != 2'b00;
+      lane_out_of_range = ({1'b0, lane_addr} + 33'd4) > {1'b0, cfg_global_bytes_i};
+    end
+  end
+  logic [ShAW-1:0] sh_index;
+  assign sh_index = ShAW'(wcta_q[w_q]) * ShAW'(SharedWords) + ShAW'(lane_addr[31:2]);
+
+  // Atomic update for shared memory: the lane ALU applied to the word just read.
+  /* verilator lint_off UNUSED */
+  logic [31:0] sh_atom_unused_res, gl_atom_unused_res;
+  logic        sh_atom_unused_cmp, gl_atom_unused_cmp;
+  /* verilator lint_on UNUSED */
+  logic [31:0] shared_atom_new;
+  simt_sm_lane_alu u_sh_atom (
+    .op_i     (op),
+    .sub_i    (f_sub),
+    .a_i      (sh_rdata),
+    .b_i      (mdata_q),
+    .result_o (sh_atom_unused_res),
+    .cmp_o    (sh_atom_unused_cmp),
+    .atom_o   (shared_atom_new)
+  );
+
+  // Global atomics: the new word from the old one (at the read response).
+  logic [31:0] global_atom_new;
+  simt_sm_lane_alu u_gl_atom (
+    .op_i     (op),
+    .sub_i    (f_sub),
+    .a_i      (mem_rsp_rdata_i),
+    .b_i      (mdata_q),
+    .result_o (gl_atom_unused_res),
+    .cmp_o    (gl_atom_unused_cmp),
+    .atom_o   (global_atom_new)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------------------
+  logic pa, pb;  // predicate operands of pand/por/pxor/pnot, per lane
+  always_comb begin
+    pa         = 1'b0;
+    pb         = 1'b0;
+    state_d    = state_q;
+    started_d  = started_q;
+    next_cta_d = next_cta_q;
+    finished_d = finished_q;
+    cycle_d    = started_q && state_q != StDone && state_q != StFault ? cycle_q + 32'd1
+                                                                       : cycle_q;
+    resident_d = resident_q;
+    wdone_d    = wdone_q;
+    wactive_d  = wactive_q;
+    held_d     = held_q;
+    cvalid_d   = cvalid_q;
+    w_d        = w_q;
+    pc_d       = pc_q;
+    ir_d       = ir_q;
+    active_d   = active_q;
+    guard_d    = guard_q;
+    opa_d      = opa_q;
+    opb_d      = opb_q;
+    opc_d      = opc_q;
+    du_op_d    = du_op_q;
+    du_guard_d = du_guard_q;
+    bu_exit_d  = bu_exit_q;
+    counted_d  = counted_q;
+    mrem_d     = mrem_q;
+    mlane_d    = mlane_q;
+    melem_d    = melem_q;
+    maddr_d    = maddr_q;
+    mdata_d    = mdata_q;
+    mnew_d     = mnew_q;
+    for (int i = 0; i < NumWarps; i++) begin
+      held_ent_d[i] = held_ent_q[i];
+      wcta_d[i]     = wcta_q[i];
+      wic_d[i]      = wic_q[i];
+      wctaid_d[i]   = wctaid_q[i];
+      pred_d[i]     = pred_q[i];
+    end
+    for (int c = 0; c < NumCtas; c++) cid_d[c] = cid_q[c];
+    for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_d[i] = slot_of_q[i];
+    for (int i = 0; i < NumPerf; i++) perf_d[i] = perf_q[i];
+    lcta_d     = lcta_q;
+    lwarp_d    = lwarp_q;
+    lslot_d    = lslot_q;
+    lcnt_d     = lcnt_q;
+    wake_ret_d = wake_ret_q;
+    ret_state_d = ret_state_q;
+    wake_w_d   = wake_w_q;
+    fcause_d   = fcause_q;
+    fwarp_d    = fwarp_q;
+    fpc_d      = fpc_q;
+    flane_v_d  = flane_v_q;
+    flane_d    = flane_q;
+    faddr_d    = faddr_q;
+
+    imem_re    = 1'b0;
+    imem_raddr = pc_q[ImemAW-1:0];
+    param_re   = 1'b0;
+    sh_we      = 1'b0;
+    sh_re      = 1'b0;
+    sh_waddr   = sh_index;
+    sh_raddr   = sh_index;
+    sh_wdata   = '0;
+    rf_re      = 1'b0;
+    rf_raddr   = {w_q, f_ra};
+    rf_we      = '0;
+    rf_waddr   = {w_q, f_rd};
+    rf_wdata   = '0;
+    du_req_valid      = 1'b0;
+    du_req_op         = du_op_q;
+    du_req_warp       = w_q;
+    du_req_guard      = du_guard_q;
+    du_req_has_target = 1'b1;
+    du_req_target     = imm[AddrW-1:0];
+    bu_req_valid  = 1'b0;
+    bu_req_op     = 3'd2;
+    bu_req_cta    = wcta_q[w_q];
+    bu_req_count  = '0;
+    bu_req_mask   = exec;
+    bu_wake_ready = 1'b0;
+    sched_ready   = 1'b0;
+    sched_retire  = '0;
+    mem_req_valid_o = 1'b0;
+    mem_req_we_o    = 1'b0;
+    mem_req_addr_o  = maddr_q;
+    mem_req_wdata_o = mdata_q;
+    retire_valid_o  = 1'b0;
+    qry_warp        = w_q;
+
+    if (started_q && state_q != StDone && state_q != StFault) perf_d[0] = perf_q[0] + 32'd1;
+
+    unique case (state_q)
+      // -------------------------------------------------------------------------------------
+      StIdle: begin
+        qry_warp = dbg_warp_i;
+        if (start_i && !started_q) begin
+          started_d = 1'b1;
+          if (cfg_ntid_i == '0 || wpc > 16'(NumWarps) ||
+              cfg_shared_bytes_i > 32'(SharedWords * 4) ||
+              cfg_param_words_i > (ParamAW + 1)'(ParamWords)) begin
+            fcause_d = simt_pkg::FltLaunch;
+            state_d  = StFault;
+          end
+        end else if (started_q && finished_q == cfg_nctaid_i) begin
+          state_d = StDone;
+        end else if (started_q && |cta_finished) begin
+          // Retire one finished CTA: free its warp slots and its resident index.
+          for (int c = NumCtas - 1; c >= 0; c--) begin
+            if (cta_finished[c]) lcta_d = CtaW'(c);
+          end
+          for (int c = 0; c < NumCtas; c++) begin
+            if (cta_finished[c] && lcta_d == CtaW'(c)) begin
+              cvalid_d[c] = 1'b0;
+              for (int i = 0; i < NumWarps; i++) begin
+                if (resident_q[i] && wcta_q[i] == CtaW'(c)) resident_d[i] = 1'b0;
+              end
+            end
+          end
+          finished_d = finished_q + 16'd1;
+        end else if (started_q && next_cta_q < cfg_nctaid_i && any_free_cta &&
+                     {{(16 - WarpW - 1){1'b0}}, free_warps} >= wpc) begin
+          lcta_d  = first_free_cta;
+          lwarp_d = '0;
+          state_d = StLaunchWarp;
+        end else if (bu_wake_valid) begin
+          wake_ret_d = 1'b0;
+          state_d    = StWake;
+        end else begin
+          sched_ready = 1'b1;
+          if (sched_valid) begin
+            w_d      = sched_warp;
+            state_d  = StFetch;
+          end else if (started_q) begin
+            perf_d[3] = perf_q[3] + 32'd1;
+          end
+        end
+      end
+
+      // ---- CTA launch: per warp take the lowest free slot, clear its registers, launch it
+      // in the divergence unit; then the barrier unit's thread count and the shared memory.
+      StLaunchWarp: begin
+        lslot_d                 = first_free_slot;
+        resident_d[first_free_slot] = 1'b1;
+        wdone_d[first_free_slot]    = 1'b0;
+        wactive_d[first_free_slot]  = 1'b1;
+        held_d[first_free_slot]     = 1'b0;
+        wcta_d[first_free_slot]     = lcta_q;
+        wic_d[first_free_slot]      = lwarp_q;
+        wctaid_d[first_free_slot]   = next_cta_q;
+        slot_of_d[{lcta_q, lwarp_q}] = first_free_slot;
+        pred_d[first_free_slot]     = '0;
+        lcnt_d  = '0;
+        state_d = StLaunchClr;
+      end
+      StLaunchClr: begin
+        rf_we    = '1;
+        rf_waddr = {lslot_q, lcnt_q[4:0]};
+        lcnt_d   = lcnt_q + 1'b1;
+        if (lcnt_q[4:0] == 5'd31) state_d = StLaunchDu;
+      end
+      StLaunchDu: begin
+        du_req_valid  = 1'b1;
+        du_req_op     = simt_pkg::DuLaunch;
+        du_req_warp   = lslot_q;
+        du_req_guard  = lmask;
+        du_req_target = '0;
+        if (!du_req_ready) perf_d[5] = perf_q[5] + 32'd1;
+        if (du_req_ready) begin
+          if (16'(lwarp_q) + 16'd1 < wpc) begin
+            lwarp_d = lwarp_q + 1'b1;
+            state_d = StLaunchWarp;
+          end else begin
+            state_d = StLaunchBu;
+          end
+        end
+      end
+      StLaunchBu: begin
+        bu_req_valid = 1'b1;
+        bu_req_op    = 3'd0;
+        bu_req_cta   = lcta_q;
+        bu_req_count = cfg_ntid_i[11:0];
+        if (bu_req_ready) begin
+          lcnt_d  = '0;
+          state_d = StLaunchSh;
+        end
+      end
+      StLaunchSh: begin
+        if ({{(32 - ShAW - 1){1'b0}}, lcnt_q} < (cfg_shared_bytes_i >> 2)) begin
+          sh_we    = 1'b1;
+          sh_waddr = ShAW'(lcta_q) * ShAW'(SharedWords) + lcnt_q[ShAW-1:0];
+          lcnt_d   = lcnt_q + 1'b1;
+        end else begin
+          cvalid_d[lcta_q] = 1'b1;
+          cid_d[lcta_q]    = next_cta_q;
+          next_cta_d       = next_cta_q + 16'd1;
+          state_d          = StIdle;
+        end
+      end
+
+      // ---- Fetch and decode ---------------------------------------------------------------
+      StFetch: begin
+        pc_d       = qry_pc;
+        active_d   = qry_active;
+        imem_re    = 1'b1;
+        imem_raddr = qry_pc[ImemAW-1:0];
+        if ({{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= qry_pc) begin
+          fcause_d = simt_pkg::FltPcRange;
+          fwarp_d  = w_q;
+          fpc_d    = qry_pc;
+          state_d  = StFault;
+        end else begin
+          state_d = StDecode;
+        end
+      end
+      StDecode: begin
+        ir_d     = imem_rdata;
+        guard_d  = guard_now;
+        rf_re    = 1'b1;
+        rf_raddr = {w_q, (op == simt_pkg::OpRet) ? 5'd31 : f_ra};
+        param_re = 1'b1;
+        if (!op_legal) begin
+          fcause_d = simt_pkg::FltIllegal;
+          fwarp_d  = w_q;
+          fpc_d    = pc_q;
+          state_d  = StFault;
+        end else begin
+          state_d = StReadA;
+        end
+      end
+      StReadA: begin
+        opa_d    = rf_rdata;
+        rf_re    = 1'b1;
+        rf_raddr = {w_q, f_rb};
+        state_d  = StReadB;
+      end
+      StReadB: begin
+        opb_d    = rf_rdata;
+        rf_re    = 1'b1;
+        rf_raddr = {w_q, f_sub};
+        state_d  = StReadC;
+      end
+      StReadC: begin
+        opc_d   = rf_rdata;
+        state_d = StExec;
+      end
+
+      // ---- Execute ------------------------------------------------------------------------
+      StExec: begin
+        counted_d  = 1'b1;
+        bu_exit_d  = 1'b0;
+        du_op_d    = simt_pkg::DuNext;
+        du_guard_d = guard_q;
+        state_d    = StDu;
+        if (is_alu) begin
+          rf_we    = exec;
+          rf_waddr = {w_q, f_rd};
+          for (int l = 0; l < 32; l++) begin
+            unique case (op)
+              simt_pkg::OpMov:     rf_wdata[l*32 +: 32] = imm_b ? imm : opa_q[l*32 +: 32];
+              simt_pkg::OpLdParam: rf_wdata[l*32 +: 32] = param_rdata;
+              simt_pkg::OpSelp: begin
+                rf_wdata[l*32 +: 32] =
+                    (f_sub[2:0] == 3'd7 || pred_q[w_q][l*7 + 32'(f_sub[2:0])]) ?
+                    opa_q[l*32 +: 32] : opb_q[l*32 +: 32];
+              end
+              simt_pkg::OpMovSreg: begin
+                unique case (f_sub)
+                  simt_pkg::SregTid:    rf_wdata[l*32 +: 32] = {{(27 - WarpW){1'b0}}, wic_q[w_q], 5'(l)};
+                  simt_pkg::SregNtid:   rf_wdata[l*32 +: 32] = {16'd0, cfg_ntid_i};
+                  simt_pkg::SregCtaid:  rf_wdata[l*32 +: 32] = {16'd0, wctaid_q[w_q]};
+                  simt_pkg::SregNctaid: rf_wdata[l*32 +: 32] = {16'd0, cfg_nctaid_i};
+                  simt_pkg::SregLaneid: rf_wdata[l*32 +: 32] = 32'(l);
+                  simt_pkg::SregWarpid: rf_wdata[l*32 +: 32] = 32'(wic_q[w_q]);
+                  simt_pkg::SregGtid:   rf_wdata[l*32 +: 32] =
+                      {16'd0, wctaid_q[w_q]} * {16'd0, cfg_ntid_i} +
+                      {{(27 - WarpW){1'b0}}, wic_q[w_q], 5'(l)};
+                  simt_pkg::SregClock:  rf_wdata[l*32 +: 32] = cycle_q;
+                  default:              rf_wdata[l*32 +: 32] = '0;
+                endcase
+              end
+              default: rf_wdata[l*32 +: 32] = alu_res[l*32 +: 32];
+            endcase
+          end
+          if (op == simt_pkg::OpLdParam && exec != '0 &&
+              (imm[1:0] != 2'b00 ||
+               imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i})) begin
+            rf_we     = '0;
+            fcause_d  = (imm[1:0] != 2'b00) ? simt_pkg::FltParamAlign : simt_pkg::FltParamRange;
+            fwarp_d   = w_q;
+            fpc_d     = pc_q;
+            flane_v_d = 1'b1;
+            flane_d   = lowest(exec);
+            faddr_d   = imm;
+            state_d   = StFault;
+          end
+        end else if (is_pred) begin
+          for (int l = 0; l < 32; l++) begin
+            pa = 1'b0;
+            pb = 1'b0;
+            if (exec[l] && f_rd[2:0] != 3'd7) begin
+              pa = f_ra[2:0] == 3'd7 || pred_q[w_q][l*7 + 32'(f_ra[2:0])];
+              pb = f_rb[2:0] == 3'd7 || pred_q[w_q][l*7 + 32'(f_rb[2:0])];
+              unique case (op)
+                simt_pkg::OpSetp: pred_d[w_q][l*7 + 32'(f_rd[2:0])] = alu_cmp[l];
+                simt_pkg::OpPand: pred_d[w_q][l*7 + 32'(f_rd[2:0])] = pa & pb;
+                simt_pkg::OpPor:  pred_d[w_q][l*7 + 32'(f_rd[2:0])] = pa | pb;
+                simt_pkg::OpPxor: pred_d[w_q][l*7 + 32'(f_rd[2:0])] = pa ^ pb;
+                default:          pred_d[w_q][l*7 + 32'(f_rd[2:0])] = !pa;
+              endcase
+            end
+          end
+        end else if (is_mem) begin
+          mrem_d  = exec;
+          state_d = StMemNext;
+        end else if (is_ctrl) begin
+          du_op_d   = ctrl_du_op;
+          bu_exit_d = (op == simt_pkg::OpExit) && exec != '0;
+        end else if (is_arrive || is_bottom || op == simt_pkg::OpBarReset) begin
+          if (exec != '0 || op == simt_pkg::OpBarReset) state_d = StBarReq;
+        end else if (op == simt_pkg::OpTrap) begin
+          fcause_d = simt_pkg::FltTrap;
+          fwarp_d  = w_q;
+          fpc_d    = pc_q;
+          state_d  = StFault;
+        end
+        // Everything else (nop, membar, sub-vector markers on a 32-wide machine): pc + 1.
+      end
+
+      // ---- Load/store: lane by lane in ascending order, v4 elements in order ---------------
+      StMemNext: begin
+        if (mrem_q == '0) begin
+          state_d = StDu;
+        end else begin
+          mlane_d = lowest(mrem_q);
+          melem_d = '0;
+          state_d = StMemLane;
+        end
+      end
+      StMemLane: begin
+        // Checks, the address, and a read of the store data register (rb + element).
+        maddr_d  = lane_addr;
+        rf_re    = 1'b1;
+        rf_raddr = {w_q, f_rb + {3'd0, melem_q}};
+        if (lane_misaligned || lane_out_of_range) begin
+          fcause_d  = is_shared ? (lane_misaligned ? simt_pkg::FltSharedAlign
+                                                   : simt_pkg::FltSharedRange)
+                                : (lane_misaligned ? simt_pkg::FltGlobalAlign
+                                                   : simt_pkg::FltGlobalRange);
+          fwarp_d   = w_q;
+          fpc_d     = pc_q;
+          flane_v_d = 1'b1;
+          flane_d   = mlane_q;
+          faddr_d   = lane_addr;
+          state_d   = StFault;
+        end else begin
+          state_d = StMemData;
+        end
+      end
+      StMemData: begin
+        mdata_d = rf_rdata[mlane_q*32 +: 32];
+        if (is_shared) begin
+          sh_re    = 1'b1;
+          sh_raddr = ShAW'(wcta_q[w_q]) * ShAW'(SharedWords) + ShAW'(maddr_q[31:2]);
+          state_d  = StShData;
+        end else begin
+          state_d = StMemReq;
+        end
+      end
+      StMemReq: begin
+        mem_req_valid_o = 1'b1;
+        mem_req_we_o    = is_store;
+        if (!mem_req_ready_i) perf_d[4] = perf_q[4] + 32'd1;
+        if (mem_req_ready_i) state_d = StMemRsp;
+      end
+      StMemRsp: begin
+        if (!mem_rsp_valid_i) perf_d[4] = perf_q[4] + 32'd1;
+        if (mem_rsp_valid_i) begin
+          if (!is_store) begin
+            rf_we[mlane_q] = 1'b1;
+            rf_waddr       = {w_q, f_rd + {3'd0, melem_q}};
+            rf_wdata[mlane_q*32 +: 32] = mem_rsp_rdata_i;
+          end
+          if (is_atom) begin
+            // Keep the old word; the new one comes from it and the operand (rb).
+            mdata_d = mem_rsp_rdata_i;
+            mnew_d  = global_atom_new;
+            state_d = StAtomReq;
+          end else if (is_v4 && melem_q != 2'd3) begin
+            melem_d = melem_q + 2'd1;
+            state_d = StMemLane;
+          end else begin
+            mrem_d[mlane_q] = 1'b0;
+            state_d         = StMemNext;
+          end
+        end
+      end
+      StAtomReq: begin
+        // mdata_q holds the old word now; the operand is opb (rb) and for cas opc (rc).
+        mem_req_valid_o = 1'b1;
+        mem_req_we_o    = 1'b1;
+        mem_req_wdata_o = is_cas ? ((mdata_q == opb_q[mlane_q*32 +: 32]) ?
+                                    opc_q[mlane_q*32 +: 32] : mdata_q)
+                                 : mnew_q;
+        if (!mem_req_ready_i) perf_d[4] = perf_q[4] + 32'd1;
+        if (mem_req_ready_i) state_d = StAtomRsp;
+      end
+      StAtomRsp: begin
+        if (!mem_rsp_valid_i) perf_d[4] = perf_q[4] + 32'd1;
+        if (mem_rsp_valid_i) begin
+          mrem_d[mlane_q] = 1'b0;
+          state_d         = StMemNext;
+        end
+      end
+      StShData: begin
+        // sh_rdata is the old word; mdata_q the store data or atomic operand (rb).
+        sh_waddr = ShAW'(wcta_q[w_q]) * ShAW'(SharedWords) + ShAW'(maddr_q[31:2]);
+        if (is_store) begin
+          sh_we    = 1'b1;
+          sh_wdata = mdata_q;
+        end else begin
+          rf_we[mlane_q]             = 1'b1;
+          rf_waddr                   = {w_q, f_rd};
+          rf_wdata[mlane_q*32 +: 32] = sh_rdata;
+          if (is_atom) begin
+            sh_we    = 1'b1;
+            sh_wdata = is_cas ? ((sh_rdata == opb_q[mlane_q*32 +: 32]) ?
+                                 opc_q[mlane_q*32 +: 32] : sh_rdata)
+                              : shared_atom_new;
+          end
+        end
+        mrem_d[mlane_q] = 1'b0;
+        state_d         = StMemNext;
+      end
+
+      // ---- Barrier unit requests -----------------------------------------------------------
+      StBarReq: begin
+        bu_req_valid = 1'b1;
+        bu_req_op    = is_arrive ? 3'd2 : is_bottom ? 3'd4 : 3'd3;
+        if (f_sub[0]) begin  // COUNT: immediate, or ra of the lowest participating lane
+          bu_req_count = imm_b ? imm[11:0] : opa_q[lowest(exec)*32 +: 12];
+        end
+        if (bu_req_ready) begin
+          if (is_arrive) begin
+            perf_d[6] = perf_q[6] + 32'd1;
+            if (bu_refused) begin
+              // Held until the id is free; the instruction issues again then.
+              perf_d[8]     = perf_q[8] + 32'd1;
+              held_d[w_q]   = 1'b1;
+              held_ent_d[w_q] = {wcta_q[w_q], f_rd[3:0]};
+              counted_d     = 1'b0;
+              state_d       = StCheck;
+            end else if (!bu_pass) begin
+              du_op_d    = simt_pkg::DuBarSleep;
+              du_guard_d = exec;
+              state_d    = StDu;
+            end else begin
+              state_d = StDu;
+            end
+          end else if (is_bottom && bu_sleep) begin
+            // The thread inside the section sleeps at its bottom (blocking bottom).
+            du_op_d    = simt_pkg::DuBarSleep;
+            du_guard_d = 32'd1 << bu_sec_tid[4:0];
+            state_d    = StDu;
+          end else begin
+            state_d = StDu;
+          end
+        end else if (bu_wake_valid) begin
+          // The unit may be waking threads before it takes requests again.
+          wake_ret_d  = 1'b1;
+          ret_state_d = StBarReq;
+          state_d     = StWake;
+        end
+      end
+
+      // ---- Divergence unit: the instruction's control behaviour ---------------------------
+      StDu: begin
+        du_req_valid      = 1'b1;
+        du_req_has_target = (op == simt_pkg::OpSync || op == simt_pkg::OpBrk ||
+                             op == simt_pkg::OpCont) ? imm_b : 1'b1;
+        if (!du_req_ready) perf_d[5] = perf_q[5] + 32'd1;
+        if (du_req_ready) begin
+          if (op == simt_pkg::OpCal && du_op_q == simt_pkg::DuCal) begin
+            rf_we    = du_link_mask;
+            rf_waddr = {w_q, 5'd31};
+            for (int l = 0; l < 32; l++) rf_wdata[l*32 +: 32] = 32'(du_link_value);
+          end
+          if (op == simt_pkg::OpYield && du_yield_fired) perf_d[9] = perf_q[9] + 32'd1;
+          state_d = bu_exit_q ? StExitBu : StCheck;
+        end
+      end
+      StExitBu: begin
+        // Exits shrink the default COUNT of the CTA's barriers.
+        bu_req_valid = 1'b1;
+        bu_req_op    = 3'd1;
+        bu_req_count = 12'(popcount32(exec));
+        if (bu_req_ready) state_d = StCheck;
+        else if (bu_wake_valid) begin
+          wake_ret_d  = 1'b1;
+          ret_state_d = StExitBu;
+          state_d     = StWake;
+        end
+      end
+      StCheck: begin
+        qry_warp          = w_q;
+        wactive_d[w_q]    = qry_active != '0;
+        wdone_d[w_q]      = qry_done;
+        sched_retire[w_q] = 1'b1;
+        retire_valid_o    = counted_q;
+        if (counted_q) begin
+          perf_d[1] = perf_q[1] + 32'd1;
+          perf_d[2] = perf_q[2] + {26'd0, popcount32(exec)};
+        end
+        state_d = StIdle;
+      end
+
+      // ---- Barrier wake tokens -> divergence unit -------------------------------------------
+      StWake: begin
+        du_req_valid  = 1'b1;
+        du_req_op     = simt_pkg::DuBarWake;
+        du_req_warp   = slot_of_q[{bu_wake_cta, bu_wake_warp}];
+        du_req_guard  = bu_wake_mask;
+        du_req_target = bu_wake_resume;
+        bu_wake_ready = du_req_ready;
+        wake_w_d      = slot_of_q[{bu_wake_cta, bu_wake_warp}];
+        if (!du_req_ready) perf_d[5] = perf_q[5] + 32'd1;
+        if (du_req_ready) begin
+          perf_d[7] = perf_q[7] + 32'd1;
+          state_d   = StWakeCheck;
+        end
+      end
+      StWakeCheck: begin
+        qry_warp            = wake_w_q;
+        wactive_d[wake_w_q] = qry_active != '0;
+        wdone_d[wake_w_q]   = qry_done;
+        state_d             = wake_ret_q ? ret_state_q : StIdle;
+      end
+
+      StDone:  qry_warp = dbg_warp_i;
+      StFault: qry_warp = dbg_warp_i;
+      default: state_d = StFault;
+    endcase
+
+    // A held warp retries once its barrier id is free.
+    for (int i = 0; i < NumWarps; i++) begin
+      if (held_q[i] && !bar_busy_o[held_ent_q[i]]) held_d[i] = 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------------------
+  assign busy_o             = started_q && state_q != StDone && state_q != StFault;
+  assign done_o             = state_q == StDone;
+  assign fault_o            = state_q == StFault;
+  assign fault_cause_o      = fcause_q;
+  assign fault_warp_o       = fwarp_q;
+  assign fault_pc_o         = fpc_q;
+  assign fault_lane_valid_o = flane_v_q;
+  assign fault_lane_o       = flane_q;
+  assign fault_addr_o       = faddr_q;
+  assign retire_warp_o      = w_q;
+  assign retire_pc_o        = pc_q;
+  assign retire_exec_o      = exec;
+  assign dbg_resident_o     = resident_q[dbg_warp_i];
+  assign dbg_done_o         = wdone_q[dbg_warp_i];
+  assign dbg_held_o         = held_q[dbg_warp_i];
+  assign dbg_ctaid_o        = wctaid_q[dbg_warp_i];
+  assign dbg_warp_in_cta_o  = wic_q[dbg_warp_i];
+  assign dbg_pc_o           = qry_pc;
+  assign dbg_active_o       = qry_active;
+  assign dbg_reason_o       = qry_reason;
+  assign dbg_q_count_o      = qry_count;
+  assign quiet_o            = state_q == StIdle && started_q && !sched_valid && !bu_wake_valid &&
+                              !(|cta_finished) && !exc_valid_o && (du_stalled == '0);
+  assign perf_o             = (32'(perf_sel_i) < 32'(NumPerf)) ? perf_q[perf_sel_i] : '0;
+
+  // ---------------------------------------------------------------------------------------
+  // Registers
+  // ---------------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= StIdle;
+      started_q  <= 1'b0;
+      next_cta_q <= '0;
+      finished_q <= '0;
+      cycle_q    <= '0;
+      resident_q <= '0;
+      wdone_q    <= '0;
+      wactive_q  <= '0;
+      held_q     <= '0;
+      cvalid_q   <= '0;
+      w_q        <= '0;
+      pc_q       <= '0;
+      ir_q       <= '0;
+      active_q   <= '0;
+      guard_q    <= '0;
+      du_op_q    <= simt_pkg::DuNext;
+      du_guard_q <= '0;
+      bu_exit_q  <= 1'b0;
+      counted_q  <= 1'b0;
+      mrem_q     <= '0;
+      mlane_q    <= '0;
+      melem_q    <= '0;
+      maddr_q    <= '0;
+      mdata_q    <= '0;
+      mnew_q     <= '0;
+      lcta_q     <= '0;
+      lwarp_q    <= '0;
+      lslot_q    <= '0;
+      lcnt_q     <= '0;
+      wake_ret_q <= 1'b0;
+      ret_state_q <= StIdle;
+      wake_w_q   <= '0;
+      fcause_q   <= simt_pkg::FltNone;
+      fwarp_q    <= '0;
+      fpc_q      <= '0;
+      flane_v_q  <= 1'b0;
+      flane_q    <= '0;
+      faddr_q    <= '0;
+      for (int i = 0; i < NumWarps; i++) begin
+        held_ent_q[i] <= '0;
+        wcta_q[i]     <= '0;
+        wic_q[i]      <= '0;
+        wctaid_q[i]   <= '0;
+        pred_q[i]     <= '0;
+      end
+      for (int c = 0; c < NumCtas; c++) cid_q[c] <= '0;
+      for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_q[i] <= '0;
+      for (int i = 0; i < NumPerf; i++) perf_q[i] <= '0;
+    end else begin
+      state_q    <= state_d;
+      started_q  <= started_d;
+      next_cta_q <= next_cta_d;
+      finished_q <= finished_d;
+      cycle_q    <= cycle_d;
+      resident_q <= resident_d;
+      wdone_q    <= wdone_d;
+      wactive_q  <= wactive_d;
+      held_q     <= held_d;
+      cvalid_q   <= cvalid_d;
+      w_q        <= w_d;
+      pc_q       <= pc_d;
+      ir_q       <= ir_d;
+      active_q   <= active_d;
+      guard_q    <= guard_d;
+      du_op_q    <= du_op_d;
+      du_guard_q <= du_guard_d;
+      bu_exit_q  <= bu_exit_d;
+      counted_q  <= counted_d;
+      mrem_q     <= mrem_d;
+      mlane_q    <= mlane_d;
+      melem_q    <= melem_d;
+      maddr_q    <= maddr_d;
+      mdata_q    <= mdata_d;
+      mnew_q     <= mnew_d;
+      lcta_q     <= lcta_d;
+      lwarp_q    <= lwarp_d;
+      lslot_q    <= lslot_d;
+      lcnt_q     <= lcnt_d;
+      wake_ret_q <= wake_ret_d;
+      ret_state_q <= ret_state_d;
+      wake_w_q   <= wake_w_d;
+      fcause_q   <= fcause_d;
+      fwarp_q    <= fwarp_d;
+      fpc_q      <= fpc_d;
+      flane_v_q  <= flane_v_d;
+      flane_q    <= flane_d;
+      faddr_q    <= faddr_d;
+      for (int i = 0; i < NumWarps; i++) begin
+        held_ent_q[i] <= held_ent_d[i];
+        wcta_q[i]     <= wcta_d[i];
+        wic_q[i]      <= wic_d[i];
+        wctaid_q[i]   <= wctaid_d[i];
+        pred_q[i]     <= pred_d[i];
+      end
+      for (int c = 0; c < NumCtas; c++) cid_q[c] <= cid_d[c];
+      for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_q[i] <= slot_of_d[i];
+      for (int i = 0; i < NumPerf; i++) perf_q[i] <= perf_d[i];
+    end
+  end
+
+  // Operand registers: wide, no reset needed (always written before use).
+  always_ff @(posedge clk_i) begin
+    opa_q <= opa_d;
+    opb_q <= opb_d;
+    opc_q <= opc_d;
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Assertions
+  // ---------------------------------------------------------------------------------------
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // Only the issued warp's executing lanes are written, except launch clears and cal.
+      if (state_q == StExec) assert ((rf_we & ~exec) == '0)
+        else $error("sm: register write outside the executing lanes");
+      if (state_q == StFetch) assert (resident_q[w_q] && !wdone_q[w_q])
+        else $error("sm: issued warp %0d is not resident", w_q);
+      if (state_q == StDecode) assert (active_q != '0)
+        else $error("sm: issued warp %0d has no active thread", w_q);
+      if (state_q == StWake) assert (resident_q[slot_of_q[{bu_wake_cta, bu_wake_warp}]])
+        else $error("sm: barrier wake for a warp that is not resident");
+      if (state_q == StMemLane) assert (mrem_q[mlane_q] && exec[mlane_q])
+        else $error("sm: memory access by a lane that does not execute");
+      // A blocking bottom puts to sleep the thread in the section, which is in this warp.
+      if (state_q == StBarReq && bu_req_ready && is_bottom && bu_sleep)
+        assert (bu_sec_valid && bu_sec_tid[BuTidW-1:5] == wic_q[w_q] &&
+                exec[bu_sec_tid[4:0]])
+        else $error("sm: bottom sleep of a thread that is not in the section");
+      if (state_q == StIdle && started_q) assert (finished_q <= cfg_nctaid_i)
+        else $error("sm: more CTAs finished than launched");
+      assert (!(mem_req_valid_o && state_q != StMemReq && state_q != StAtomReq))
+        else $error("sm: memory request outside the load/store states");
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,75 @@
+// One lane's arithmetic: the ALU operations, setp's comparison and the atomic update of
+// ISA.md section 4 (wrapping arithmetic, shift amounts mod 32, signed min/max by default).
+// Combinational; the SM core instantiates one per lane.
+module simt_sm_lane_alu (
+  input  simt_pkg::op_e op_i,
+  input  logic [4:0]    sub_i,     // setp: compare; atom: operation
+  input  logic [31:0]   a_i,
+  input  logic [31:0]   b_i,       // register or immediate
+  output logic [31:0]   result_o,  // add .. maxu, not
+  output logic          cmp_o,     // setp
+  output logic [31:0]   atom_o     // atom.*: the new word from the old one (a_i) and b_i
+);
+
+  logic signed [31:0] sa, sb;
+  logic               lt_s, lt_u;
+  assign sa   = a_i;
+  assign sb   = b_i;
+  assign lt_s = sa < sb;
+  assign lt_u = a_i < b_i;
+
+  always_comb begin
+    result_o = '0;
+    unique case (op_i)
+      simt_pkg::OpAdd:  result_o = a_i + b_i;
+      simt_pkg::OpSub:  result_o = a_i - b_i;
+      simt_pkg::OpMul:  result_o = a_i * b_i;
+      simt_pkg::OpAnd:  result_o = a_i & b_i;
+      simt_pkg::OpOr:   result_o = a_i | b_i;
+      simt_pkg::OpXor:  result_o = a_i ^ b_i;
+      simt_pkg::OpShl:  result_o = a_i << b_i[4:0];
+      simt_pkg::OpShr:  result_o = a_i >> b_i[4:0];
+      simt_pkg::OpSra:  result_o = 32'(sa >>> b_i[4:0]);
+      simt_pkg::OpMin:  result_o = lt_s ? a_i : b_i;
+      simt_pkg::OpMax:  result_o = lt_s ? b_i : a_i;
+      simt_pkg::OpMinu: result_o = lt_u ? a_i : b_i;
+      simt_pkg::OpMaxu: result_o = lt_u ? b_i : a_i;
+      simt_pkg::OpNot:  result_o = ~a_i;
+      default:          result_o = '0;
+    endcase
+  end
+
+  // setp compare codes: eq ne lt le gt ge (signed), ltu leu gtu geu.
+  always_comb begin
+    cmp_o = 1'b0;
+    unique case (sub_i)
+      5'd0:    cmp_o = a_i == b_i;
+      5'd1:    cmp_o = a_i != b_i;
+      5'd2:    cmp_o = lt_s;
+      5'd3:    cmp_o = lt_s || a_i == b_i;
+      5'd4:    cmp_o = !lt_s && a_i != b_i;
+      5'd5:    cmp_o = !lt_s;
+      5'd6:    cmp_o = lt_u;
+      5'd7:    cmp_o = lt_u || a_i == b_i;
+      5'd8:    cmp_o = !lt_u && a_i != b_i;
+      5'd9:    cmp_o = !lt_u;
+      default: cmp_o = 1'b0;
+    endcase
+  end
+
+  // Atomic operations: add min max and or xor exch (min/max signed).
+  always_comb begin
+    atom_o = a_i;
+    unique case (sub_i)
+      5'd0:    atom_o = a_i + b_i;
+      5'd1:    atom_o = lt_s ? a_i : b_i;
+      5'd2:    atom_o = lt_s ? b_i : a_i;
+      5'd3:    atom_o = a_i & b_i;
+      5'd4:    atom_o = a_i | b_i;
+      5'd5:    atom_o = a_i ^ b_i;
+      5'd6:    atom_o = b_i;
+      default: atom_o = a_i;
+    endcase
+  end
+
+endmodule

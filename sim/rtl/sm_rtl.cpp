@@ -1,0 +1,332 @@
+#include "rtl/sm_rtl.h"
+
+#include <verilated.h>
+
+#include <sstream>
+
+#include "Vsimt_sm.h"
+#include "model/common/token.h"
+#include "runtime/recentre_runtime.h"
+
+namespace simt::rtl {
+
+using model::RunResult;
+using model::RunStatus;
+
+namespace {
+
+// Longer than any impatient barrier's TIMEOUT (ISA: at most 32767 cycles) plus the barrier
+// unit's timeout scan: a core quiet this long can only be deadlocked.
+constexpr uint64_t kQuietLimit = 40'000;
+
+// Fault causes (simt_pkg::fault_e).
+std::string faultText(int cause, uint32_t addr) {
+  switch (cause) {
+    case 1: return "illegal instruction";
+    case 2: return "instruction address out of range";
+    case 3: return "trap";
+    case 4: return "misaligned global access at " + std::to_string(addr);
+    case 5: return "global access out of range at " + std::to_string(addr);
+    case 6: return "misaligned shared access at " + std::to_string(addr);
+    case 7: return "shared access out of range at " + std::to_string(addr);
+    case 8: return "misaligned param access";
+    case 9: return "param access out of range";
+    case 10: return "the launch does not fit the core";
+    default: return "unknown fault cause " + std::to_string(cause);
+  }
+}
+
+const char* const kReasonNames[] = {"", "SYNC", "DIV", "CALL", "BRK", "CONT", "YIELD", "BARRIER",
+                                    "EXIT"};
+
+}  // namespace
+
+struct SmRtl::Impl {
+  const assembler::Kernel& k;
+  model::RunConfig cfg;
+  int nCtas, nThreads;
+  std::unique_ptr<VerilatedContext> ctx;
+  std::unique_ptr<Vsimt_sm> dut;
+  std::vector<uint32_t> global;
+  runtime::RecentreRuntime rt{CoreGeometry::kQueueDepth};
+  std::function<void(const Retired&)> retire;
+  uint64_t cycle = 0, overflows = 0;
+  bool rspPending = false;
+  uint32_t rspData = 0;
+  bool mntReadLast = false;
+
+  Impl(const assembler::Kernel& kernel, const model::RunConfig& c)
+      : k(kernel), cfg(c), nCtas(c.ctas > 0 ? c.ctas : kernel.ctas),
+        nThreads(c.threads > 0 ? c.threads : kernel.threads),
+        ctx(std::make_unique<VerilatedContext>()), global(kernel.data) {
+    ctx->fatalOnError(false);  // an RTL assertion ends the run as an error, not an abort
+    ctx->randReset(2);
+    ctx->randSeed(1);
+    dut = std::make_unique<Vsimt_sm>(ctx.get(), "TOP");
+  }
+
+  ~Impl() { dut->final(); }
+
+  void tick() {
+    dut->clk_i = 1;
+    dut->eval();
+    ctx->timeInc(5);
+    dut->clk_i = 0;
+    dut->eval();
+    ctx->timeInc(5);
+  }
+
+  void idleInputs() {
+    dut->imem_we_i = 0;
+    dut->param_we_i = 0;
+    dut->start_i = 0;
+    dut->mem_req_ready_i = 1;
+    dut->mem_rsp_valid_i = 0;
+    dut->mnt_valid_i = 0;
+    dut->dbg_warp_i = 0;
+    dut->perf_sel_i = 0;
+  }
+
+  std::string configError() const {
+    if (cfg.warpSlots != CoreGeometry::kWarpSlots && cfg.warpSlots != model::RunConfig{}.warpSlots)
+      return "the verilated core has 8 warp slots";
+    if (cfg.maxResidentCtas != CoreGeometry::kResidentCtas) return "the verilated core holds 4 resident CTAs";
+    if (cfg.queueDepth != CoreGeometry::kQueueDepth) return "the verilated core has 32-entry token queues";
+    if (k.code.size() > CoreGeometry::kImemWords)
+      return "the kernel has " + std::to_string(k.code.size()) + " instructions; the core's instruction memory holds " +
+             std::to_string(CoreGeometry::kImemWords);
+    if (k.params.size() > CoreGeometry::kParamWords) return "too many .param words for the core (64)";
+    if (k.sharedBytes > CoreGeometry::kSharedBytes) return ".shared exceeds the core's 4096 bytes per CTA";
+    if (nThreads > CoreGeometry::kWarpSlots * 32)
+      return "a CTA of " + std::to_string(nThreads) + " threads needs more than the core's 8 warp slots";
+    if (nThreads < 1 || nCtas < 1 || nCtas > 0xFFFF) return "bad launch size";
+    return {};
+  }
+
+  void load() {
+    dut->rst_ni = 0;
+    idleInputs();
+    dut->clk_i = 0;
+    dut->eval();
+    tick();
+    tick();
+    dut->rst_ni = 1;
+    dut->eval();
+    for (size_t i = 0; i < k.code.size(); ++i) {
+      dut->imem_we_i = 1;
+      dut->imem_waddr_i = static_cast<uint32_t>(i);
+      dut->imem_wdata_i = k.code[i];
+      tick();
+    }
+    dut->imem_we_i = 0;
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      dut->param_we_i = 1;
+      dut->param_waddr_i = static_cast<uint32_t>(i);
+      dut->param_wdata_i = k.params[i];
+      tick();
+    }
+    dut->param_we_i = 0;
+    dut->cfg_code_size_i = static_cast<uint32_t>(k.code.size());
+    dut->cfg_param_words_i = static_cast<uint32_t>(k.params.size());
+    dut->cfg_ntid_i = static_cast<uint32_t>(nThreads);
+    dut->cfg_nctaid_i = static_cast<uint32_t>(nCtas);
+    dut->cfg_global_bytes_i = static_cast<uint32_t>(global.size() * 4);
+    dut->cfg_shared_bytes_i = k.sharedBytes;
+    dut->cfg_stack_i = cfg.divergence == model::DivergenceMode::Stack;
+    dut->cfg_policy_i = static_cast<uint8_t>(cfg.policy);
+    dut->cfg_static_limit_i = 0;
+  }
+
+  uint32_t perf(int sel) {
+    dut->perf_sel_i = static_cast<uint8_t>(sel);
+    dut->eval();
+    return dut->perf_o;
+  }
+
+  std::string where(uint32_t pc) const {
+    if (pc < k.codeLine.size()) return k.file + ":" + std::to_string(k.codeLine[pc]);
+    return "outside the code";
+  }
+
+  // Per resident warp: PC, masks, queue, disable reasons; barriers busy. Read through the
+  // debug port while the core is idle.
+  std::string warpReport() {
+    std::ostringstream os;
+    for (int w = 0; w < CoreGeometry::kWarpSlots; ++w) {
+      dut->dbg_warp_i = static_cast<uint8_t>(w);
+      dut->eval();
+      if (!dut->dbg_resident_o || dut->dbg_done_o) continue;
+      const uint32_t pc = dut->dbg_pc_o;
+      os << "\n  cta " << dut->dbg_ctaid_o << " warp " << static_cast<int>(dut->dbg_warp_in_cta_o)
+         << ": warp slot " << w << " pc=" << pc << " active=0x" << std::hex << dut->dbg_active_o
+         << std::dec << " queued tokens=" << static_cast<int>(dut->dbg_q_count_o);
+      uint32_t byReason[9] = {};
+      for (int t = 0; t < 32; ++t) {
+        const uint32_t r = (dut->dbg_reason_o[t / 8] >> ((t % 8) * 4)) & 0xF;
+        if (r < 9) byReason[r] |= 1u << t;
+      }
+      for (int r = 1; r < 8; ++r) {
+        if (byReason[r]) os << " " << kReasonNames[r] << "=0x" << std::hex << byReason[r] << std::dec;
+      }
+      os << " (" << where(pc) << ")";
+      if (dut->dbg_held_o) os << "\n    held: its barrier id is busy with another instance";
+    }
+    dut->dbg_warp_i = 0;
+    dut->eval();
+    for (int e = 0; e < CoreGeometry::kResidentCtas * 16; ++e) {
+      if ((dut->bar_busy_o >> e) & 1u) {
+        os << "\n  barrier " << (e % 16) << " of resident cta index " << (e / 16) << " is busy";
+      }
+    }
+    return os.str();
+  }
+
+  // Global memory behind the port: requests always taken, the response one cycle later.
+  void serveMemory() {
+    dut->mem_rsp_valid_i = rspPending;
+    dut->mem_rsp_rdata_i = rspData;
+  }
+  void acceptMemory() {
+    rspPending = false;
+    if (!dut->mem_req_valid_o) return;
+    const uint32_t idx = dut->mem_req_addr_o / 4;  // the core checked range and alignment
+    if (idx >= global.size()) return;              // (an RTL assertion would have fired)
+    if (dut->mem_req_we_o) {
+      global[idx] = dut->mem_req_wdata_o;
+      rspData = 0;
+    } else {
+      rspData = global[idx];
+    }
+    rspPending = true;
+  }
+
+  // The runtime's overflow handler on the maintenance port (seed 002's re-centring).
+  bool serveRuntime(std::string& fault) {
+    dut->mnt_valid_i = 0;
+    const bool offered = rt.wantsPort();
+    if (offered) {
+      const model::TokenDequeIn in = rt.request(model::TokenDequeIn{});
+      dut->mnt_valid_i = 1;
+      dut->mnt_op_i = static_cast<uint8_t>(in.mntOp);
+      dut->mnt_warp_i = static_cast<uint8_t>(in.mntWarp);
+      dut->mnt_idx_i = static_cast<uint8_t>(in.mntIdx);
+      dut->mnt_wdata_i = model::pack64(in.mntWdata);
+      dut->mnt_head_i = static_cast<uint8_t>(in.mntHead);
+      dut->mnt_tail_i = static_cast<uint8_t>(in.mntTail);
+    }
+    dut->eval();
+    rt.capture(dut->mnt_rvalid_o && mntReadLast, {dut->mnt_rdata_o, 0}, 64);
+    mntReadLast = false;
+    if (offered && dut->mnt_ready_o) {
+      mntReadLast = dut->mnt_op_i == static_cast<uint8_t>(model::MntOp::Read);
+      rt.accepted(64);
+    }
+    if (dut->exc_valid_o && !rt.busy()) {
+      ++overflows;
+      rt.start(dut->exc_warp_o, dut->q_head_o, dut->q_tail_o);
+      if (rt.lastWasUnrecoverable()) {
+        fault = "fault: unrecoverable token-queue overflow (warp slot " +
+                std::to_string(dut->exc_warp_o) + ")";
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::string faultMessage() {
+    const int slot = dut->fault_warp_o;
+    const uint32_t pc = dut->fault_pc_o;
+    std::ostringstream os;
+    os << "fault: " << faultText(dut->fault_cause_o, dut->fault_addr_o);
+    if (dut->fault_cause_o == 10) {
+      os << " (" << nThreads << " threads per CTA, " << k.sharedBytes << " shared bytes)";
+      return os.str();
+    }
+    dut->dbg_warp_i = static_cast<uint8_t>(slot);
+    dut->eval();
+    os << " (warp slot " << slot << ", cta " << dut->dbg_ctaid_o << " warp "
+       << static_cast<int>(dut->dbg_warp_in_cta_o) << ", pc " << pc;
+    if (dut->fault_lane_valid_o) {
+      os << ", thread " << (static_cast<int>(dut->dbg_warp_in_cta_o) * 32 + dut->fault_lane_o);
+    }
+    if (pc < k.codeLine.size()) os << ", " << where(pc);
+    os << ")";
+    return os.str();
+  }
+
+  RunResult run() {
+    RunResult res;
+    if (const std::string err = configError(); !err.empty()) {
+      res.status = RunStatus::Error;
+      res.message = "error: " + err;
+      return res;
+    }
+    load();
+    dut->start_i = 1;
+    tick();
+    dut->start_i = 0;
+    uint64_t quiet = 0;
+    std::string fault;
+    while (true) {
+      if (ctx->gotError()) {
+        res.status = RunStatus::Error;
+        res.message = "error: an RTL assertion failed at cycle " + std::to_string(cycle) +
+                      " (message above)";
+        break;
+      }
+      serveMemory();
+      if (!serveRuntime(fault)) {
+        res.status = RunStatus::Error;
+        res.message = fault;
+        break;
+      }
+      if (dut->done_o) break;
+      if (dut->fault_o) {
+        res.status = RunStatus::Error;
+        res.message = faultMessage();
+        break;
+      }
+      if (cycle >= cfg.maxCycles) {
+        res.status = RunStatus::Timeout;
+        res.message = "timeout after " + std::to_string(cycle) + " cycles (--max-cycles)" + warpReport();
+        break;
+      }
+      quiet = dut->quiet_o ? quiet + 1 : 0;
+      if (quiet > kQuietLimit) {
+        res.status = RunStatus::Deadlock;
+        res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
+        break;
+      }
+      if (dut->retire_valid_o && retire) {
+        retire(Retired{cycle, dut->retire_warp_o, dut->retire_pc_o, dut->retire_exec_o});
+      }
+      acceptMemory();
+      tick();
+      ++cycle;
+    }
+    res.cycles = perf(0);
+    res.instructions = perf(1);
+    res.threadInstructions = perf(2);
+    res.global = global;
+    res.stats["thread_instructions"] = res.threadInstructions;
+    res.stats["issue_idle_cycles"] = perf(3);
+    res.stats["memory_wait_cycles"] = perf(4);
+    res.stats["divergence_unit_wait_cycles"] = perf(5);
+    res.stats["barrier_arrivals"] = perf(6);
+    res.stats["barrier_wake_tokens"] = perf(7);
+    res.stats["barrier_refusals"] = perf(8);
+    res.stats["yield_tokens"] = perf(9);
+    res.stats["queue_overflows"] = overflows;
+    res.stats["ctas"] = static_cast<uint64_t>(nCtas);
+    res.stats["threads_per_cta"] = static_cast<uint64_t>(nThreads);
+    return res;
+  }
+};
+
+SmRtl::SmRtl(const assembler::Kernel& kernel, const model::RunConfig& cfg)
+    : impl_(std::make_unique<Impl>(kernel, cfg)) {}
+SmRtl::~SmRtl() = default;
+void SmRtl::onRetire(std::function<void(const Retired&)> f) { impl_->retire = std::move(f); }
+RunResult SmRtl::run() { return impl_->run(); }
+
+}  // namespace simt::rtl

@@ -1,0 +1,51 @@
+// The verilated SM core (rtl/sm/simt_sm.sv) running a kernel: the host side of the core.
+// Loads code and params, serves the global-memory port from the kernel's data image, acts as
+// the runtime for token-queue overflows (re-centring through the maintenance port), and
+// stops on completion, fault, deadlock (nothing can issue for longer than any barrier
+// timeout) or --max-cycles. Same RunConfig/RunResult as the ISA model (sim/model/sm).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "asm/assembler.h"
+#include "model/sm/sm_model.h"
+
+namespace simt::rtl {
+
+// The core's fixed geometry (the verilated parameters, CMakeLists.txt).
+struct CoreGeometry {
+  static constexpr int kWarpSlots = 8;
+  static constexpr int kResidentCtas = 4;
+  static constexpr int kQueueDepth = 32;
+  static constexpr int kImemWords = 1024;
+  static constexpr int kParamWords = 64;
+  static constexpr int kSharedBytes = 4096;
+};
+
+// One retired instruction as the core reports it (the co-simulation follows these).
+struct Retired {
+  uint64_t cycle = 0;
+  int warp = 0;
+  uint32_t pc = 0;
+  uint32_t exec = 0;
+};
+
+class SmRtl {
+ public:
+  SmRtl(const assembler::Kernel& kernel, const model::RunConfig& cfg);
+  ~SmRtl();
+  SmRtl(const SmRtl&) = delete;
+  SmRtl& operator=(const SmRtl&) = delete;
+
+  // Called for every retired instruction (optional).
+  void onRetire(std::function<void(const Retired&)> f);
+  model::RunResult run();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace simt::rtl
