@@ -169,6 +169,13 @@ struct SmRtl::Impl {
         if (byReason[r]) os << " " << kReasonNames[r] << "=0x" << std::hex << byReason[r] << std::dec;
       }
       os << " (" << where(pc) << ")";
+      // With nothing active and no token left, threads waiting for a token never run again.
+      uint32_t waiting = 0;
+      for (int r = 1; r < 7; ++r) waiting |= byReason[r];
+      if (dut->dbg_active_o == 0 && dut->dbg_q_count_o == 0 && waiting) {
+        os << "\n    stranded (waiting for a token that no longer exists): threads 0x" << std::hex
+           << waiting << std::dec;
+      }
       if (dut->dbg_held_o) os << "\n    held: its barrier id is busy with another instance";
     }
     dut->dbg_warp_i = 0;

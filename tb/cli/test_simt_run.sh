@@ -65,8 +65,24 @@ case $CASE in
     expect_rc "$(run /nonexistent.s --engine model)" 1
     expect_err 'nonexistent.s' ;;
   rtl_engine)
-    expect_rc "$(run "$K/vector_add.s")" 1
-    expect_err "engine 'rtl' needs the verilated SM core" ;;
+    expect_rc "$(run "$K/vector_add.s" --dump c:4)" 0
+    expect_out 'engine rtl'
+    expect_out 'c: 101 105 109 113'
+    expect_rc "$(run "$K/vector_add.s" --engine cosim)" 1
+    expect_err "engine 'cosim'" ;;
+  rtl_deadlock)
+    expect_rc "$(run "$K/bar_tag_deadlock.s" --json -)" 2
+    expect_out '"status":"deadlock"'
+    expect_out '"engine":"rtl"'
+    expect_err 'deadlock: nothing can issue'
+    expect_err 'bar_tag_deadlock.s:' ;;
+  rtl_fault)
+    expect_rc "$(run "$K/fault_misaligned.s")" 1
+    expect_err 'fault: misaligned global access at 22'
+    expect_err 'fault_misaligned.s:17' ;;
+  rtl_timeout)
+    expect_rc "$(run "$K/spin_lock.s" --divergence stack --max-cycles 5000)" 3
+    expect_err 'timeout after 5000 cycles' ;;
   policy)
     expect_rc "$(run "$K/spin_lock.s" --engine model --policy gto --dump counter)" 0
     expect_out 'counter: 128'

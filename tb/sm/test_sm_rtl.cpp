@@ -1,0 +1,208 @@
+// Directed tests of the verilated SM core (rtl/sm/simt_sm.sv) through its runner: faults
+// with their cause, warp, pc and thread; deadlock and timeout reports; CTA launch when more
+// CTAs than slots; token-queue re-centring by the runtime; the retire stream and counters.
+// The kernel suite runs on the core as well (test_kernels.cpp, engine rtl).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "asm/assembler.h"
+#include "model/sm/sm_model.h"
+#include "rtl/sm_rtl.h"
+
+namespace simt::rtl {
+namespace {
+
+using model::RunConfig;
+using model::RunResult;
+using model::RunStatus;
+
+RunResult runRtl(const std::string& src, RunConfig cfg = RunConfig{}) {
+  const auto k = assembler::assemble(src, "inline.s");
+  return SmRtl(k, cfg).run();
+}
+
+RunResult runModel(const std::string& src, RunConfig cfg = RunConfig{}) {
+  const auto k = assembler::assemble(src, "inline.s");
+  return model::SmModel(k, cfg).run();
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(SmRtl, IllegalInstructionFaultsWithWarpAndPc) {
+  auto k = assembler::assemble("nop\nnop\nexit\n", "inline.s");
+  k.code[1] = 0x7F;  // an opcode no instruction has
+  const RunResult r = SmRtl(k, RunConfig{}).run();
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_TRUE(has(r.message, "fault: illegal instruction")) << r.message;
+  EXPECT_TRUE(has(r.message, "pc 1, inline.s:2")) << r.message;
+}
+
+TEST(SmRtl, JumpOutsideTheCodeFaults) {
+  const RunResult r = runRtl("mov r1, 1000\njmx r1\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_TRUE(has(r.message, "instruction address out of range")) << r.message;
+  EXPECT_TRUE(has(r.message, "pc 1000")) << r.message;
+}
+
+TEST(SmRtl, SharedOutOfRangeNamesTheFirstFailingThread) {
+  const RunResult r =
+      runRtl(".shared 16\nmov r1, %tid\nshl r1, r1, 2\nld.shared r2, [r1]\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_TRUE(has(r.message, "shared access out of range at 16")) << r.message;
+  EXPECT_TRUE(has(r.message, "thread 4")) << r.message;
+}
+
+TEST(SmRtl, GlobalFaultsAreMisalignmentThenRange) {
+  const std::string prog = ".data\nd: .zero 16\n.text\nmov r1, %tid\nshl r1, r1, 2\n";
+  RunResult r = runRtl(prog + "add r1, r1, 2\nld.global r2, [r1]\nexit\n");
+  EXPECT_TRUE(has(r.message, "misaligned global access at 2")) << r.message;
+  EXPECT_TRUE(has(r.message, "thread 0")) << r.message;
+  r = runRtl(prog + "st.global [r1], r1\nexit\n");
+  EXPECT_TRUE(has(r.message, "global access out of range at 16")) << r.message;
+  EXPECT_TRUE(has(r.message, "thread 4")) << r.message;
+  r = runRtl(prog + "ld.global.v4 r4, [r1+4]\nexit\n");
+  EXPECT_TRUE(has(r.message, "misaligned global access at 4")) << "v4 needs 16-byte alignment: "
+                                                               << r.message;
+}
+
+TEST(SmRtl, ParamFaults) {
+  RunResult r = runRtl(".param 5, 6\nld.param r1, [8]\nexit\n");
+  EXPECT_TRUE(has(r.message, "fault: param access out of range")) << r.message;
+  r = runRtl(".param 5, 6\nld.param r1, [2]\nexit\n");
+  EXPECT_TRUE(has(r.message, "fault: misaligned param access")) << r.message;
+}
+
+TEST(SmRtl, TrapFaults) {
+  const RunResult r = runRtl("nop\ntrap\n");
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_TRUE(has(r.message, "fault: trap (warp slot 0, cta 0 warp 0, pc 1")) << r.message;
+}
+
+TEST(SmRtl, ACtaLargerThanTheCoreIsRefusedWithAMessage) {
+  RunConfig cfg;
+  cfg.threads = 512;  // 16 warps; the core has 8 warp slots
+  const RunResult r = runRtl("exit\n", cfg);
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_TRUE(has(r.message, "needs more than the core's 8 warp slots")) << r.message;
+}
+
+TEST(SmRtl, MaxCyclesStopsWithTimeoutAndAReport) {
+  RunConfig cfg;
+  cfg.maxCycles = 500;
+  const RunResult r = runRtl("loop: bra loop\n", cfg);
+  EXPECT_EQ(r.status, RunStatus::Timeout);
+  EXPECT_EQ(model::exitCode(r.status), 3);
+  EXPECT_TRUE(has(r.message, "timeout after 500 cycles")) << r.message;
+  EXPECT_TRUE(has(r.message, "pc=0")) << "the spinning warp's pc: " << r.message;
+}
+
+TEST(SmRtl, StrandedThreadsAreADeadlockNamingThem) {
+  // `sync` without a label and without a SYNC token: the threads wait for nothing.
+  const RunResult r = runRtl("sync\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Deadlock);
+  EXPECT_TRUE(has(r.message, "stranded")) << r.message;
+  EXPECT_TRUE(has(r.message, "SYNC=0xffffffff")) << r.message;
+  EXPECT_EQ(model::exitCode(r.status), 2);
+}
+
+TEST(SmRtl, AWarpHeldAtABusyBarrierIdIsNamedInTheDeadlockReport) {
+  // Warp 0 waits at barrier 1 (pc 2) for all 64 threads; warp 1 reaches id 1 at another pc.
+  const RunResult r = runRtl(
+      ".launch ctas=1 threads=64\nmov r1, %warpid\nsetp.ne p0, r1, 0\n@p0 bra other\n"
+      "bar.sync 1\nexit\nother: nop\nbar.sync 1\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Deadlock);
+  EXPECT_TRUE(has(r.message, "held: its barrier id is busy")) << r.message;
+  EXPECT_TRUE(has(r.message, "barrier 1 of resident cta index 0 is busy")) << r.message;
+}
+
+TEST(SmRtl, MoreCtasThanSlotsLaunchAsSlotsFree) {
+  // 12 CTAs of 3 warps on 8 warp slots: at most 2 resident at once; each writes its ids.
+  const std::string src =
+      ".launch ctas=12 threads=96\n.data\nout: .zero 4608\n.text\n"
+      "mov r1, %gtid\nshl r2, r1, 2\nmov r3, %ctaid\nmul r3, r3, 1000\nmov r4, %tid\n"
+      "add r3, r3, r4\nst.global [r2+out], r3\nexit\n";
+  const RunResult r = runRtl(src);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  for (uint32_t g = 0; g < 12 * 96; ++g) EXPECT_EQ(r.global[g], (g / 96) * 1000 + g % 96) << g;
+}
+
+TEST(SmRtl, SharedMemoryIsPerCtaAndZeroedAtLaunch) {
+  // Each CTA adds its id into shared word 0 (starting from 0) and stores the result; a CTA
+  // reusing the shared region of a finished one must see zero again.
+  const std::string src =
+      ".launch ctas=6 threads=256\n.shared 64\n.data\nout: .zero 24\n.text\n"
+      "mov r1, %tid\nsetp.ne p0, r1, 0\n@p0 exit\nmov r2, %ctaid\nadd r2, r2, 1\n"
+      "atom.shared.add r3, [0], r2\nld.shared r4, [0]\nshl r5, r2, 2\n"
+      "st.global [r5+out-4], r4\nexit\n";
+  const RunResult r = runRtl(src);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  for (uint32_t c = 0; c < 6; ++c) EXPECT_EQ(r.global[c], c + 1) << c;
+}
+
+TEST(SmRtl, TokenQueueOverflowIsReCentredByTheRuntime) {
+  // 20 nested ssy push 20 SYNC tokens at the front of a 32-entry queue that starts in the
+  // middle: the front end overflows, the runtime re-centres it, nothing is lost.
+  std::string src = ".data\nout: .zero 4\n.text\nmov r1, 0\n";
+  for (int i = 0; i < 20; ++i) src += "ssy l" + std::to_string(i) + "\nadd r1, r1, 1\n";
+  for (int i = 19; i >= 0; --i) src += "sync l" + std::to_string(i) + "\nl" + std::to_string(i) + ":\n";
+  src += "mov r2, %tid\nsetp.eq p0, r2, 0\n@p0 st.global [out], r1\nexit\n";
+  const RunResult r = runRtl(src);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.global[0], 20u);
+  EXPECT_GE(r.stats.at("queue_overflows"), 1u);
+}
+
+TEST(SmRtl, CountersAgreeWithTheModelOnAKernelWithoutRaces) {
+  // Divergence, calls and memory, but nothing whose outcome depends on timing: the core
+  // issues exactly the instructions the model issues.
+  const std::string src =
+      ".launch ctas=2 threads=64\n.data\nout: .zero 512\n.text\n"
+      "mov r1, %gtid\nand r2, r1, 3\nssy join\nsetp.eq p0, r2, 0\n@p0 bra zero\n"
+      "cal twice\nbra store\nzero: mov r3, 7\nstore: sync join\njoin: shl r4, r1, 2\n"
+      "st.global [r4+out], r3\nexit\ntwice: add r3, r1, r1\nret\n";
+  const RunResult rtl = runRtl(src);
+  const RunResult mdl = runModel(src);
+  ASSERT_EQ(rtl.status, RunStatus::Ok) << rtl.message;
+  EXPECT_EQ(rtl.global, mdl.global);
+  EXPECT_EQ(rtl.instructions, mdl.instructions);
+  EXPECT_EQ(rtl.threadInstructions, mdl.threadInstructions);
+  EXPECT_GT(rtl.cycles, rtl.instructions) << "several cycles per instruction";
+}
+
+TEST(SmRtl, RetireStreamReportsEveryIssuedInstruction) {
+  const auto k = assembler::assemble(
+      ".launch ctas=1 threads=40\nmov r1, %tid\nsetp.lt p0, r1, 3\n@p0 add r1, r1, 1\nexit\n",
+      "inline.s");
+  SmRtl core(k, RunConfig{});
+  std::vector<Retired> seen;
+  core.onRetire([&](const Retired& r) { seen.push_back(r); });
+  const RunResult r = core.run();
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  ASSERT_EQ(seen.size(), r.instructions);
+  ASSERT_EQ(seen.size(), 8u) << "4 instructions x 2 warps";
+  for (const Retired& x : seen) {
+    if (x.pc == 2) {
+      EXPECT_EQ(x.exec, x.warp == 0 ? 0x7u : 0u) << "guard of warp " << x.warp;
+    }
+    if (x.pc == 0) {
+      EXPECT_EQ(x.exec, x.warp == 0 ? 0xFFFFFFFFu : 0xFFu) << "launch masks";
+    }
+  }
+  for (size_t i = 1; i < seen.size(); ++i) EXPECT_GT(seen[i].cycle, seen[i - 1].cycle);
+}
+
+TEST(SmRtl, ClockReadsTheCycleCounter) {
+  const RunResult r = runRtl(
+      ".launch ctas=1 threads=1\n.data\nt: .zero 8\n.text\nmov r1, %clock\nnop\nnop\n"
+      "mov r2, %clock\nst.global [t], r1\nst.global [t+4], r2\nexit\n");
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_GT(r.global[1], r.global[0] + 3) << "three instructions of several cycles each";
+  EXPECT_LT(r.global[1], r.cycles);
+}
+
+}  // namespace
+}  // namespace simt::rtl
