@@ -34,6 +34,8 @@ module simt_divergence_unit #(
   input  logic                      clk_i,
   input  logic                      rst_ni,
   input  logic                      cfg_stack_i,   // run-time stack mode (DequeMode = 1)
+  input  logic                      lfsr_load_i,   // load the yield.p LFSR (e.g. at start)
+  input  logic [15:0]               lfsr_seed_i,   // non-zero
 
   // Request, held until req_ready_o
   input  logic                      req_valid_i,
@@ -491,7 +493,7 @@ module simt_divergence_unit #(
       reason_d[i] = reason_q[i];
       ycount_d[i] = ycount_q[i];
     end
-    lfsr_d     = lfsr_q;
+    lfsr_d     = (lfsr_load_i && lfsr_seed_i != '0) ? lfsr_seed_i : lfsr_q;
     cov_d      = cov_q;
     pos_d      = pos_q;
     merge_d    = merge_q;

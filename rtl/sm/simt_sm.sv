@@ -52,6 +52,7 @@ module simt_sm #(
   input  logic [31:0]              cfg_global_bytes_i,  // size of global memory
   input  logic [31:0]              cfg_shared_bytes_i,  // .shared per CTA
   input  logic                     cfg_stack_i,         // divergence: stack baseline
+  input  logic [15:0]              cfg_lfsr_seed_i,     // yield.p LFSR seed (--seed), loaded at start
   input  simt_pkg::sched_policy_e  cfg_policy_i,
   input  logic [15:0]              cfg_static_limit_i,  // barrier static-too-long limit
   input  logic                     start_i,
@@ -96,6 +97,17 @@ module simt_sm #(
   output logic [WarpW-1:0]         retire_warp_o,
   output logic [AddrW-1:0]         retire_pc_o,
   output logic [31:0]              retire_exec_o,
+  output logic [31:0]              retire_active_o,
+  // Trace for the co-simulation: register-file writes of the instruction in flight, and
+  // barrier wake tokens as the divergence unit takes them.
+  output logic                     trace_inflight_o,
+  output logic [31:0]              trace_rf_we_o,
+  output logic [RfAW-1:0]          trace_rf_waddr_o,
+  output logic [32*32-1:0]         trace_rf_wdata_o,
+  output logic                     trace_wake_o,
+  output logic [WarpW-1:0]         trace_wake_warp_o,
+  output logic [31:0]              trace_wake_mask_o,
+  output logic [AddrW-1:0]         trace_wake_resume_o,
 
   // Debug view of one warp (valid while the core is idle, done or faulted) and status.
   input  logic [WarpW-1:0]         dbg_warp_i,
@@ -205,7 +217,7 @@ module simt_sm #(
   // Decoded instruction fields (ir_q after StDecode; imem output in StDecode itself)
   // ---------------------------------------------------------------------------------------
   logic [63:0]           ir;
-  simt_pkg::op_e         op;
+  logic [6:0]            op;      // simt_pkg::op_e (Yosys 0.23 takes no enum casts)
   logic                  imm_b, gneg;
   logic [2:0]            gpred;
   logic [4:0]            f_rd, f_ra, f_rb, f_sub;
@@ -214,7 +226,7 @@ module simt_sm #(
   logic                  op_legal;
 
   assign ir     = (state_q == StDecode) ? imem_rdata : ir_q;
-  assign op     = simt_pkg::op_e'(ir[6:0]);
+  assign op     = ir[6:0];
   assign imm_b  = ir[7];
   assign gpred  = ir[10:8];
   assign gneg   = ir[11];
@@ -401,6 +413,8 @@ module simt_sm #(
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),
     .cfg_stack_i         (cfg_stack_i),
+    .lfsr_load_i         (start_i && !started_q),
+    .lfsr_seed_i         (cfg_lfsr_seed_i),
     .req_valid_i         (du_req_valid),
     .req_op_i            (du_req_op),
     .req_warp_i          (du_req_warp),
@@ -1267,6 +1281,19 @@ module simt_sm #(
   assign retire_warp_o      = w_q;
   assign retire_pc_o        = pc_q;
   assign retire_exec_o      = exec;
+  assign retire_active_o    = active_q;
+  // Between issue and retire (launch register clears happen outside).
+  assign trace_inflight_o   = state_q != StIdle && state_q != StLaunchWarp &&
+                              state_q != StLaunchClr && state_q != StLaunchDu &&
+                              state_q != StLaunchBu && state_q != StLaunchSh &&
+                              state_q != StDone && state_q != StFault;
+  assign trace_rf_we_o      = rf_we;
+  assign trace_rf_waddr_o   = rf_waddr;
+  assign trace_rf_wdata_o   = rf_wdata;
+  assign trace_wake_o       = state_q == StWake && du_req_ready;
+  assign trace_wake_warp_o  = slot_of_q[{bu_wake_cta, bu_wake_warp}];
+  assign trace_wake_mask_o  = bu_wake_mask;
+  assign trace_wake_resume_o = bu_wake_resume;
   assign dbg_resident_o     = resident_q[dbg_warp_i];
   assign dbg_done_o         = wdone_q[dbg_warp_i];
   assign dbg_held_o         = held_q[dbg_warp_i];

@@ -2,7 +2,7 @@
 // ISA.md section 4 (wrapping arithmetic, shift amounts mod 32, signed min/max by default).
 // Combinational; the SM core instantiates one per lane.
 module simt_sm_lane_alu (
-  input  simt_pkg::op_e op_i,
+  input  logic [6:0]    op_i,      // simt_pkg::op_e
   input  logic [4:0]    sub_i,     // setp: compare; atom: operation
   input  logic [31:0]   a_i,
   input  logic [31:0]   b_i,       // register or immediate

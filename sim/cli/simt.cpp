@@ -9,6 +9,7 @@
 
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
+#include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
 
 namespace po = boost::program_options;
@@ -174,10 +175,6 @@ int cmdRun(const std::vector<std::string>& args) {
   } catch (const std::exception& e) {
     return usage(e.what());
   }
-  if (engine == "cosim") {
-    return usage("engine 'cosim' (lockstep RTL and model) is not built yet; use --engine rtl or "
-                 "--engine model");
-  }
   if (vm.count("wave")) {
     return usage(engine == "model" ? "--wave needs the rtl or cosim engine (the model has no waveform)"
                                    : "--wave: this build has no waveform tracing yet");
@@ -208,9 +205,12 @@ int cmdRun(const std::vector<std::string>& args) {
   if (engine == "model") {
     simt::model::SmModel sm(kernel, cfg);
     res = sm.run();
-  } else {
+  } else if (engine == "rtl") {
     simt::rtl::SmRtl core(kernel, cfg);
     res = core.run();
+  } else {
+    simt::cosim::Cosim cosim(kernel, cfg);
+    res = cosim.run();
   }
 
   nlohmann::ordered_json j;

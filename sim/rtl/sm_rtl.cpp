@@ -2,6 +2,7 @@
 
 #include <verilated.h>
 
+#include <map>
 #include <sstream>
 
 #include "Vsimt_sm.h"
@@ -49,7 +50,13 @@ struct SmRtl::Impl {
   std::unique_ptr<Vsimt_sm> dut;
   std::vector<uint32_t> global;
   runtime::RecentreRuntime rt{CoreGeometry::kQueueDepth};
-  std::function<void(const Retired&)> retire;
+  RetireHook retire;
+  WakeHook wakeHook;
+  CycleHook cycleHook;
+  // The instruction in flight: register writes (lane, reg -> value, first old value) and
+  // global writes (addr -> old, new), reduced to changes at retire.
+  std::map<std::pair<int, int>, uint32_t> rfNew;
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> memChanges;
   uint64_t cycle = 0, overflows = 0;
   bool rspPending = false;
   uint32_t rspData = 0;
@@ -135,6 +142,8 @@ struct SmRtl::Impl {
     dut->cfg_stack_i = cfg.divergence == model::DivergenceMode::Stack;
     dut->cfg_policy_i = static_cast<uint8_t>(cfg.policy);
     dut->cfg_static_limit_i = 0;
+    // The ISA model's LFSR seed rule (sm_model.cpp): the low 16 bits, 0 taken as 1.
+    dut->cfg_lfsr_seed_i = static_cast<uint16_t>((cfg.seed & 0xFFFF) ? (cfg.seed & 0xFFFF) : 1);
   }
 
   uint32_t perf(int sel) {
@@ -199,6 +208,9 @@ struct SmRtl::Impl {
     const uint32_t idx = dut->mem_req_addr_o / 4;  // the core checked range and alignment
     if (idx >= global.size()) return;              // (an RTL assertion would have fired)
     if (dut->mem_req_we_o) {
+      auto it = memChanges.find(idx * 4);
+      if (it == memChanges.end()) memChanges[idx * 4] = {global[idx], dut->mem_req_wdata_o};
+      else it->second.second = dut->mem_req_wdata_o;
       global[idx] = dut->mem_req_wdata_o;
       rspData = 0;
     } else {
@@ -261,6 +273,32 @@ struct SmRtl::Impl {
     return os.str();
   }
 
+  // The co-simulation's view of this cycle (inputs applied, before the clock edge).
+  std::string observe() {
+    if (dut->trace_inflight_o && dut->trace_rf_we_o) {
+      const int warp = static_cast<int>(dut->trace_rf_waddr_o >> 5), reg = dut->trace_rf_waddr_o & 31;
+      if (warp == dut->retire_warp_o) {
+        for (int l = 0; l < 32; ++l) {
+          if ((dut->trace_rf_we_o >> l) & 1u) rfNew[{l, reg}] = dut->trace_rf_wdata_o[l];
+        }
+      }
+    }
+    if (dut->trace_wake_o && wakeHook) {
+      const std::string v = wakeHook(Wake{cycle, dut->trace_wake_warp_o, dut->trace_wake_mask_o,
+                                          dut->trace_wake_resume_o});
+      if (!v.empty()) return v;
+    }
+    if (!dut->retire_valid_o) return {};
+    Retired r{cycle, dut->retire_warp_o, dut->retire_pc_o, dut->retire_exec_o, dut->retire_active_o, {}, {}};
+    for (const auto& [key, value] : rfNew) r.regWrites.push_back({key.first, key.second, value});
+    for (const auto& [addr, change] : memChanges) {
+      if (change.first != change.second) r.globalWrites.push_back({addr, change.second});
+    }
+    rfNew.clear();
+    memChanges.clear();
+    return retire ? retire(r) : std::string{};
+  }
+
   RunResult run() {
     RunResult res;
     if (const std::string err = configError(); !err.empty()) {
@@ -304,12 +342,18 @@ struct SmRtl::Impl {
         res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
         break;
       }
-      if (dut->retire_valid_o && retire) {
-        retire(Retired{cycle, dut->retire_warp_o, dut->retire_pc_o, dut->retire_exec_o});
+      if (retire || wakeHook) {
+        const std::string verdict = observe();
+        if (!verdict.empty()) {
+          res.status = RunStatus::Mismatch;
+          res.message = verdict;
+          break;
+        }
       }
       acceptMemory();
       tick();
       ++cycle;
+      if (cycleHook) cycleHook(cycle);
     }
     res.cycles = perf(0);
     res.instructions = perf(1);
@@ -333,7 +377,9 @@ struct SmRtl::Impl {
 SmRtl::SmRtl(const assembler::Kernel& kernel, const model::RunConfig& cfg)
     : impl_(std::make_unique<Impl>(kernel, cfg)) {}
 SmRtl::~SmRtl() = default;
-void SmRtl::onRetire(std::function<void(const Retired&)> f) { impl_->retire = std::move(f); }
+void SmRtl::onRetire(RetireHook f) { impl_->retire = std::move(f); }
+void SmRtl::onWake(WakeHook f) { impl_->wakeHook = std::move(f); }
+void SmRtl::onCycleEnd(CycleHook f) { impl_->cycleHook = std::move(f); }
 RunResult SmRtl::run() { return impl_->run(); }
 
 }  // namespace simt::rtl

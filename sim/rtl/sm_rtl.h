@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
@@ -29,7 +30,16 @@ struct Retired {
   uint64_t cycle = 0;
   int warp = 0;
   uint32_t pc = 0;
-  uint32_t exec = 0;
+  uint32_t exec = 0, active = 0;
+  std::vector<model::RegWrite> regWrites;     // registers whose value changed, by lane, reg
+  std::vector<model::MemWrite> globalWrites;  // global words whose value changed
+};
+
+// A barrier wake token as the divergence unit took it.
+struct Wake {
+  uint64_t cycle = 0;
+  int warp = 0;
+  uint32_t mask = 0, resume = 0;
 };
 
 class SmRtl {
@@ -39,8 +49,14 @@ class SmRtl {
   SmRtl(const SmRtl&) = delete;
   SmRtl& operator=(const SmRtl&) = delete;
 
-  // Called for every retired instruction (optional).
-  void onRetire(std::function<void(const Retired&)> f);
+  // Called for every retired instruction and every wake (optional). A non-empty answer
+  // stops the run with status mismatch and that message (the co-simulation's verdict).
+  using RetireHook = std::function<std::string(const Retired&)>;
+  using WakeHook = std::function<std::string(const Wake&)>;
+  using CycleHook = std::function<void(uint64_t)>;
+  void onRetire(RetireHook f);
+  void onWake(WakeHook f);
+  void onCycleEnd(CycleHook f);  // after every clock edge
   model::RunResult run();
 
  private:

@@ -49,6 +49,7 @@ class RtlLockstep : public ControlTarget {
                    s("dq_pop_token", 64), s("dq_count", 5), s("exc_valid_o", 1)}},
     });
     sim_.dut().cfg_stack_i = mode == DivergenceMode::Stack;
+    sim_.dut().lfsr_load_i = 0;
     sim_.reset();
   }
 

@@ -1,5 +1,5 @@
-// The kernel suite (sim/kernels/*.s) on the ISA model and on the verilated core (engine rtl),
-// in both divergence modes. Each kernel
+// The kernel suite (sim/kernels/*.s) on the ISA model, on the verilated core (engine rtl) and
+// on both in lockstep (engine cosim), in both divergence modes. Each kernel
 // states what it must produce in comment lines:
 //   ; expect[ deque| stack]: status ok|deadlock|timeout|error   (alternatives with '|')
 //   ; expect[ deque| stack]: LABEL = v0 v1 ...                  (global words at LABEL)
@@ -22,6 +22,7 @@
 
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
+#include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
 
 namespace simt::model {
@@ -185,7 +186,7 @@ const std::map<std::string, Checker>& checkers() {
   return m;
 }
 
-enum class Engine { Model, Rtl };
+enum class Engine { Model, Rtl, Cosim };
 
 struct KernelCase {
   std::string path;
@@ -205,7 +206,7 @@ std::vector<KernelCase> allCases() {
     for (auto mode : {DivergenceMode::Deque, DivergenceMode::Stack}) {
       const auto policies = parseExpectations(f, mode).policies;
       // Results must not depend on the policy, unless the kernel says it times warps.
-      for (auto engine : {Engine::Model, Engine::Rtl}) {
+      for (auto engine : {Engine::Model, Engine::Rtl, Engine::Cosim}) {
         if (policies.count("lrr")) cases.push_back({f, mode, SchedPolicy::Lrr, engine});
         if (policies.count("gto")) cases.push_back({f, mode, SchedPolicy::Gto, engine});
       }
@@ -217,7 +218,7 @@ std::vector<KernelCase> allCases() {
 void PrintTo(const KernelCase& c, std::ostream* os) {
   *os << c.path << (c.mode == DivergenceMode::Deque ? " (deque" : " (stack")
       << (c.policy == SchedPolicy::Gto ? ", gto" : ", lrr")
-      << (c.engine == Engine::Rtl ? ", rtl)" : ", model)");
+      << (c.engine == Engine::Rtl ? ", rtl)" : c.engine == Engine::Cosim ? ", cosim)" : ", model)");
 }
 
 class Kernel : public ::testing::TestWithParam<KernelCase> {};
@@ -237,12 +238,14 @@ TEST_P(Kernel, MeetsExpectations) {
   // that must finish gets kRtlCycleFactor times the model's budget. A kernel expected to
   // time out keeps the model's budget (it must not finish either way).
   const std::set<std::string> wantStatus = e.status.empty() ? std::set<std::string>{"ok"} : e.status;
-  if (kc.engine == Engine::Rtl && !wantStatus.count("timeout")) cfg.maxCycles *= kRtlCycleFactor;
+  if (kc.engine != Engine::Model && !wantStatus.count("timeout")) cfg.maxCycles *= kRtlCycleFactor;
   RunResult r;
   if (kc.engine == Engine::Model) {
     r = SmModel(k, cfg).run();
-  } else {
+  } else if (kc.engine == Engine::Rtl) {
     r = rtl::SmRtl(k, cfg).run();
+  } else {
+    r = cosim::Cosim(k, cfg).run();
   }
   const std::string status = runStatusName(r.status);
   const std::set<std::string> want = e.status.empty() ? std::set<std::string>{"ok"} : e.status;
@@ -279,7 +282,7 @@ std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string n = fs::path(info.param.path).stem().string();
   return n + (info.param.mode == DivergenceMode::Deque ? "_deque" : "_stack") +
          (info.param.policy == SchedPolicy::Gto ? "_gto" : "") +
-         (info.param.engine == Engine::Rtl ? "_rtl" : "");
+         (info.param.engine == Engine::Rtl ? "_rtl" : info.param.engine == Engine::Cosim ? "_cosim" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Suite, Kernel, ::testing::ValuesIn(allCases()), caseName);

@@ -9,6 +9,7 @@
 
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
+#include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
 
 namespace simt::rtl {
@@ -179,7 +180,10 @@ TEST(SmRtl, RetireStreamReportsEveryIssuedInstruction) {
       "inline.s");
   SmRtl core(k, RunConfig{});
   std::vector<Retired> seen;
-  core.onRetire([&](const Retired& r) { seen.push_back(r); });
+  core.onRetire([&](const Retired& r) {
+    seen.push_back(r);
+    return std::string{};
+  });
   const RunResult r = core.run();
   ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
   ASSERT_EQ(seen.size(), r.instructions);
@@ -203,6 +207,69 @@ TEST(SmRtl, ClockReadsTheCycleCounter) {
   EXPECT_GT(r.global[1], r.global[0] + 3) << "three instructions of several cycles each";
   EXPECT_LT(r.global[1], r.cycles);
 }
+
+
+// ---- lockstep co-simulation: a difference is found and reported --------------------------
+namespace cosim_tests {
+
+RunResult cosimOf(const std::string& actual, const std::string& expected) {
+  const auto ka = assembler::assemble(actual, "inline.s");
+  const auto ke = assembler::assemble(expected, "inline.s");
+  return cosim::Cosim(ka, ke, RunConfig{}).run();
+}
+
+const std::string kBase = ".data\nout: .zero 128\n.text\nmov r1, %tid\n";
+
+TEST(Cosim, AgreesWithItselfAndComparesEveryInstruction) {
+  const auto k = assembler::assemble(kBase + "add r2, r1, 1\nshl r3, r1, 2\nst.global [r3+out], r2\nexit\n",
+                                     "inline.s");
+  const RunResult r = cosim::Cosim(k, RunConfig{}).run();
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.stats.at("cosim_instructions_compared"), 5u);
+}
+
+TEST(Cosim, AWrongRegisterValueStopsTheRunWithAReport) {
+  const RunResult r = cosimOf(kBase + "add r2, r1, 2\nexit\n", kBase + "add r2, r1, 1\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_EQ(model::exitCode(r.status), 4);
+  EXPECT_TRUE(has(r.message, "warp slot 0, pc 1: add r2, r1, 1 (inline.s:5)")) << r.message;
+  EXPECT_TRUE(has(r.message, "expected (model) lane 0 r2=1")) << r.message;
+  EXPECT_TRUE(has(r.message, "actual (rtl) lane 0 r2=2")) << r.message;
+}
+
+TEST(Cosim, AWrongStoreIsReported) {
+  const RunResult r = cosimOf(kBase + "st.global [out+4], r1\nexit\n", kBase + "st.global [out], r1\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_TRUE(has(r.message, "global memory writes")) << r.message;
+}
+
+TEST(Cosim, AWrongBranchShowsAsAPcDifference) {
+  const std::string tail = "bra a\nmov r2, 1\na: mov r3, 2\nexit\n";
+  const RunResult r = cosimOf(kBase + "nop\n" + tail, kBase + tail + "nop\n");
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_TRUE(has(r.message, "pc: expected (model)") || has(r.message, "register writes"))
+      << r.message;
+}
+
+TEST(Cosim, AWrongGuardShowsAsAnExecutingMaskDifference) {
+  const RunResult r = cosimOf(kBase + "setp.lt p0, r1, 4\n@p0 add r2, r1, 1\nexit\n",
+                              kBase + "setp.lt p0, r1, 5\n@p0 add r2, r1, 1\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_TRUE(has(r.message, "executing threads: expected (model) 0x1f, actual (rtl) 0xf"))
+      << r.message;
+}
+
+TEST(Cosim, ABarrierWakeTheModelDidNotReleaseIsReported) {
+  // The core's barrier releases after 32 arrivals, the model's only after 64: the core's
+  // wake of warp 0 is not one the model has pending.
+  const std::string head = ".launch ctas=1 threads=64\n";
+  const RunResult r = cosimOf(head + "bar.sync 0, 32\nexit\n", head + "bar.sync 0, 64\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_TRUE(has(r.message, "barrier wake of threads 0xffffffff of warp slot 0 at pc 1 that the "
+                             "model's barrier unit did not release")) << r.message;
+}
+
+}  // namespace cosim_tests
 
 }  // namespace
 }  // namespace simt::rtl

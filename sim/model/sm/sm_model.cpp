@@ -87,6 +87,14 @@ struct SmModel::Impl {
   std::vector<int> ctaSlotUsed;                  // resident-CTA index -> CTA id (-1 free)
   std::vector<int> logicalBaseOfGroup;           // physical thread group -> logical base
   std::map<std::string, uint64_t> stats;
+  // Lockstep: wakes wait here until the RTL delivers them (per warp slot: mask, resume).
+  bool deferWakes = false;
+  struct PendingWake {
+    int slot;
+    uint64_t mask;
+    uint32_t resume;
+  };
+  std::vector<PendingWake> pendingWakes;
 
   static DivergenceUnit::Config duConfig(const RunConfig& c) {
     DivergenceUnit::Config d;
@@ -311,6 +319,10 @@ struct SmModel::Impl {
       for (int sl : cta.slots) {
         const uint64_t m = laneMask(sl, wk.threads);
         if (!m) continue;
+        if (deferWakes) {
+          pendingWakes.push_back({sl, m, wk.resume});
+          continue;
+        }
         const CtrlResult r = du.barrierWake(sl, m, wk.resume);
         if (!r.ok) fault(sl, wk.resume, -1, "unrecoverable token-queue overflow");
         ++stats["barrier_wake_tokens"];
@@ -639,6 +651,73 @@ struct SmModel::Impl {
     return os.str();
   }
 
+  // ---- lockstep ---------------------------------------------------------------------------
+  IssueRecord issueOne(int sl, uint64_t atCycle) {
+    IssueRecord rec;
+    cycle = atCycle;
+    rec.pc = du.pc(sl);
+    rec.active = du.active(sl);
+    const Slot& s = slots[static_cast<size_t>(sl)];
+    const auto regsBefore = s.regs;
+    const auto globalBefore = global;
+    try {
+      if (rec.pc < k.code.size()) {
+        const Instr in = Instr::decode(k.code[rec.pc]);
+        uint64_t guard = 0;
+        for (int l = 0; l < kWarpSize; ++l) {
+          bool g = in.guardPred == isa::kPt ? true : s.preds[static_cast<size_t>(l)][in.guardPred];
+          if (in.guardNeg) g = !g;
+          if (g) guard |= 1ull << l;
+        }
+        rec.exec = rec.active & guard;
+      }
+      execute(sl);
+    } catch (const Fault& f) {
+      rec.fault = f.message;
+    }
+    for (int l = 0; l < kWarpSize; ++l) {
+      for (int r = 0; r < 32; ++r) {
+        const uint32_t v = s.regs[static_cast<size_t>(l)][static_cast<size_t>(r)];
+        if (v != regsBefore[static_cast<size_t>(l)][static_cast<size_t>(r)]) rec.regWrites.push_back({l, r, v});
+      }
+    }
+    for (size_t i = 0; i < global.size(); ++i) {
+      if (global[i] != globalBefore[i]) rec.globalWrites.push_back({static_cast<uint32_t>(i * 4), global[i]});
+    }
+    return rec;
+  }
+
+  std::string deliverWake(int sl, uint64_t mask, uint32_t resume) {
+    uint64_t rest = mask;
+    for (auto& p : pendingWakes) {
+      if (p.slot == sl && p.resume == resume) {
+        const uint64_t take = p.mask & rest;
+        p.mask &= ~take;
+        rest &= ~take;
+      }
+    }
+    pendingWakes.erase(std::remove_if(pendingWakes.begin(), pendingWakes.end(),
+                                      [](const PendingWake& p) { return p.mask == 0; }),
+                       pendingWakes.end());
+    if (rest) {
+      std::ostringstream os;
+      os << "barrier wake of threads 0x" << std::hex << rest << std::dec << " of warp slot " << sl
+         << " at pc " << resume << " that the model's barrier unit did not release";
+      return os.str();
+    }
+    const CtrlResult r = du.barrierWake(sl, mask, resume);
+    if (!r.ok) return "unrecoverable token-queue overflow at a barrier wake";
+    ++stats["barrier_wake_tokens"];
+    return {};
+  }
+
+  void endCycle(uint64_t atCycle) {
+    cycle = atCycle;
+    if (barrierTimeout && cycle >= *barrierTimeout) settleBarriers();
+    retireFinished();
+    launchCtas();
+  }
+
   RunResult run() {
     RunResult res;
     try {
@@ -702,5 +781,29 @@ SmModel::SmModel(const assembler::Kernel& kernel, const RunConfig& cfg)
     : impl_(std::make_unique<Impl>(kernel, fitToKernel(kernel, cfg))) {}
 SmModel::~SmModel() = default;
 RunResult SmModel::run() { return impl_->run(); }
+
+void SmModel::lockstepStart() {
+  impl_->deferWakes = true;
+  impl_->launchCtas();
+}
+uint32_t SmModel::pc(int warp) const { return impl_->du.pc(warp); }
+uint64_t SmModel::active(int warp) const { return impl_->du.active(warp); }
+bool SmModel::resident(int warp) const {
+  return warp >= 0 && warp < impl_->cfg.warpSlots && impl_->slots[static_cast<size_t>(warp)].busy;
+}
+IssueRecord SmModel::lockstepIssue(int warp, uint64_t cycle) { return impl_->issueOne(warp, cycle); }
+std::string SmModel::lockstepWake(int warp, uint64_t mask, uint32_t resume) {
+  return impl_->deliverWake(warp, mask, resume);
+}
+void SmModel::lockstepSetReg(int warp, int lane, int reg, uint32_t value) {
+  impl_->slots[static_cast<size_t>(warp)].regs[static_cast<size_t>(lane)][static_cast<size_t>(reg)] = value;
+}
+uint32_t SmModel::reg(int warp, int lane, int r) const {
+  return impl_->slots[static_cast<size_t>(warp)].regs[static_cast<size_t>(lane)][static_cast<size_t>(r)];
+}
+void SmModel::lockstepEndCycle(uint64_t cycle) { impl_->endCycle(cycle); }
+bool SmModel::lockstepFinished() const { return impl_->finishedCtas >= impl_->nCtas; }
+uint64_t SmModel::lockstepPendingWakes() const { return impl_->pendingWakes.size(); }
+std::vector<uint32_t> SmModel::globalMemory() const { return impl_->global; }
 
 }  // namespace simt::model

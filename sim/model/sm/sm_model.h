@@ -45,11 +45,48 @@ struct RunResult {
   std::map<std::string, uint64_t> stats;
 };
 
+// What one issued instruction did, for the lockstep co-simulation (sim/cosim).
+struct RegWrite {
+  int lane = 0, reg = 0;
+  uint32_t value = 0;
+  bool operator==(const RegWrite& o) const { return lane == o.lane && reg == o.reg && value == o.value; }
+  bool operator<(const RegWrite& o) const { return lane != o.lane ? lane < o.lane : reg < o.reg; }
+};
+struct MemWrite {
+  uint32_t addr = 0, value = 0;  // a global word whose value changed
+  bool operator==(const MemWrite& o) const { return addr == o.addr && value == o.value; }
+};
+struct IssueRecord {
+  uint32_t pc = 0;
+  uint64_t active = 0, exec = 0;
+  std::vector<RegWrite> regWrites;      // changed registers, by lane then register
+  std::vector<MemWrite> globalWrites;   // changed words, ascending address
+  std::string fault;                    // non-empty: the instruction faulted
+};
+
 class SmModel {
  public:
   SmModel(const assembler::Kernel& kernel, const RunConfig& cfg);
   ~SmModel();
   RunResult run();
+
+  // ---- Lockstep: the RTL core decides which warp issues, when barrier wakes reach the
+  // divergence unit, and what %clock reads; the model executes and reports (sim/cosim).
+  void lockstepStart();
+  // The warp the RTL issued at this cycle; its PC and active mask before executing.
+  uint32_t pc(int warp) const;
+  uint64_t active(int warp) const;
+  bool resident(int warp) const;
+  IssueRecord lockstepIssue(int warp, uint64_t cycle);
+  // A barrier wake token the RTL delivered: empty if the model had it pending, else why not.
+  std::string lockstepWake(int warp, uint64_t mask, uint32_t resume);
+  // Values the model cannot know (%clock): taken from the RTL.
+  void lockstepSetReg(int warp, int lane, int reg, uint32_t value);
+  uint32_t reg(int warp, int lane, int reg) const;
+  void lockstepEndCycle(uint64_t cycle);  // timeouts, finished CTAs, launches
+  bool lockstepFinished() const;
+  uint64_t lockstepPendingWakes() const;
+  std::vector<uint32_t> globalMemory() const;
 
  private:
   struct Impl;

@@ -1,0 +1,167 @@
+#include "cosim/cosim.h"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "asm/isa.h"
+#include "rtl/sm_rtl.h"
+
+namespace simt::cosim {
+
+using model::RunResult;
+using model::RunStatus;
+
+namespace {
+
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+std::string regList(const std::vector<model::RegWrite>& w) {
+  std::ostringstream os;
+  for (size_t i = 0; i < w.size() && i < 8; ++i) {
+    os << (i ? ", " : "") << "lane " << w[i].lane << " r" << w[i].reg << "=" << w[i].value;
+  }
+  if (w.size() > 8) os << ", ... (" << w.size() << " writes)";
+  return w.empty() ? "none" : os.str();
+}
+
+std::string memList(const std::vector<model::MemWrite>& w) {
+  std::ostringstream os;
+  for (size_t i = 0; i < w.size() && i < 8; ++i) {
+    os << (i ? ", " : "") << "[" << w[i].addr << "]=" << w[i].value;
+  }
+  if (w.size() > 8) os << ", ... (" << w.size() << " words)";
+  return w.empty() ? "none" : os.str();
+}
+
+// The text of a fault without its location: "fault: WHAT".
+std::string faultWhat(const std::string& m) { return m.substr(0, m.find(" (")); }
+
+}  // namespace
+
+Cosim::Cosim(const assembler::Kernel& kernel, const model::RunConfig& cfg)
+    : rtlKernel_(kernel), kernel_(kernel), cfg_(cfg) {}
+Cosim::Cosim(const assembler::Kernel& actual, const assembler::Kernel& expected,
+             const model::RunConfig& cfg)
+    : rtlKernel_(actual), kernel_(expected), cfg_(cfg) {}
+
+RunResult Cosim::run() {
+  model::SmModel mdl(kernel_, cfg_);
+  mdl.lockstepStart();
+  rtl::SmRtl core(rtlKernel_, cfg_);
+  uint64_t lastClock = 0, compared = 0, wakes = 0;
+
+  auto where = [&](uint64_t cycle, int warp, uint32_t pc) {
+    std::ostringstream os;
+    os << "mismatch at cycle " << cycle << ": warp slot " << warp << ", pc " << pc;
+    if (pc < kernel_.code.size()) {
+      os << ": " << isa::disassemble(isa::Instr::decode(kernel_.code[pc])) << " ("
+         << kernel_.file << ":" << kernel_.codeLine[pc] << ")";
+    }
+    return os.str();
+  };
+
+  core.onWake([&](const rtl::Wake& w) -> std::string {
+    ++wakes;
+    const std::string why = mdl.lockstepWake(w.warp, w.mask, w.resume);
+    if (why.empty()) return {};
+    return "mismatch at cycle " + std::to_string(w.cycle) + ": " + why;
+  });
+
+  core.onRetire([&](const rtl::Retired& r) -> std::string {
+    ++compared;
+    const std::string at = where(r.cycle, r.warp, r.pc);
+    if (!mdl.resident(r.warp)) return at + "\n  the model has no warp in this slot";
+    if (mdl.pc(r.warp) != r.pc) {
+      return at + "\n  pc: expected (model) " + std::to_string(mdl.pc(r.warp)) + ", actual (rtl) " +
+             std::to_string(r.pc);
+    }
+    if (mdl.active(r.warp) != r.active) {
+      return at + "\n  active mask: expected (model) " + hex(mdl.active(r.warp)) + ", actual (rtl) " +
+             hex(r.active);
+    }
+    const model::IssueRecord rec = mdl.lockstepIssue(r.warp, r.cycle);
+    if (!rec.fault.empty()) return at + "\n  the model faults here: " + rec.fault;
+    if (rec.exec != r.exec) {
+      return at + "\n  executing threads: expected (model) " + hex(rec.exec) + ", actual (rtl) " +
+             hex(r.exec);
+    }
+    // %clock is the RTL's to choose: it must not run backwards or past the retire cycle.
+    const isa::Instr in = isa::Instr::decode(kernel_.code[r.pc]);
+    const bool clockRead = in.op == isa::Op::MovSreg && in.sub == static_cast<uint8_t>(isa::Sreg::Clock);
+    std::vector<model::RegWrite> rtlWrites = r.regWrites, mdlWrites = rec.regWrites;
+    if (clockRead) {
+      for (const auto& w : rtlWrites) {
+        if (w.value < lastClock || w.value > r.cycle) {
+          return at + "\n  %clock reads " + std::to_string(w.value) + " after " +
+                 std::to_string(lastClock) + " (retired at cycle " + std::to_string(r.cycle) + ")";
+        }
+        lastClock = w.value;
+        mdl.lockstepSetReg(r.warp, w.lane, w.reg, w.value);
+      }
+      rtlWrites.clear();
+      mdlWrites.clear();
+    }
+    // Every RTL write holds the model's value; every register the model changed was written.
+    for (const auto& w : rtlWrites) {
+      if (mdl.reg(r.warp, w.lane, w.reg) != w.value) {
+        return at + "\n  register writes: expected (model) " + regList(mdlWrites) + "; actual (rtl) " +
+               regList(rtlWrites);
+      }
+    }
+    for (const auto& w : mdlWrites) {
+      const bool written = std::any_of(rtlWrites.begin(), rtlWrites.end(), [&](const model::RegWrite& x) {
+        return x.lane == w.lane && x.reg == w.reg && x.value == w.value;
+      });
+      if (!written) {
+        return at + "\n  register writes: expected (model) " + regList(mdlWrites) + "; actual (rtl) " +
+               regList(rtlWrites);
+      }
+    }
+    if (rec.globalWrites != r.globalWrites) {
+      return at + "\n  global memory writes: expected (model) " + memList(rec.globalWrites) +
+             "; actual (rtl) " + memList(r.globalWrites);
+    }
+    return {};
+  });
+
+  core.onCycleEnd([&](uint64_t cycle) { mdl.lockstepEndCycle(cycle); });
+
+  RunResult res = core.run();
+  res.stats["cosim_instructions_compared"] = compared;
+  res.stats["cosim_wakes_checked"] = wakes;
+  if (res.status == RunStatus::Mismatch) return res;
+  auto mismatch = [&](const std::string& m) {
+    res.status = RunStatus::Mismatch;
+    res.message = "mismatch at the end of the run (cycle " + std::to_string(res.cycles) + ")\n  " + m;
+  };
+  if (res.status == RunStatus::Ok) {
+    if (!mdl.lockstepFinished()) mismatch("the RTL finished every CTA; the model has CTAs left");
+    else if (mdl.lockstepPendingWakes()) mismatch("the model still holds barrier wakes the RTL never delivered");
+    else if (mdl.globalMemory() != res.global) mismatch("final global memory differs");
+  } else if (res.status == RunStatus::Error) {
+    // The RTL faulted: the model, run on the same warp, must fault the same way.
+    std::smatch m;
+    const std::regex slotRe("warp slot ([0-9]+)");
+    if (std::regex_search(res.message, m, slotRe) && res.message.rfind("fault: ", 0) == 0) {
+      const int warp = std::stoi(m[1]);
+      if (!mdl.resident(warp)) {
+        mismatch("the RTL faulted in warp slot " + std::to_string(warp) + ", which the model does not hold");
+      } else {
+        const model::IssueRecord rec = mdl.lockstepIssue(warp, res.cycles);
+        if (faultWhat(rec.fault) != faultWhat(res.message)) {
+          mismatch("fault: expected (model) '" + (rec.fault.empty() ? std::string("no fault") : rec.fault) +
+                   "', actual (rtl) '" + res.message + "'");
+        }
+      }
+    }
+  }
+  return res;
+}
+
+}  // namespace simt::cosim
