@@ -645,12 +645,24 @@ module simt_sm #(
     end
   end
 
+  // Predicate i of one lane (7 = pt, always true). Fixed-index selects keep Yosys fast.
+  function automatic logic pick(logic [6:0] v, logic [2:0] i);
+    logic r;
+    r = 1'b1;
+    for (int p = 0; p < 7; p++) begin
+      if (i == 3'(p)) r = v[p];
+    end
+    pick = r;
+  endfunction
+
+  // The issued warp's predicates.
+  logic [32*7-1:0] pw;
+  assign pw = pred_q[w_q];
+
   // Guard of the instruction for the warp in flight (from the imem output in StDecode).
   logic [31:0] guard_now;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      guard_now[l] = ((gpred == 3'd7) ? 1'b1 : pred_q[w_q][l*7 + 32'(gpred)]) ^ gneg;
-    end
+    for (int l = 0; l < 32; l++) guard_now[l] = pick(pw[l*7 +: 7], gpred) ^ gneg;
   end
 
   logic [31:0] exec;
@@ -714,12 +726,68 @@ module simt_sm #(
   );
 
   // ---------------------------------------------------------------------------------------
+  // Lane results of ALU-class instructions (register data) and predicate instructions
+  // ---------------------------------------------------------------------------------------
+  // %gtid of lane 0: ctaid * ntid + warp * 32 (one multiplier, not one per lane).
+  logic [31:0] gtid_base;
+  assign gtid_base = {16'd0, wctaid_q[w_q]} * {16'd0, cfg_ntid_i} +
+                     {{(27 - WarpW){1'b0}}, wic_q[w_q], 5'd0};
+
+  logic [32*32-1:0] alu_wdata;
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      unique case (op)
+        simt_pkg::OpMov:     alu_wdata[l*32 +: 32] = imm_b ? imm : opa_q[l*32 +: 32];
+        simt_pkg::OpLdParam: alu_wdata[l*32 +: 32] = param_rdata;
+        simt_pkg::OpSelp:    alu_wdata[l*32 +: 32] = pick(pw[l*7 +: 7], f_sub[2:0]) ?
+                                                     opa_q[l*32 +: 32] : opb_q[l*32 +: 32];
+        simt_pkg::OpMovSreg: begin
+          unique case (f_sub)
+            simt_pkg::SregTid:    alu_wdata[l*32 +: 32] = {{(27 - WarpW){1'b0}}, wic_q[w_q], 5'(l)};
+            simt_pkg::SregNtid:   alu_wdata[l*32 +: 32] = {16'd0, cfg_ntid_i};
+            simt_pkg::SregCtaid:  alu_wdata[l*32 +: 32] = {16'd0, wctaid_q[w_q]};
+            simt_pkg::SregNctaid: alu_wdata[l*32 +: 32] = {16'd0, cfg_nctaid_i};
+            simt_pkg::SregLaneid: alu_wdata[l*32 +: 32] = 32'(l);
+            simt_pkg::SregWarpid: alu_wdata[l*32 +: 32] = 32'(wic_q[w_q]);
+            simt_pkg::SregGtid:   alu_wdata[l*32 +: 32] = gtid_base + 32'(l);
+            simt_pkg::SregClock:  alu_wdata[l*32 +: 32] = cycle_q;
+            default:              alu_wdata[l*32 +: 32] = '0;
+          endcase
+        end
+        default: alu_wdata[l*32 +: 32] = alu_res[l*32 +: 32];
+      endcase
+    end
+  end
+
+  // The issued warp's predicates after setp/pand/por/pxor/pnot on its executing lanes.
+  logic [32*7-1:0] pw_new;
+  logic [31:0]     pa, pb, pr;  // per lane: predicate operands and result
+  always_comb begin
+    pw_new = pw;
+    for (int l = 0; l < 32; l++) begin
+      pa[l] = pick(pw[l*7 +: 7], f_ra[2:0]);
+      pb[l] = pick(pw[l*7 +: 7], f_rb[2:0]);
+      unique case (op)
+        simt_pkg::OpSetp: pr[l] = alu_cmp[l];
+        simt_pkg::OpPand: pr[l] = pa[l] & pb[l];
+        simt_pkg::OpPor:  pr[l] = pa[l] | pb[l];
+        simt_pkg::OpPxor: pr[l] = pa[l] ^ pb[l];
+        default:          pr[l] = !pa[l];
+      endcase
+      for (int p = 0; p < 7; p++) begin
+        if (exec[l] && f_rd[2:0] == 3'(p)) pw_new[l*7 + p] = pr[l];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------------------
-  logic pa, pb;  // predicate operands of pand/por/pxor/pnot, per lane
+  logic             pred_we;    // the issued warp's predicates take pw_new
+  logic             pred_clr;   // the launched slot's predicates are cleared
   always_comb begin
-    pa         = 1'b0;
-    pb         = 1'b0;
+    pred_we    = 1'b0;
+    pred_clr   = 1'b0;
     state_d    = state_q;
     started_d  = started_q;
     next_cta_d = next_cta_q;
@@ -868,7 +936,7 @@ module simt_sm #(
         wic_d[first_free_slot]      = lwarp_q;
         wctaid_d[first_free_slot]   = next_cta_q;
         slot_of_d[{lcta_q, lwarp_q}] = first_free_slot;
-        pred_d[first_free_slot]     = '0;
+        pred_clr                    = 1'b1;
         lcnt_d  = '0;
         state_d = StLaunchClr;
       end
@@ -974,33 +1042,7 @@ module simt_sm #(
         if (is_alu) begin
           rf_we    = exec;
           rf_waddr = {w_q, f_rd};
-          for (int l = 0; l < 32; l++) begin
-            unique case (op)
-              simt_pkg::OpMov:     rf_wdata[l*32 +: 32] = imm_b ? imm : opa_q[l*32 +: 32];
-              simt_pkg::OpLdParam: rf_wdata[l*32 +: 32] = param_rdata;
-              simt_pkg::OpSelp: begin
-                rf_wdata[l*32 +: 32] =
-                    (f_sub[2:0] == 3'd7 || pred_q[w_q][l*7 + 32'(f_sub[2:0])]) ?
-                    opa_q[l*32 +: 32] : opb_q[l*32 +: 32];
-              end
-              simt_pkg::OpMovSreg: begin
-                unique case (f_sub)
-                  simt_pkg::SregTid:    rf_wdata[l*32 +: 32] = {{(27 - WarpW){1'b0}}, wic_q[w_q], 5'(l)};
-                  simt_pkg::SregNtid:   rf_wdata[l*32 +: 32] = {16'd0, cfg_ntid_i};
-                  simt_pkg::SregCtaid:  rf_wdata[l*32 +: 32] = {16'd0, wctaid_q[w_q]};
-                  simt_pkg::SregNctaid: rf_wdata[l*32 +: 32] = {16'd0, cfg_nctaid_i};
-                  simt_pkg::SregLaneid: rf_wdata[l*32 +: 32] = 32'(l);
-                  simt_pkg::SregWarpid: rf_wdata[l*32 +: 32] = 32'(wic_q[w_q]);
-                  simt_pkg::SregGtid:   rf_wdata[l*32 +: 32] =
-                      {16'd0, wctaid_q[w_q]} * {16'd0, cfg_ntid_i} +
-                      {{(27 - WarpW){1'b0}}, wic_q[w_q], 5'(l)};
-                  simt_pkg::SregClock:  rf_wdata[l*32 +: 32] = cycle_q;
-                  default:              rf_wdata[l*32 +: 32] = '0;
-                endcase
-              end
-              default: rf_wdata[l*32 +: 32] = alu_res[l*32 +: 32];
-            endcase
-          end
+          rf_wdata = alu_wdata;
           if (op == simt_pkg::OpLdParam && exec != '0 &&
               (imm[1:0] != 2'b00 ||
                imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i})) begin
@@ -1014,21 +1056,7 @@ module simt_sm #(
             state_d   = StFault;
           end
         end else if (is_pred) begin
-          for (int l = 0; l < 32; l++) begin
-            pa = 1'b0;
-            pb = 1'b0;
-            if (exec[l] && f_rd[2:0] != 3'd7) begin
-              pa = f_ra[2:0] == 3'd7 || pred_q[w_q][l*7 + 32'(f_ra[2:0])];
-              pb = f_rb[2:0] == 3'd7 || pred_q[w_q][l*7 + 32'(f_rb[2:0])];
-              unique case (op)
-                simt_pkg::OpSetp: pred_d[w_q][l*7 + 32'(f_rd[2:0])] = alu_cmp[l];
-                simt_pkg::OpPand: pred_d[w_q][l*7 + 32'(f_rd[2:0])] = pa & pb;
-                simt_pkg::OpPor:  pred_d[w_q][l*7 + 32'(f_rd[2:0])] = pa | pb;
-                simt_pkg::OpPxor: pred_d[w_q][l*7 + 32'(f_rd[2:0])] = pa ^ pb;
-                default:          pred_d[w_q][l*7 + 32'(f_rd[2:0])] = !pa;
-              endcase
-            end
-          end
+          pred_we = 1'b1;
         end else if (is_mem) begin
           mrem_d  = exec;
           state_d = StMemNext;
@@ -1096,9 +1124,9 @@ module simt_sm #(
         if (!mem_rsp_valid_i) perf_d[4] = perf_q[4] + 32'd1;
         if (mem_rsp_valid_i) begin
           if (!is_store) begin
-            rf_we[mlane_q] = 1'b1;
-            rf_waddr       = {w_q, f_rd + {3'd0, melem_q}};
-            rf_wdata[mlane_q*32 +: 32] = mem_rsp_rdata_i;
+            rf_we    = 32'd1 << mlane_q;
+            rf_waddr = {w_q, f_rd + {3'd0, melem_q}};
+            rf_wdata = {32{mem_rsp_rdata_i}};
           end
           if (is_atom) begin
             // Keep the old word; the new one comes from it and the operand (rb).
@@ -1109,7 +1137,7 @@ module simt_sm #(
             melem_d = melem_q + 2'd1;
             state_d = StMemLane;
           end else begin
-            mrem_d[mlane_q] = 1'b0;
+            mrem_d = mrem_q & ~(32'd1 << mlane_q);
             state_d         = StMemNext;
           end
         end
@@ -1127,7 +1155,7 @@ module simt_sm #(
       StAtomRsp: begin
         if (!mem_rsp_valid_i) perf_d[4] = perf_q[4] + 32'd1;
         if (mem_rsp_valid_i) begin
-          mrem_d[mlane_q] = 1'b0;
+          mrem_d = mrem_q & ~(32'd1 << mlane_q);
           state_d         = StMemNext;
         end
       end
@@ -1138,9 +1166,9 @@ module simt_sm #(
           sh_we    = 1'b1;
           sh_wdata = mdata_q;
         end else begin
-          rf_we[mlane_q]             = 1'b1;
-          rf_waddr                   = {w_q, f_rd};
-          rf_wdata[mlane_q*32 +: 32] = sh_rdata;
+          rf_we    = 32'd1 << mlane_q;
+          rf_waddr = {w_q, f_rd};
+          rf_wdata = {32{sh_rdata}};
           if (is_atom) begin
             sh_we    = 1'b1;
             sh_wdata = is_cas ? ((sh_rdata == opb_q[mlane_q*32 +: 32]) ?
@@ -1148,7 +1176,7 @@ module simt_sm #(
                               : shared_atom_new;
           end
         end
-        mrem_d[mlane_q] = 1'b0;
+        mrem_d = mrem_q & ~(32'd1 << mlane_q);
         state_d         = StMemNext;
       end
 
@@ -1259,6 +1287,11 @@ module simt_sm #(
       StFault: qry_warp = dbg_warp_i;
       default: state_d = StFault;
     endcase
+
+    for (int i = 0; i < NumWarps; i++) begin
+      if (pred_we && w_q == WarpW'(i)) pred_d[i] = pw_new;
+      if (pred_clr && first_free_slot == WarpW'(i)) pred_d[i] = '0;
+    end
 
     // A held warp retries once its barrier id is free.
     for (int i = 0; i < NumWarps; i++) begin
