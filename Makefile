@@ -2,7 +2,8 @@
 #   make run     build and run kernels on the verilated SM core
 #   make test    lint + synth-check + formal + every GoogleTest (ctest)
 #   make wave TEST=Suite.Name   run one test with FST tracing; prints how to open it
-#   make bench   cycle counts per divergence-unit request; ISA-model speed on the kernel suite
+#   make bench   cycle counts per divergence-unit request; ISA-model speed; the core's IPC,
+#                barrier latencies, deque vs stack cycles, RTL and cosim simulation speed
 #   make synth   iCE40 HX8K place-and-route (median Fmax of 3 seeds) and xc7 estimates of
 #                every block configuration -> docs/synthesis.md, build/synth/results.json
 SHELL := /bin/bash
@@ -59,6 +60,7 @@ synth: bootstrap
 bench: build
 	$(BUILD)/bin/simt_tb_blocks --gtest_also_run_disabled_tests --gtest_filter='*LatencyReport*'
 	$(BUILD)/bin/simt_model_bench
+	$(BUILD)/bin/simt_core_bench
 
 # Tracing lives in its own build tree so the regression build stays fast.
 wave: bootstrap

@@ -344,7 +344,8 @@ module simt_sm #(
   logic [31:0]          rf_we;
   logic [32*32-1:0]     rf_wdata, rf_rdata;
   for (genvar l = 0; l < 32; l++) begin : g_rf
-    simt_ram_1r1w #(.Width(32), .Depth(NumWarps * 32)) u_bank (
+    // 2^RfAW entries: NumWarps * 32 for a power-of-two NumWarps >= 2.
+    simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank (
       .clk_i   (clk_i),
       .we_i    (rf_we[l]),
       .waddr_i (rf_waddr),

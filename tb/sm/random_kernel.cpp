@@ -1,0 +1,163 @@
+#include "sm/random_kernel.h"
+
+#include <sstream>
+#include <vector>
+
+namespace simt::tb {
+namespace {
+
+// r1 = tid, r2 = gtid, r3..r12 data, r13 loop counter, r14 trip count, r16 = the thread's
+// 64-byte slot in `out`, r17 = tid * 4 (own shared word), r18 = next thread's shared word.
+class Generator {
+ public:
+  explicit Generator(Rng& rng) : rng_(rng) {}
+
+  std::string run() {
+    ctas_ = rng_.range(1, 3);
+    threads_ = 32 * rng_.range(1, 3) - (rng_.chance(30) ? rng_.range(1, 20) : 0);
+    calls_ = rng_.range(0, 2);
+    os_ << ".launch ctas=" << ctas_ << " threads=" << threads_ << "\n";
+    os_ << ".shared " << threads_ * 4 << "\n.data\n";
+    os_ << "out: .zero " << ctas_ * threads_ * 64 << "\nacc: .zero 16\n.text\n";
+    os_ << "mov r1, %tid\nmov r2, %gtid\nshl r16, r2, 6\nshl r17, r1, 2\n";
+    os_ << "add r18, r1, 1\nmov r19, %ntid\nsetp.ge p6, r18, r19\n@p6 mov r18, 0\nshl r18, r18, 2\n";
+    for (int r = 3; r <= 12; ++r) {
+      if (rng_.chance(50)) os_ << "add r" << r << ", r1, " << rng_.range(-50, 50) << "\n";
+      else os_ << "mov r" << r << ", " << rng_.range(-1000, 1000) << "\n";
+    }
+    block(0, rng_.range(6, 14), /*inCall=*/false, /*inLoop=*/false);
+    for (int r = 3; r <= 12; ++r) os_ << "st.global [r16+out+" << (r - 3) * 4 << "], r" << r << "\n";
+    os_ << "exit\n";
+    for (int f = 0; f < calls_; ++f) {
+      os_ << "f" << f << ":\n";
+      block(1, rng_.range(2, 5), /*inCall=*/true, /*inLoop=*/false);
+      os_ << "ret\n";
+    }
+    return os_.str();
+  }
+
+ private:
+  std::string reg() { return "r" + std::to_string(rng_.range(1, 12)); }
+  std::string dst() { return "r" + std::to_string(rng_.range(3, 12)); }
+  std::string pred() { return "p" + std::to_string(rng_.range(0, 3)); }
+  std::string label() { return "L" + std::to_string(labels_++); }
+  std::string guard() {
+    if (!rng_.chance(25)) return "";
+    return std::string(rng_.chance(50) ? "@!" : "@") + pred() + " ";
+  }
+  std::string operandB() {
+    return rng_.chance(40) ? std::to_string(rng_.range(-64, 64)) : reg();
+  }
+
+  void alu() {
+    static const char* const kOps[] = {"add", "sub", "mul", "and", "or", "xor", "shl", "shr", "sra",
+                                       "min", "max", "minu", "maxu"};
+    const int kind = rng_.below(10);
+    if (kind < 7) {
+      os_ << guard() << kOps[rng_.below(13)] << " " << dst() << ", " << reg() << ", " << operandB() << "\n";
+    } else if (kind == 7) {
+      os_ << guard() << "not " << dst() << ", " << reg() << "\n";
+    } else if (kind == 8) {
+      os_ << guard() << "selp " << dst() << ", " << reg() << ", " << reg() << ", " << pred() << "\n";
+    } else {
+      static const char* const kSregs[] = {"%tid", "%laneid", "%warpid", "%ctaid", "%gtid", "%ntid"};
+      os_ << "mov " << dst() << ", " << kSregs[rng_.below(6)] << "\n";
+    }
+  }
+
+  void setp() {
+    static const char* const kCmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
+    if (rng_.chance(80)) {
+      os_ << "setp." << kCmp[rng_.below(10)] << " " << pred() << ", " << reg() << ", " << operandB() << "\n";
+    } else {
+      static const char* const kPop[] = {"pand", "por", "pxor"};
+      os_ << kPop[rng_.below(3)] << " " << pred() << ", " << pred() << ", " << pred() << "\n";
+    }
+  }
+
+  // A condition that differs between threads of a warp.
+  void divergentCondition(const std::string& p) {
+    os_ << "and r20, " << reg() << ", " << rng_.range(1, 7) << "\n";
+    os_ << "setp.eq " << p << ", r20, " << rng_.range(0, 3) << "\n";
+  }
+
+  void memory() {
+    const int kind = rng_.below(6);
+    const int slot = rng_.range(10, 15) * 4;  // scratch words of the thread's slot
+    if (kind == 0) {
+      os_ << guard() << "st.global [r16+out+" << slot << "], " << reg() << "\n";
+    } else if (kind == 1) {
+      os_ << guard() << "ld.global " << dst() << ", [r16+out+" << slot << "]\n";
+    } else if (kind == 2) {
+      static const char* const kAtom[] = {"add", "min", "max", "and", "or", "xor", "exch"};
+      os_ << guard() << "atom.global." << kAtom[rng_.below(7)] << " " << dst() << ", [acc+"
+          << 4 * rng_.below(3) << "], " << reg() << "\n";
+    } else if (kind == 3) {
+      os_ << "atom.global.cas " << dst() << ", [acc+12], " << reg() << ", " << reg() << "\n";
+    } else if (kind == 4) {
+      os_ << guard() << "st.shared [r17], " << reg() << "\n";
+    } else {
+      os_ << guard() << "ld.shared " << dst() << ", [r17]\n";
+    }
+  }
+
+  void block(int depth, int n, bool inCall, bool inLoop) {
+    for (int i = 0; i < n; ++i) {
+      const int kind = rng_.below(100);
+      if (kind < 35) {
+        alu();
+      } else if (kind < 47) {
+        setp();
+      } else if (kind < 62) {
+        memory();
+      } else if (kind < 72 && depth < 2) {
+        // if / else
+        const std::string e = label(), j = label(), p = pred();
+        divergentCondition(p);
+        os_ << "ssy " << j << "\n@" << p << " bra " << e << "\n";
+        block(depth + 1, rng_.range(1, 4), inCall, inLoop);
+        os_ << "sync " << j << "\n" << e << ":\n";
+        block(depth + 1, rng_.range(1, 4), inCall, inLoop);
+        os_ << "sync " << j << "\n" << j << ":\n";
+      } else if (kind < 79 && depth < 2 && !inLoop) {
+        // counted loop, 1..4 trips per thread, leaving with brk
+        const std::string top = label(), done = label();
+        os_ << "and r14, r1, 3\nadd r14, r14, 1\nmov r13, 0\npbrk " << done << "\n" << top << ":\n";
+        // brk with the fallback label: after a yield the BRK token may be gone (seed 002)
+        os_ << "setp.ge p5, r13, r14\n@p5 brk " << done << "\n";
+        block(depth + 1, rng_.range(1, 4), inCall, /*inLoop=*/true);
+        if (rng_.chance(50)) os_ << "yield\n";
+        os_ << "add r13, r13, 1\nbra " << top << "\n" << done << ":\n";
+      } else if (kind < 84 && calls_ > 0 && !inCall) {
+        os_ << guard() << "cal f" << rng_.below(calls_) << "\n";
+      } else if (kind < 88) {
+        static const char* const kYield[] = {"yield", "yield.2", "yield.4", "yield.p"};
+        os_ << guard() << kYield[rng_.below(4)] << "\n";
+      } else if (kind < 95 && depth == 0 && !inCall) {
+        // CTA barrier: every thread is here (top level, converged); exchange through shared
+        os_ << "st.shared [r17], " << reg() << "\nbar.sync 0\nld.shared " << dst() << ", [r18]\n";
+        os_ << "bar.sync 1\n";  // nobody overwrites a word before its neighbour has read it
+      } else if (depth == 0 && !inCall && sectionId_ < 16) {
+        // ordered critical section: a read-modify-write of a counter, one thread at a time.
+        // Each section has its own id: after a non-blocking bottom a thread may reach the
+        // next section while this one still serves others (one id, two tags: a deadlock).
+        const int id = sectionId_++;
+        os_ << "bar.top.ocs " << id << "\nld.global r21, [acc+8]\nadd r21, r21, " << reg()
+            << "\nst.global [acc+8], r21\nmov " << dst() << ", r21\nbar.bot.ocs"
+            << (rng_.chance(50) ? ".nb " : " ") << id << "\n";
+      } else {
+        alu();
+      }
+    }
+  }
+
+  Rng& rng_;
+  std::ostringstream os_;
+  int ctas_ = 1, threads_ = 32, calls_ = 0, labels_ = 0, sectionId_ = 2;
+};
+
+}  // namespace
+
+std::string randomKernel(Rng& rng) { return Generator(rng).run(); }
+
+}  // namespace simt::tb
