@@ -12,7 +12,7 @@ WAVE_BUILD ?= build/wave
 JOBS ?= 2
 TEST ?= TokenDeque.Seed002WorkedExample
 
-.PHONY: all bootstrap configure build run test lint synth-check formal ctest wave synth bench clean
+.PHONY: all bootstrap configure build run test lint synth-check formal ctest wave simt-wave synth bench clean
 
 all: build
 
@@ -68,6 +68,12 @@ wave: bootstrap
 	cmake --build $(WAVE_BUILD) -j $(JOBS) --target simt_tb_blocks
 	SIMT_WAVE=1 $(WAVE_BUILD)/bin/simt_tb_blocks --gtest_filter='$(TEST)'
 	@echo "waves: gtkwave build/waves/$(subst /,_,$(TEST)).fst build/waves/$(subst /,_,$(TEST)).gtkw"
+
+# simt with waveform tracing (simt run --wave), in the tracing build tree.
+simt-wave: bootstrap
+	cmake -S . -B $(WAVE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMT_TRACE=ON
+	cmake --build $(WAVE_BUILD) -j $(JOBS) --target simt
+	@echo "usage: $(WAVE_BUILD)/bin/simt run KERNEL.s --wave out.fst; gtkwave out.fst out.gtkw"
 
 clean:
 	rm -rf $(BUILD)

@@ -175,9 +175,14 @@ int cmdRun(const std::vector<std::string>& args) {
   } catch (const std::exception& e) {
     return usage(e.what());
   }
+  std::string wavePath;
   if (vm.count("wave")) {
-    return usage(engine == "model" ? "--wave needs the rtl or cosim engine (the model has no waveform)"
-                                   : "--wave: this build has no waveform tracing yet");
+    if (engine == "model") return usage("--wave needs the rtl or cosim engine (the model has no waveform)");
+    if (!simt::rtl::SmRtl::tracingBuilt()) {
+      return usage("--wave: this build has no waveform tracing (it keeps the regression build fast); "
+                   "run `make simt-wave` and use build/wave/bin/simt");
+    }
+    wavePath = vm["wave"].as<std::string>();
   }
 
   simt::assembler::Kernel kernel;
@@ -206,10 +211,10 @@ int cmdRun(const std::vector<std::string>& args) {
     simt::model::SmModel sm(kernel, cfg);
     res = sm.run();
   } else if (engine == "rtl") {
-    simt::rtl::SmRtl core(kernel, cfg);
+    simt::rtl::SmRtl core(kernel, cfg, wavePath);
     res = core.run();
   } else {
-    simt::cosim::Cosim cosim(kernel, cfg);
+    simt::cosim::Cosim cosim(kernel, cfg, wavePath);
     res = cosim.run();
   }
 

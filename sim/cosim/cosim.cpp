@@ -44,8 +44,8 @@ std::string faultWhat(const std::string& m) { return m.substr(0, m.find(" (")); 
 
 }  // namespace
 
-Cosim::Cosim(const assembler::Kernel& kernel, const model::RunConfig& cfg)
-    : rtlKernel_(kernel), kernel_(kernel), cfg_(cfg) {}
+Cosim::Cosim(const assembler::Kernel& kernel, const model::RunConfig& cfg, std::string wavePath)
+    : rtlKernel_(kernel), kernel_(kernel), cfg_(cfg), wavePath_(std::move(wavePath)) {}
 Cosim::Cosim(const assembler::Kernel& actual, const assembler::Kernel& expected,
              const model::RunConfig& cfg)
     : rtlKernel_(actual), kernel_(expected), cfg_(cfg) {}
@@ -53,7 +53,7 @@ Cosim::Cosim(const assembler::Kernel& actual, const assembler::Kernel& expected,
 RunResult Cosim::run() {
   model::SmModel mdl(kernel_, cfg_);
   mdl.lockstepStart();
-  rtl::SmRtl core(rtlKernel_, cfg_);
+  rtl::SmRtl core(rtlKernel_, cfg_, wavePath_);
   uint64_t lastClock = 0, compared = 0, wakes = 0;
 
   auto where = [&](uint64_t cycle, int warp, uint32_t pc) {

@@ -8,6 +8,8 @@
 // Spike this way.
 #pragma once
 
+#include <string>
+
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
 
@@ -15,7 +17,7 @@ namespace simt::cosim {
 
 class Cosim {
  public:
-  Cosim(const assembler::Kernel& kernel, const model::RunConfig& cfg);
+  Cosim(const assembler::Kernel& kernel, const model::RunConfig& cfg, std::string wavePath = "");
   // The model checks `expected` while the core runs `actual`: how the tests show that a
   // difference is found and reported (an RTL that executed other code).
   Cosim(const assembler::Kernel& actual, const assembler::Kernel& expected, const model::RunConfig& cfg);
@@ -25,6 +27,7 @@ class Cosim {
   const assembler::Kernel& rtlKernel_;
   const assembler::Kernel& kernel_;  // the model's
   model::RunConfig cfg_;
+  std::string wavePath_;
 };
 
 }  // namespace simt::cosim

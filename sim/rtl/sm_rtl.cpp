@@ -6,6 +6,10 @@
 #include <sstream>
 
 #include "Vsimt_sm.h"
+#include "common/gtkw.h"
+#if SIMT_TRACE
+#include <verilated_fst_c.h>
+#endif
 #include "model/common/token.h"
 #include "runtime/recentre_runtime.h"
 
@@ -62,25 +66,80 @@ struct SmRtl::Impl {
   uint32_t rspData = 0;
   bool mntReadLast = false;
 
-  Impl(const assembler::Kernel& kernel, const model::RunConfig& c)
+#if SIMT_TRACE
+  std::unique_ptr<VerilatedFstC> trace;
+#endif
+
+  Impl(const assembler::Kernel& kernel, const model::RunConfig& c, const std::string& wavePath)
       : k(kernel), cfg(c), nCtas(c.ctas > 0 ? c.ctas : kernel.ctas),
         nThreads(c.threads > 0 ? c.threads : kernel.threads),
         ctx(std::make_unique<VerilatedContext>()), global(kernel.data) {
     ctx->fatalOnError(false);  // an RTL assertion ends the run as an error, not an abort
     ctx->randReset(2);
     ctx->randSeed(1);
+#if SIMT_TRACE
+    if (!wavePath.empty()) ctx->traceEverOn(true);
+#endif
     dut = std::make_unique<Vsimt_sm>(ctx.get(), "TOP");
+#if SIMT_TRACE
+    if (!wavePath.empty()) {
+      trace = std::make_unique<VerilatedFstC>();
+      dut->trace(trace.get(), 99);
+      trace->open(wavePath.c_str());
+      std::string gtkw = wavePath;
+      const auto dot = gtkw.rfind(".fst");
+      gtkw = (dot == std::string::npos ? gtkw : gtkw.substr(0, dot)) + ".gtkw";
+      wave::writeGtkwSave(gtkw, wavePath, waveGroups());
+    }
+#else
+    (void)wavePath;
+#endif
   }
 
-  ~Impl() { dut->final(); }
+  ~Impl() {
+    dut->final();
+#if SIMT_TRACE
+    if (trace) trace->close();
+#endif
+  }
+
+  void dump() {
+#if SIMT_TRACE
+    if (trace) trace->dump(ctx->time());
+#endif
+  }
 
   void tick() {
     dut->clk_i = 1;
     dut->eval();
+    dump();
     ctx->timeInc(5);
     dut->clk_i = 0;
     dut->eval();
+    dump();
     ctx->timeInc(5);
+  }
+
+  // The save file's groups: the core's issue, per warp its PC, active mask and queue
+  // occupancy, the barrier unit's states and slots, the memory port.
+  static std::vector<wave::WaveGroup> waveGroups() {
+    auto s = [](const std::string& n, int w) { return wave::waveSignal("simt_sm", n, w); };
+    std::vector<wave::WaveGroup> g;
+    g.push_back({"issue", {s("clk_i", 1), s("state_q", 5), s("w_q", 3), s("pc_q", 22), s("ir_q", 64),
+                           s("active_q", 32), s("guard_q", 32), s("retire_valid_o", 1)}});
+    for (int w = 0; w < CoreGeometry::kWarpSlots; ++w) {
+      // Queue occupancy is head - tail (seed 002's pointers).
+      const std::string i = "[" + std::to_string(w) + "]";
+      g.push_back({"warp " + std::to_string(w),
+                   {s("u_du.pc_q" + i, 22), s("u_du.active_q" + i, 32), s("u_du.u_queue.head_q" + i, 6),
+                    s("u_du.u_queue.tail_q" + i, 6)}});
+    }
+    g.push_back({"barrier unit", {s("bar_busy_o", 64), s("bar_static_long_o", 64), s("bu_slots", 16),
+                                  s("bu_fifo_count", 6), s("bu_wake_valid", 1), s("bu_wake_mask", 32),
+                                  s("bu_sec_valid", 1), s("bu_sec_tid", 8)}});
+    g.push_back({"memory", {s("mem_req_valid_o", 1), s("mem_req_we_o", 1), s("mem_req_addr_o", 32),
+                            s("mem_req_wdata_o", 32), s("mem_rsp_valid_i", 1), s("mem_rsp_rdata_i", 32)}});
+    return g;
   }
 
   void idleInputs() {
@@ -374,8 +433,9 @@ struct SmRtl::Impl {
   }
 };
 
-SmRtl::SmRtl(const assembler::Kernel& kernel, const model::RunConfig& cfg)
-    : impl_(std::make_unique<Impl>(kernel, cfg)) {}
+SmRtl::SmRtl(const assembler::Kernel& kernel, const model::RunConfig& cfg, const std::string& wavePath)
+    : impl_(std::make_unique<Impl>(kernel, cfg, wavePath)) {}
+bool SmRtl::tracingBuilt() { return SIMT_TRACE != 0; }
 SmRtl::~SmRtl() = default;
 void SmRtl::onRetire(RetireHook f) { impl_->retire = std::move(f); }
 void SmRtl::onWake(WakeHook f) { impl_->wakeHook = std::move(f); }

@@ -44,7 +44,10 @@ struct Wake {
 
 class SmRtl {
  public:
-  SmRtl(const assembler::Kernel& kernel, const model::RunConfig& cfg);
+  // wavePath: write an FST waveform there (and a .gtkw save file next to it); needs a build
+  // with tracing (SIMT_TRACE, `make simt-wave`), see tracingBuilt().
+  SmRtl(const assembler::Kernel& kernel, const model::RunConfig& cfg, const std::string& wavePath = "");
+  static bool tracingBuilt();
   ~SmRtl();
   SmRtl(const SmRtl&) = delete;
   SmRtl& operator=(const SmRtl&) = delete;

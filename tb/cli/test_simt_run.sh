@@ -68,8 +68,11 @@ case $CASE in
     expect_rc "$(run "$K/vector_add.s" --dump c:4)" 0
     expect_out 'engine rtl'
     expect_out 'c: 101 105 109 113'
-    expect_rc "$(run "$K/vector_add.s" --engine cosim)" 1
-    expect_err "engine 'cosim'" ;;
+    expect_rc "$(run "$K/vector_add.s" --wave /tmp/simt_cli_test.fst)" 1
+    expect_err 'no waveform tracing'
+    expect_rc "$(run "$K/vector_add.s" --engine cosim --dump c:4 --json -)" 0
+    expect_out '"engine":"cosim"'
+    expect_out '"cosim_instructions_compared":24' ;;
   rtl_deadlock)
     expect_rc "$(run "$K/bar_tag_deadlock.s" --json -)" 2
     expect_out '"status":"deadlock"'

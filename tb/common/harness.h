@@ -2,6 +2,8 @@
 // The simulation context for a Verilated model is in sim_context.h.
 #pragma once
 
+#include "common/gtkw.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -99,13 +101,9 @@ class Coverage {
 };
 
 // A group of signals in a GTKWave save file: {group name, full signal paths}.
-struct WaveGroup {
-  std::string name;
-  std::vector<std::string> signals;
-};
-// Signal path in a Verilator FST: TOP.<top module>.<name>[w-1:0].
-std::string waveSignal(const std::string& top, const std::string& name, int width = 1);
-void writeGtkwSave(const std::string& gtkwPath, const std::string& fstPath,
-                   const std::vector<WaveGroup>& groups);
+// Wave save files (sim/common/gtkw.h), shared with `simt run --wave`.
+using wave::WaveGroup;
+using wave::waveSignal;
+using wave::writeGtkwSave;
 
 }  // namespace simt::tb
