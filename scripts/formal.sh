@@ -28,7 +28,7 @@ prove_one() {
   top=${p%%|*}; params=${p#*|}
   name="$top${params// /}"; name=${name//-set/_}
   log=build/formal/$name.log
-  if yosys -q -l "$log" -p "read_verilog -sv -formal $SRCS_LIST; chparam $params $top; \
+  if yosys -q -l "$log" -p "read_verilog -defer -sv -formal $SRCS_LIST; chparam $params $top; \
         prep -top $top; memory_map; opt -fast; async2sync; flatten; \
         sat -tempinduct -prove-asserts -set-assumes -set-init-zero -seq 1 -maxsteps 20 -verify" \
         >/dev/null 2>&1 && grep -q 'Induction step proven: SUCCESS' "$log"; then

@@ -3,16 +3,18 @@
 # module is synthesized as a top for iCE40, so RAM inference and the constructs Yosys 0.23
 # accepts are checked. Fails on any Yosys error. Tops run two at a time.
 #
-# Most tops use their default parameters. The barrier unit uses 1 CTA x 1 warp: Yosys's proc
-# pass on the barrier table's per-thread state takes minutes even there and far longer at the
-# defaults (full-size figures are `make synth`'s, docs/synthesis.md). The table is checked
-# inside the unit, not again as a top of its own (it would cost as much again).
+# Most tops use their default parameters. The SM core is checked at 1 CTA x 1 warp with 4
+# barrier slots and stops after block-RAM mapping (`-run begin:map_gates`): it must infer its
+# memories (register file, instruction, param and shared memory, token queues) as SB_RAM40_4K,
+# checked here. Yosys's proc pass on the barrier table's per-thread state takes minutes even
+# at this size, so the barrier unit and its table are checked inside the core, not again as
+# tops of their own. Full-size figures are `make synth`'s (docs/synthesis.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build/synth-check
 
 declare -A PARAMS=(
-  [simt_barrier_unit]="-set NumCtas 1 -set Warps 1 -set NumSlots 4"
+  [simt_sm]="-set NumWarps 1 -set NumCtas 1 -set NumBarSlots 4 -set ImemDepth 256 -set SharedWords 256 -set ParamWords 16"
 )
 
 check_one() {
@@ -22,10 +24,18 @@ check_one() {
   srcs=$(scripts/rtl_files.sh sources | tr '\n' ' ')
   local chp=""
   [[ -n "$params" ]] && chp="chparam $params $top;"
-  if yosys -q -l "$log" -p "read_verilog -sv $srcs; $chp synth_ice40 -top $top; stat" \
+  local run="" ram_check=0
+  if [[ $top == simt_sm ]]; then run="-run begin:map_gates"; ram_check=1; fi
+  # -defer: elaborate only the top's tree at the chosen parameters (without it read_verilog
+  # elaborates every module at its defaults, the barrier table included: ~50 s per top).
+  if yosys -q -l "$log" -p "read_verilog -defer -sv $srcs; $chp synth_ice40 -top $top $run; stat" \
        >/dev/null 2>&1; then
     cells=$(grep -E '^\s+Number of cells:' "$log" | tail -1 | awk '{print $4}')
-    echo "synth-check: $top ok ($cells cells${params:+, $params})"
+    rams=$(grep -E '^\s+SB_RAM40_4K\s' "$log" | tail -1 | awk '{print $2}')
+    if [[ $ram_check == 1 && -z "$rams" ]]; then
+      echo "synth-check: $top FAILED: no memory inferred as SB_RAM40_4K (see $log)"; return 1
+    fi
+    echo "synth-check: $top ok ($cells cells${rams:+, $rams block RAMs}${params:+, $params})"
   else
     echo "synth-check: $top FAILED (see $log)"; grep -i error "$log" | head -5; return 1
   fi
@@ -34,7 +44,7 @@ export -f check_one
 
 # Slowest first so the two lanes finish together.
 tops=$(scripts/rtl_files.sh tops | sort)
-ordered="simt_barrier_unit $(echo "$tops" | grep -v -e '^simt_barrier_table$' -e '^simt_barrier_unit$' | tr '\n' ' ')"
+ordered="simt_sm $(echo "$tops" | grep -v -e '^simt_barrier_table$' -e '^simt_barrier_unit$' -e '^simt_sm$' | tr '\n' ' ')"
 fail=0
 for top in $ordered; do
   echo "$top|${PARAMS[$top]:-}"

@@ -116,7 +116,7 @@ def measure(name, top, params, seeds):
     srcs = " ".join(sources())
     cp = chparam(top, params)
     # Ports of the parameterized block, then the shell around it.
-    run(["yosys", "-q", "-p", "read_verilog -sv %s; %shierarchy -top %s; proc; write_json %s"
+    run(["yosys", "-q", "-p", "read_verilog -defer -sv %s; %shierarchy -top %s; proc; write_json %s"
          % (srcs, cp, top, os.path.join(work, "ports.json"))], os.path.join(work, "ports.log"))
     shell = run([sys.executable, os.path.join(ROOT, "scripts", "gen_shell.py"),
                  os.path.join(work, "ports.json"), top,
@@ -127,7 +127,7 @@ def measure(name, top, params, seeds):
     # iCE40: synthesis and place-and-route.
     ice_json = os.path.join(work, "ice40.json")
     res = run(["yosys", "-l", os.path.join(work, "ice40.log"), "-q", "-p",
-               "read_verilog -sv %s %s; synth_ice40 -top simt_shell -json %s"
+               "read_verilog -defer -sv %s %s; synth_ice40 -top simt_shell -json %s"
                % (srcs, shell_sv, ice_json)])
     with open(os.path.join(work, "ice40.log")) as f:
         ice = last_stats(f.read())
@@ -144,7 +144,7 @@ def measure(name, top, params, seeds):
     placed = [m for m in mhz if m is not None]
     # Xilinx 7-series estimate of the bare block.
     run(["yosys", "-l", os.path.join(work, "xc7.log"), "-q", "-p",
-         "read_verilog -sv %s; %ssynth_xilinx -flatten -family xc7 -top %s" % (srcs, cp, top)])
+         "read_verilog -defer -sv %s; %ssynth_xilinx -flatten -family xc7 -top %s" % (srcs, cp, top)])
     with open(os.path.join(work, "xc7.log")) as f:
         xc7 = last_stats(f.read())
     return {

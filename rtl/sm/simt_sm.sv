@@ -124,7 +124,7 @@ module simt_sm #(
   output logic [NumEnt-1:0]        bar_busy_o,
   output logic [NumEnt-1:0]        bar_static_long_o,
 
-  // Performance counters (simt_pkg-free numbering, docs/blocks/sm.md).
+  // Performance counters, selected by number (docs/blocks/sm.md, "Performance counters").
   input  logic [3:0]               perf_sel_i,
   output logic [31:0]              perf_o
 );
