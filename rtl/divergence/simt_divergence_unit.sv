@@ -50,6 +50,8 @@ module simt_divergence_unit #(
   output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
   output logic [AddrW-1:0]          resp_link_value_o,
   output logic                      resp_yield_fired_o,   // yield: its token was pushed/merged
+  output logic                      evt_pop_o,            // a token left the queue this cycle
+  output logic                      evt_discard_o,        // ... and woke nobody (discarded)
 
   // State query (meaningful while no request is being processed)
   input  logic [WarpW-1:0]          qry_warp_i,
@@ -710,6 +712,9 @@ module simt_divergence_unit #(
                              ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
   assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
   assign resp_yield_fired_o = fire_q;
+  // Events for the performance counters.
+  assign evt_pop_o     = dq_pop_valid && dq_pop_ready;
+  assign evt_discard_o = evt_pop_o && ((state_q == StIdle) ? (f_pop_wake == '0) : (pop_wake == '0));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -129,7 +129,7 @@ module simt_sm #(
   output logic [31:0]              perf_o
 );
 
-  localparam int NumPerf = 10;
+  localparam int NumPerf = 12;
 
   typedef enum logic [4:0] {
     StIdle, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh,
@@ -391,6 +391,7 @@ module simt_sm #(
   logic [31:0]           du_link_mask;
   logic [AddrW-1:0]      du_link_value;
   logic                  du_yield_fired;
+  logic                  du_evt_pop, du_evt_discard;
   logic [WarpW-1:0]      qry_warp;
   logic [AddrW-1:0]      qry_pc;
   logic [31:0]           qry_active;
@@ -428,6 +429,8 @@ module simt_sm #(
     .resp_link_mask_o    (du_link_mask),
     .resp_link_value_o   (du_link_value),
     .resp_yield_fired_o  (du_yield_fired),
+    .evt_pop_o           (du_evt_pop),
+    .evt_discard_o       (du_evt_discard),
     .qry_warp_i          (qry_warp),
     .qry_pc_o            (qry_pc),
     .qry_active_o        (qry_active),
@@ -877,6 +880,8 @@ module simt_sm #(
     qry_warp        = w_q;
 
     if (started_q && state_q != StDone && state_q != StFault) perf_d[0] = perf_q[0] + 32'd1;
+    if (du_evt_pop) perf_d[10] = perf_q[10] + 32'd1;
+    if (du_evt_discard) perf_d[11] = perf_q[11] + 32'd1;
 
     unique case (state_q)
       // -------------------------------------------------------------------------------------

@@ -426,6 +426,8 @@ struct SmRtl::Impl {
     res.stats["barrier_wake_tokens"] = perf(7);
     res.stats["barrier_refusals"] = perf(8);
     res.stats["yield_tokens"] = perf(9);
+    res.stats["tokens_popped"] = perf(10);
+    res.stats["tokens_discarded"] = perf(11);
     res.stats["queue_overflows"] = overflows;
     res.stats["ctas"] = static_cast<uint64_t>(nCtas);
     res.stats["threads_per_cta"] = static_cast<uint64_t>(nThreads);

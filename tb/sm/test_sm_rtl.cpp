@@ -171,6 +171,9 @@ TEST(SmRtl, CountersAgreeWithTheModelOnAKernelWithoutRaces) {
   EXPECT_EQ(rtl.global, mdl.global);
   EXPECT_EQ(rtl.instructions, mdl.instructions);
   EXPECT_EQ(rtl.threadInstructions, mdl.threadInstructions);
+  EXPECT_EQ(rtl.stats.at("tokens_popped"), mdl.stats.at("tokens_popped"));
+  EXPECT_EQ(rtl.stats.at("tokens_discarded"), mdl.stats.at("tokens_discarded"));
+  EXPECT_GT(rtl.stats.at("tokens_popped"), 0u);
   EXPECT_GT(rtl.cycles, rtl.instructions) << "several cycles per instruction";
 }
 
