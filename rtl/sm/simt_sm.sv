@@ -129,11 +129,11 @@ module simt_sm #(
   output logic [31:0]              perf_o
 );
 
-  localparam int NumPerf = 12;
+  localparam int NumPerf = 10;  // plus the two token counters below
 
   typedef enum logic [4:0] {
     StIdle, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh,
-    StFetch, StDecode, StReadA, StReadB, StReadC, StExec,
+    StDecode, StReadA, StReadB, StReadC, StExec,
     StMemNext, StMemLane, StMemData, StMemReq, StMemRsp, StAtomReq, StAtomRsp, StShData,
     StBarReq, StDu, StExitBu, StCheck, StWake, StWakeCheck, StDone, StFault
   } state_e;
@@ -275,6 +275,12 @@ module simt_sm #(
       default: ;
     endcase
   end
+
+  // Register operand b is read only when something uses it: ALU and setp without an
+  // immediate, selp, cas (compare value; rc follows). Stores read their data per lane.
+  logic need_b;
+  assign need_b = ((is_alu || op == simt_pkg::OpSetp) && !imm_b) || op == simt_pkg::OpSelp ||
+                  is_cas;
 
   // The divergence-unit operation of a control instruction.
   simt_pkg::du_op_e ctrl_du_op;
@@ -787,6 +793,27 @@ module simt_sm #(
   // ---------------------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------------------
+  // The divergence unit's query port: the warp being issued (its PC and mask for the fetch),
+  // the warp in flight or just woken (its state read back), else the debug port.
+  always_comb begin
+    unique case (state_q)
+      StIdle:      qry_warp = sched_valid ? sched_warp : dbg_warp_i;
+      StWakeCheck: qry_warp = wake_w_q;
+      StDone, StFault, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh:
+                   qry_warp = dbg_warp_i;
+      default:     qry_warp = w_q;
+    endcase
+  end
+
+  // EXEC hands plain and control instructions to the divergence unit in the same cycle
+  // (memory and barrier instructions, traps and param faults go elsewhere first).
+  logic exec_direct, param_fault;
+  assign param_fault = op == simt_pkg::OpLdParam && exec != '0 &&
+                       (imm[1:0] != 2'b00 ||
+                        imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i});
+  assign exec_direct = state_q == StExec && !is_mem && op != simt_pkg::OpTrap && !param_fault &&
+                       !((is_arrive || is_bottom) && exec != '0) && op != simt_pkg::OpBarReset;
+
   logic             pred_we;    // the issued warp's predicates take pw_new
   logic             pred_clr;   // the launched slot's predicates are cleared
   always_comb begin
@@ -877,16 +904,12 @@ module simt_sm #(
     mem_req_addr_o  = maddr_q;
     mem_req_wdata_o = mdata_q;
     retire_valid_o  = 1'b0;
-    qry_warp        = w_q;
 
     if (started_q && state_q != StDone && state_q != StFault) perf_d[0] = perf_q[0] + 32'd1;
-    if (du_evt_pop) perf_d[10] = perf_q[10] + 32'd1;
-    if (du_evt_discard) perf_d[11] = perf_q[11] + 32'd1;
 
     unique case (state_q)
       // -------------------------------------------------------------------------------------
       StIdle: begin
-        qry_warp = dbg_warp_i;
         if (start_i && !started_q) begin
           started_d = 1'b1;
           if (cfg_ntid_i == '0 || wpc > 16'(NumWarps) ||
@@ -922,8 +945,20 @@ module simt_sm #(
         end else begin
           sched_ready = 1'b1;
           if (sched_valid) begin
-            w_d      = sched_warp;
-            state_d  = StFetch;
+            // Issue and fetch in one cycle: the chosen warp's PC from the query port.
+            w_d        = sched_warp;
+            pc_d       = qry_pc;
+            active_d   = qry_active;
+            imem_re    = 1'b1;
+            imem_raddr = qry_pc[ImemAW-1:0];
+            if ({{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= qry_pc) begin
+              fcause_d = simt_pkg::FltPcRange;
+              fwarp_d  = sched_warp;
+              fpc_d    = qry_pc;
+              state_d  = StFault;
+            end else begin
+              state_d = StDecode;
+            end
           end else if (started_q) begin
             perf_d[3] = perf_q[3] + 32'd1;
           end
@@ -991,21 +1026,7 @@ module simt_sm #(
         end
       end
 
-      // ---- Fetch and decode ---------------------------------------------------------------
-      StFetch: begin
-        pc_d       = qry_pc;
-        active_d   = qry_active;
-        imem_re    = 1'b1;
-        imem_raddr = qry_pc[ImemAW-1:0];
-        if ({{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= qry_pc) begin
-          fcause_d = simt_pkg::FltPcRange;
-          fwarp_d  = w_q;
-          fpc_d    = qry_pc;
-          state_d  = StFault;
-        end else begin
-          state_d = StDecode;
-        end
-      end
+      // ---- Decode and operand read ----------------------------------------------------------
       StDecode: begin
         ir_d     = imem_rdata;
         guard_d  = guard_now;
@@ -1022,16 +1043,24 @@ module simt_sm #(
         end
       end
       StReadA: begin
-        opa_d    = rf_rdata;
-        rf_re    = 1'b1;
-        rf_raddr = {w_q, f_rb};
-        state_d  = StReadB;
+        opa_d = rf_rdata;
+        if (need_b) begin
+          rf_re    = 1'b1;
+          rf_raddr = {w_q, f_rb};
+          state_d  = StReadB;
+        end else begin
+          state_d = StExec;
+        end
       end
       StReadB: begin
-        opb_d    = rf_rdata;
-        rf_re    = 1'b1;
-        rf_raddr = {w_q, f_sub};
-        state_d  = StReadC;
+        opb_d = rf_rdata;
+        if (is_cas) begin
+          rf_re    = 1'b1;
+          rf_raddr = {w_q, f_sub};
+          state_d  = StReadC;
+        end else begin
+          state_d = StExec;
+        end
       end
       StReadC: begin
         opc_d   = rf_rdata;
@@ -1049,9 +1078,7 @@ module simt_sm #(
           rf_we    = exec;
           rf_waddr = {w_q, f_rd};
           rf_wdata = alu_wdata;
-          if (op == simt_pkg::OpLdParam && exec != '0 &&
-              (imm[1:0] != 2'b00 ||
-               imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i})) begin
+          if (param_fault) begin
             rf_we     = '0;
             fcause_d  = (imm[1:0] != 2'b00) ? simt_pkg::FltParamAlign : simt_pkg::FltParamRange;
             fwarp_d   = w_q;
@@ -1228,19 +1255,7 @@ module simt_sm #(
 
       // ---- Divergence unit: the instruction's control behaviour ---------------------------
       StDu: begin
-        du_req_valid      = 1'b1;
-        du_req_has_target = (op == simt_pkg::OpSync || op == simt_pkg::OpBrk ||
-                             op == simt_pkg::OpCont) ? imm_b : 1'b1;
         if (!du_req_ready) perf_d[5] = perf_q[5] + 32'd1;
-        if (du_req_ready) begin
-          if (op == simt_pkg::OpCal && du_op_q == simt_pkg::DuCal) begin
-            rf_we    = du_link_mask;
-            rf_waddr = {w_q, 5'd31};
-            for (int l = 0; l < 32; l++) rf_wdata[l*32 +: 32] = 32'(du_link_value);
-          end
-          if (op == simt_pkg::OpYield && du_yield_fired) perf_d[9] = perf_q[9] + 32'd1;
-          state_d = bu_exit_q ? StExitBu : StCheck;
-        end
       end
       StExitBu: begin
         // Exits shrink the default COUNT of the CTA's barriers.
@@ -1255,7 +1270,6 @@ module simt_sm #(
         end
       end
       StCheck: begin
-        qry_warp          = w_q;
         wactive_d[w_q]    = qry_active != '0;
         wdone_d[w_q]      = qry_done;
         sched_retire[w_q] = 1'b1;
@@ -1283,16 +1297,35 @@ module simt_sm #(
         end
       end
       StWakeCheck: begin
-        qry_warp            = wake_w_q;
         wactive_d[wake_w_q] = qry_active != '0;
         wdone_d[wake_w_q]   = qry_done;
         state_d             = wake_ret_q ? ret_state_q : StIdle;
       end
 
-      StDone:  qry_warp = dbg_warp_i;
-      StFault: qry_warp = dbg_warp_i;
+      StDone:  ;
+      StFault: ;
       default: state_d = StFault;
     endcase
+
+    // The divergence-unit request of the instruction: from EXEC already for plain and control
+    // instructions (DuNext answers in the same cycle), else from DU after memory or barrier.
+    if (state_q == StDu || exec_direct) begin
+      du_req_valid      = 1'b1;
+      du_req_op         = exec_direct ? (is_ctrl ? ctrl_du_op : simt_pkg::DuNext) : du_op_q;
+      du_req_guard      = exec_direct ? guard_q : du_guard_q;
+      du_req_has_target = (op == simt_pkg::OpSync || op == simt_pkg::OpBrk ||
+                           op == simt_pkg::OpCont) ? imm_b : 1'b1;
+      if (du_req_ready) begin
+        if (op == simt_pkg::OpCal) begin
+          rf_we    = du_link_mask;
+          rf_waddr = {w_q, 5'd31};
+          for (int l = 0; l < 32; l++) rf_wdata[l*32 +: 32] = 32'(du_link_value);
+        end
+        if (op == simt_pkg::OpYield && du_yield_fired) perf_d[9] = perf_q[9] + 32'd1;
+        state_d = (exec_direct ? (op == simt_pkg::OpExit && exec != '0) : bu_exit_q) ?
+                  StExitBu : StCheck;
+      end
+    end
 
     for (int i = 0; i < NumWarps; i++) begin
       if (pred_we && w_q == WarpW'(i)) pred_d[i] = pw_new;
@@ -1344,7 +1377,22 @@ module simt_sm #(
   assign dbg_q_count_o      = qry_count;
   assign quiet_o            = state_q == StIdle && started_q && !sched_valid && !bu_wake_valid &&
                               !(|cta_finished) && !exc_valid_o && (du_stalled == '0);
-  assign perf_o             = (32'(perf_sel_i) < 32'(NumPerf)) ? perf_q[perf_sel_i] : '0;
+  assign perf_o             = (perf_sel_i == 4'd10) ? pops_q :
+                              (perf_sel_i == 4'd11) ? discards_q :
+                              (32'(perf_sel_i) < 32'(NumPerf)) ? perf_q[perf_sel_i] : '0;
+
+  // Token pops and discards: events of the divergence unit, counted on their own (they
+  // depend on the request this block drives, so they stay out of the FSM's block).
+  logic [31:0] pops_q, discards_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pops_q     <= '0;
+      discards_q <= '0;
+    end else begin
+      pops_q     <= pops_q + {31'd0, du_evt_pop};
+      discards_q <= discards_q + {31'd0, du_evt_discard};
+    end
+  end
 
   // ---------------------------------------------------------------------------------------
   // Registers
@@ -1467,7 +1515,7 @@ module simt_sm #(
       // Only the issued warp's executing lanes are written, except launch clears and cal.
       if (state_q == StExec) assert ((rf_we & ~exec) == '0)
         else $error("sm: register write outside the executing lanes");
-      if (state_q == StFetch) assert (resident_q[w_q] && !wdone_q[w_q])
+      if (state_q == StDecode) assert (resident_q[w_q] && !wdone_q[w_q])
         else $error("sm: issued warp %0d is not resident", w_q);
       if (state_q == StDecode) assert (active_q != '0)
         else $error("sm: issued warp %0d has no active thread", w_q);
