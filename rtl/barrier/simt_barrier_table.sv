@@ -96,7 +96,11 @@ module simt_barrier_table #(
   // Status.
   input  logic [TimeW-1:0] static_limit_i,  // 0: off
   output logic [NumEnt-1:0] static_long_o,  // arrivals waiting longer than the limit
-  output logic [NumEnt-1:0] busy_o
+  output logic [NumEnt-1:0] busy_o,
+  // A portion starts because its TIMEOUT elapsed (neither COUNT nor MIN holds): the cycle
+  // is the unit's choice (scan order), which co-simulation hands to the model.
+  output logic             tmo_fire_o,
+  output logic [EntW-1:0]  tmo_fire_ent_o
 );
 
   localparam logic [2:0] OpLaunch = 3'd0, OpExit = 3'd1, OpArrive = 3'd2, OpReset = 3'd3,
@@ -167,6 +171,13 @@ module simt_barrier_table #(
             ((passed_q[e] + waiting_q[e] >= expected) ||
              (imp_q[e] && min_q[e] != '0 && waiting_q[e] >= min_q[e]) ||
              (imp_q[e] && tmo_q[e] != '0 && elapsed >= tmo_q[e]));
+  endfunction
+
+  // The same condition without the TIMEOUT term.
+  function automatic logic fires_early(logic [EntW-1:0] e, logic [CntW-1:0] nonex);
+    fires_early = busy_q[e] && !secact_q[e] && (waiting_q[e] != '0) &&
+                  ((passed_q[e] + waiting_q[e] >= ((count_q[e] != '0) ? count_q[e] : nonex)) ||
+                   (imp_q[e] && min_q[e] != '0 && waiting_q[e] >= min_q[e]));
   endfunction
 
   function automatic logic done_now(logic [EntW-1:0] e, logic [CntW-1:0] nonex);
@@ -681,6 +692,9 @@ module simt_barrier_table #(
     for (int e = 0; e < NumEnt; e++) busy_o[e] = busy_q[e];
   end
   assign static_long_o = stat_q;
+  assign tmo_fire_o     = (st_q == StCheck || st_q == StScan) && fires(ent_q, nonex_q[ent_cta]) &&
+                          !fires_early(ent_q, nonex_q[ent_cta]);
+  assign tmo_fire_ent_o = ent_q;
 
 `ifdef VERILATOR
   // A thread asleep in the table is never asked to sleep again; waiting counts never exceed

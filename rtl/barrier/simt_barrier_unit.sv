@@ -73,7 +73,9 @@ module simt_barrier_unit #(
   output logic [NumSlots-1:0] slots_occupied_o,
   output logic [FCntW-1:0]  fifo_count_o,
   output logic              section_valid_o,  // a section thread is selected
-  output logic [TidW-1:0]   section_tid_o
+  output logic [TidW-1:0]   section_tid_o,
+  output logic              tmo_fire_o,       // a portion starts by its TIMEOUT ...
+  output logic [BarW-1:0]   tmo_fire_bar_o    // ... of this entry ({cta, id})
 );
 
   logic [PrioW-1:0] prio_q [16];
@@ -150,7 +152,9 @@ module simt_barrier_unit #(
     .ts_done_i      (ts_done),
     .static_limit_i (static_limit_i),
     .static_long_o  (static_long_o),
-    .busy_o         (busy_o)
+    .busy_o         (busy_o),
+    .tmo_fire_o     (tmo_fire_o),
+    .tmo_fire_ent_o (tmo_fire_bar_o)
   );
 
   simt_barrier_slots #(

@@ -108,6 +108,14 @@ module simt_sm #(
   output logic [WarpW-1:0]         trace_wake_warp_o,
   output logic [31:0]              trace_wake_mask_o,
   output logic [AddrW-1:0]         trace_wake_resume_o,
+  output logic                     trace_wake_late_o,   // served during an exit's barrier
+                                                        // request: after the exit's DU step
+  // ... an arrival the barrier unit accepted (its timeout origin), and a portion the unit
+  // started because its TIMEOUT elapsed: a warp slot of the CTA and the barrier id.
+  output logic                     trace_bar_accept_o,
+  output logic                     trace_tmo_o,
+  output logic [WarpW-1:0]         trace_tmo_warp_o,
+  output logic [3:0]               trace_tmo_id_o,
 
   // Debug view of one warp (valid while the core is idle, done or faulted) and status.
   input  logic [WarpW-1:0]         dbg_warp_i,
@@ -129,7 +137,8 @@ module simt_sm #(
   output logic [31:0]              perf_o
 );
 
-  localparam int NumPerf = 10;  // plus the two token counters below
+  // Counters in the FSM's array; 10 and 11 (token pops, discards) are counted below.
+  localparam int NumPerf = 15;
 
   typedef enum logic [4:0] {
     StIdle, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh,
@@ -478,6 +487,8 @@ module simt_sm #(
   logic [BuTidW-1:0]     bu_sec_tid;
   /* verilator lint_off UNUSED */
   logic [NumBarSlots-1:0] bu_slots;
+  logic                  bu_tmo_fire;
+  logic [$clog2(NumEnt)-1:0] bu_tmo_bar;
   logic [$clog2(((NumEnt > NumBarSlots) ? NumEnt - NumBarSlots : 1) + 1)-1:0] bu_fifo_count;
   /* verilator lint_on UNUSED */
 
@@ -526,7 +537,9 @@ module simt_sm #(
     .slots_occupied_o (bu_slots),
     .fifo_count_o     (bu_fifo_count),
     .section_valid_o  (bu_sec_valid),
-    .section_tid_o    (bu_sec_tid)
+    .section_tid_o    (bu_sec_tid),
+    .tmo_fire_o       (bu_tmo_fire),
+    .tmo_fire_bar_o   (bu_tmo_bar)
   );
 
   logic                     sched_ready, sched_valid;
@@ -960,7 +973,12 @@ module simt_sm #(
               state_d = StDecode;
             end
           end else if (started_q) begin
+            // Idle, and why: 12 a warp waits at a barrier (asleep, or held at a busy id),
+            // 13 the token queue is being serviced, 14 anything else (no warp resident).
             perf_d[3] = perf_q[3] + 32'd1;
+            if (|(resident_q & ~wdone_q & (held_q | ~wactive_q))) perf_d[12] = perf_q[12] + 32'd1;
+            else if (du_stalled != '0 || exc_valid_o) perf_d[13] = perf_q[13] + 32'd1;
+            else perf_d[14] = perf_q[14] + 32'd1;
           end
         end
       end
@@ -1366,6 +1384,11 @@ module simt_sm #(
   assign trace_wake_warp_o  = slot_of_q[{bu_wake_cta, bu_wake_warp}];
   assign trace_wake_mask_o  = bu_wake_mask;
   assign trace_wake_resume_o = bu_wake_resume;
+  assign trace_wake_late_o  = wake_ret_q && ret_state_q == StExitBu;
+  assign trace_bar_accept_o = state_q == StBarReq && bu_req_ready && is_arrive && !bu_refused;
+  assign trace_tmo_o        = bu_tmo_fire;
+  assign trace_tmo_warp_o   = slot_of_q[{CtaW'(bu_tmo_bar >> 4), WarpW'(0)}];
+  assign trace_tmo_id_o     = bu_tmo_bar[3:0];
   assign dbg_resident_o     = resident_q[dbg_warp_i];
   assign dbg_done_o         = wdone_q[dbg_warp_i];
   assign dbg_held_o         = held_q[dbg_warp_i];
@@ -1532,6 +1555,9 @@ module simt_sm #(
         else $error("sm: more CTAs finished than launched");
       assert (!(mem_req_valid_o && state_q != StMemReq && state_q != StAtomReq))
         else $error("sm: memory request outside the load/store states");
+      // The idle reasons split the idle count.
+      assert (perf_q[3] == perf_q[12] + perf_q[13] + perf_q[14])
+        else $error("sm: idle reasons do not add up to the idle cycles");
     end
   end
 `endif

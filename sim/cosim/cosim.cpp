@@ -1,6 +1,9 @@
 #include "cosim/cosim.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -66,15 +69,75 @@ RunResult Cosim::run() {
     return os.str();
   };
 
-  core.onWake([&](const rtl::Wake& w) -> std::string {
-    ++wakes;
+  // Impatient timeouts fire when the core's barrier unit finds them elapsed (its scan order);
+  // the model checks each had elapsed and starts the same portion. The portion holds the
+  // arrivals the unit had taken by then: when an arrival the unit took is still in flight
+  // (not retired), the model starts the portion after issuing it, else before the next
+  // issue or wake.
+  struct PendingTimeout {
+    rtl::BarrierTimeout t;
+    bool afterInflight = false;
+  };
+  std::vector<PendingTimeout> timeouts;
+  std::optional<uint64_t> acceptedAt;  // an arrival the unit took, not retired yet
+  uint64_t timeoutsChecked = 0;
+  auto applyTimeouts = [&](bool inflightOnes) -> std::string {
+    for (auto it = timeouts.begin(); it != timeouts.end();) {
+      if (it->afterInflight != inflightOnes) {
+        ++it;
+        continue;
+      }
+      ++timeoutsChecked;
+      const std::string why = mdl.lockstepTimeout(it->t.warp, it->t.id, it->t.cycle);
+      if (!why.empty()) return "mismatch at cycle " + std::to_string(it->t.cycle) + ": " + why;
+      it = timeouts.erase(it);
+    }
+    return {};
+  };
+  // SIMT_COSIM_LOG=1: every event the model follows, on stderr (for debugging a mismatch).
+  const bool log = std::getenv("SIMT_COSIM_LOG") != nullptr;
+  core.onBarrierAccept([&](uint64_t cycle) {
+    acceptedAt = cycle;
+    if (log) std::fprintf(stderr, "%8llu accept\n", static_cast<unsigned long long>(cycle));
+  });
+  core.onBarrierTimeout([&](const rtl::BarrierTimeout& t) -> std::string {
+    if (log) {
+      std::fprintf(stderr, "%8llu timeout warp %d id %d%s\n", static_cast<unsigned long long>(t.cycle),
+                   t.warp, t.id, acceptedAt ? " (after the arrival in flight)" : "");
+    }
+    timeouts.push_back({t, acceptedAt.has_value()});
+    return {};
+  });
+
+  std::vector<rtl::Wake> lateWakes;  // delivered after the instruction in flight
+  auto deliver = [&](const rtl::Wake& w) -> std::string {
     const std::string why = mdl.lockstepWake(w.warp, w.mask, w.resume);
     if (why.empty()) return {};
     return "mismatch at cycle " + std::to_string(w.cycle) + ": " + why;
+  };
+
+  core.onWake([&](const rtl::Wake& w) -> std::string {
+    ++wakes;
+    if (log) {
+      std::fprintf(stderr, "%8llu wake warp %d mask %08x resume %u%s\n", static_cast<unsigned long long>(w.cycle),
+                   w.warp, w.mask, w.resume, w.afterInflight ? " (after the exit in flight)" : "");
+    }
+    for (const bool inflight : {false, true}) {
+      if (std::string why = applyTimeouts(inflight); !why.empty()) return why;
+    }
+    if (w.afterInflight) {
+      lateWakes.push_back(w);
+      return {};
+    }
+    return deliver(w);
   });
 
   core.onRetire([&](const rtl::Retired& r) -> std::string {
     ++compared;
+    if (log) {
+      std::fprintf(stderr, "%8llu retire warp %d pc %u active %08x exec %08x\n",
+                   static_cast<unsigned long long>(r.cycle), r.warp, r.pc, r.active, r.exec);
+    }
     const std::string at = where(r.cycle, r.warp, r.pc);
     if (!mdl.resident(r.warp)) return at + "\n  the model has no warp in this slot";
     if (mdl.pc(r.warp) != r.pc) {
@@ -85,8 +148,15 @@ RunResult Cosim::run() {
       return at + "\n  active mask: expected (model) " + hex(mdl.active(r.warp)) + ", actual (rtl) " +
              hex(r.active);
     }
-    const model::IssueRecord rec = mdl.lockstepIssue(r.warp, r.cycle);
+    if (std::string why = applyTimeouts(false); !why.empty()) return why;
+    const model::IssueRecord rec = mdl.lockstepIssue(r.warp, r.cycle, acceptedAt);
+    acceptedAt.reset();
     if (!rec.fault.empty()) return at + "\n  the model faults here: " + rec.fault;
+    if (std::string why = applyTimeouts(true); !why.empty()) return why;
+    for (const rtl::Wake& w : lateWakes) {
+      if (std::string why = deliver(w); !why.empty()) return why;
+    }
+    lateWakes.clear();
     if (rec.exec != r.exec) {
       return at + "\n  executing threads: expected (model) " + hex(rec.exec) + ", actual (rtl) " +
              hex(r.exec);
@@ -135,13 +205,20 @@ RunResult Cosim::run() {
   RunResult res = core.run();
   res.stats["cosim_instructions_compared"] = compared;
   res.stats["cosim_wakes_checked"] = wakes;
+  res.stats["cosim_timeouts_checked"] = timeoutsChecked;
   if (res.status == RunStatus::Mismatch) return res;
   auto mismatch = [&](const std::string& m) {
     res.status = RunStatus::Mismatch;
     res.message = "mismatch at the end of the run (cycle " + std::to_string(res.cycles) + ")\n  " + m;
   };
   if (res.status == RunStatus::Ok) {
-    if (!mdl.lockstepFinished()) mismatch("the RTL finished every CTA; the model has CTAs left");
+    std::string why = applyTimeouts(false);
+    if (why.empty()) why = applyTimeouts(true);
+    for (const rtl::Wake& w : lateWakes) {
+      if (why.empty()) why = deliver(w);
+    }
+    if (!why.empty()) mismatch(why);
+    else if (!mdl.lockstepFinished()) mismatch("the RTL finished every CTA; the model has CTAs left");
     else if (mdl.lockstepPendingWakes()) mismatch("the model still holds barrier wakes the RTL never delivered");
     else if (mdl.globalMemory() != res.global) mismatch("final global memory differs");
   } else if (res.status == RunStatus::Error) {

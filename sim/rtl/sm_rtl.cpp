@@ -57,6 +57,8 @@ struct SmRtl::Impl {
   RetireHook retire;
   WakeHook wakeHook;
   CycleHook cycleHook;
+  AcceptHook acceptHook;
+  TimeoutHook timeoutHook;
   // The instruction in flight: register writes (lane, reg -> value, first old value) and
   // global writes (addr -> old, new), reduced to changes at retire.
   std::map<std::pair<int, int>, uint32_t> rfNew;
@@ -342,9 +344,14 @@ struct SmRtl::Impl {
         }
       }
     }
+    if (dut->trace_bar_accept_o && acceptHook) acceptHook(cycle);
+    if (dut->trace_tmo_o && timeoutHook) {
+      const std::string v = timeoutHook(BarrierTimeout{cycle, dut->trace_tmo_warp_o, dut->trace_tmo_id_o});
+      if (!v.empty()) return v;
+    }
     if (dut->trace_wake_o && wakeHook) {
       const std::string v = wakeHook(Wake{cycle, dut->trace_wake_warp_o, dut->trace_wake_mask_o,
-                                          dut->trace_wake_resume_o});
+                                          dut->trace_wake_resume_o, dut->trace_wake_late_o != 0});
       if (!v.empty()) return v;
     }
     if (!dut->retire_valid_o) return {};
@@ -401,7 +408,7 @@ struct SmRtl::Impl {
         res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
         break;
       }
-      if (retire || wakeHook) {
+      if (retire || wakeHook || acceptHook || timeoutHook) {
         const std::string verdict = observe();
         if (!verdict.empty()) {
           res.status = RunStatus::Mismatch;
@@ -420,6 +427,9 @@ struct SmRtl::Impl {
     res.global = global;
     res.stats["thread_instructions"] = res.threadInstructions;
     res.stats["issue_idle_cycles"] = perf(3);
+    res.stats["idle_barrier_cycles"] = perf(12);
+    res.stats["idle_queue_service_cycles"] = perf(13);
+    res.stats["idle_other_cycles"] = perf(14);
     res.stats["memory_wait_cycles"] = perf(4);
     res.stats["divergence_unit_wait_cycles"] = perf(5);
     res.stats["barrier_arrivals"] = perf(6);
@@ -442,6 +452,8 @@ SmRtl::~SmRtl() = default;
 void SmRtl::onRetire(RetireHook f) { impl_->retire = std::move(f); }
 void SmRtl::onWake(WakeHook f) { impl_->wakeHook = std::move(f); }
 void SmRtl::onCycleEnd(CycleHook f) { impl_->cycleHook = std::move(f); }
+void SmRtl::onBarrierAccept(AcceptHook f) { impl_->acceptHook = std::move(f); }
+void SmRtl::onBarrierTimeout(TimeoutHook f) { impl_->timeoutHook = std::move(f); }
 RunResult SmRtl::run() { return impl_->run(); }
 
 }  // namespace simt::rtl

@@ -40,6 +40,17 @@ struct Wake {
   uint64_t cycle = 0;
   int warp = 0;
   uint32_t mask = 0, resume = 0;
+  // Taken while the instruction in flight (an exit) had already made its divergence-unit
+  // step: it follows that instruction, though it comes before its retirement.
+  bool afterInflight = false;
+};
+
+// A barrier portion the core started because its impatient TIMEOUT elapsed: a warp slot of
+// the CTA and the barrier id.
+struct BarrierTimeout {
+  uint64_t cycle = 0;
+  int warp = 0;
+  int id = 0;
 };
 
 class SmRtl {
@@ -60,6 +71,12 @@ class SmRtl {
   void onRetire(RetireHook f);
   void onWake(WakeHook f);
   void onCycleEnd(CycleHook f);  // after every clock edge
+  // The barrier unit took an arrival (its cycle is the arrival's timeout origin); a portion
+  // started by TIMEOUT (a non-empty answer stops the run as a mismatch).
+  using AcceptHook = std::function<void(uint64_t)>;
+  using TimeoutHook = std::function<std::string(const BarrierTimeout&)>;
+  void onBarrierAccept(AcceptHook f);
+  void onBarrierTimeout(TimeoutHook f);
   model::RunResult run();
 
  private:

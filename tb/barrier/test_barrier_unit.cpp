@@ -180,6 +180,31 @@ TEST_F(BarrierUnitTest, ImpatientTimeoutCountsFromTheFirstArrival) {
   EXPECT_EQ(bu.stats["barrier_timeouts"], 1u);
 }
 
+TEST_F(BarrierUnitTest, ExternalTimeoutsFireOnlyWhenForcedAndElapsed) {
+  // Co-simulation: the RTL picks the cycle; the model checks the TIMEOUT had elapsed.
+  bu.setExternalTimeouts(true);
+  auto a = arrival(8, 10, BarrierKind::Sync, range(0, 4), 64);
+  a.impatient = true;
+  a.timeout = 50;
+  arrive(a, 100);
+  bu.evaluate(400);
+  EXPECT_TRUE(wakes().empty()) << "no timeout of its own";
+  const std::string early = bu.forceTimeout(0, 8, 149);
+  EXPECT_NE(early.find("before its TIMEOUT 50 from the first arrival (cycle 100)"), std::string::npos)
+      << early;
+  EXPECT_NE(bu.forceTimeout(0, 9, 400).find("no waiting arrivals"), std::string::npos);
+  EXPECT_EQ(bu.forceTimeout(0, 8, 163), "");
+  bu.evaluate(163);
+  const auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads.size(), 4u);
+  EXPECT_EQ(bu.stats["barrier_timeouts"], 1u);
+  // The next waiting group is not started by the old force.
+  arrive(a, 170);
+  bu.evaluate(400);
+  EXPECT_TRUE(wakes().empty());
+}
+
 TEST_F(BarrierUnitTest, LatePassContinuesAtOnce) {
   auto a = arrival(9, 10, BarrierKind::Sync, range(0, 32), 64);
   a.impatient = true;

@@ -133,10 +133,21 @@ class Generator {
       } else if (kind < 88) {
         static const char* const kYield[] = {"yield", "yield.2", "yield.4", "yield.p"};
         os_ << guard() << kYield[rng_.below(4)] << "\n";
-      } else if (kind < 95 && depth == 0 && !inCall) {
+      } else if (kind < 92 && depth == 0 && !inCall) {
         // CTA barrier: every thread is here (top level, converged); exchange through shared
         os_ << "st.shared [r17], " << reg() << "\nbar.sync 0\nld.shared " << dst() << ", [r18]\n";
         os_ << "bar.sync 1\n";  // nobody overwrites a word before its neighbour has read it
+      } else if (kind < 97 && depth == 0 && !inCall && sectionId_ < 16) {
+        // impatient barrier on a fresh id: warps arrive staggered by a per-warp delay, so
+        // portions start by MIN or by TIMEOUT (the core's choice of cycle, which the
+        // co-simulation checks) and late arrivals join a new portion or pass (.pass).
+        const int id = sectionId_++;
+        const std::string loop = label(), go = label();
+        os_ << "mov r20, %warpid\nmul r20, r20, " << rng_.range(5, 60) << "\n" << loop
+            << ": setp.gt p6, r20, 0\n@!p6 bra " << go << "\nsub r20, r20, 1\nbra " << loop << "\n"
+            << go << ": bar.sync.imp" << (rng_.chance(40) ? ".pass " : " ") << id << ", " << threads_
+            << ", " << (rng_.chance(30) ? rng_.range(1, threads_) : 0) << ", " << rng_.range(10, 150)
+            << "\n";
       } else if (depth == 0 && !inCall && sectionId_ < 16) {
         // ordered critical section: a read-modify-write of a counter, one thread at a time.
         // Each section has its own id: after a non-blocking bottom a thread may reach the

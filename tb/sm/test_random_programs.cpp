@@ -15,7 +15,7 @@ namespace {
 constexpr int kProgramsPerSeed = 12;
 
 TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
-  uint64_t compared = 0;
+  uint64_t compared = 0, timeouts = 0;
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
@@ -28,6 +28,7 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
         cfg.maxCycles = 2'000'000;
         const model::RunResult r = cosim::Cosim(k, cfg).run();
         compared += r.stats.count("cosim_instructions_compared") ? r.stats.at("cosim_instructions_compared") : 0;
+        timeouts += r.stats.count("cosim_timeouts_checked") ? r.stats.at("cosim_timeouts_checked") : 0;
         ASSERT_EQ(r.status, model::RunStatus::Ok)
             << "program " << i << (mode == model::DivergenceMode::Deque ? " (deque)" : " (stack)")
             << ": " << r.message << "\n--- random.s\n" << src;
@@ -35,7 +36,9 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
     }
   }
   EXPECT_GT(compared, 1000u) << "the programs must actually run";
-  std::printf("random programs: %llu instructions compared\n", static_cast<unsigned long long>(compared));
+  EXPECT_GT(timeouts, 0u) << "impatient barriers must start portions by TIMEOUT";
+  std::printf("random programs: %llu instructions compared, %llu barrier timeouts checked\n",
+              static_cast<unsigned long long>(compared), static_cast<unsigned long long>(timeouts));
 }
 
 }  // namespace

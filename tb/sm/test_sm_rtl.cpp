@@ -211,6 +211,17 @@ TEST(SmRtl, ClockReadsTheCycleCounter) {
   EXPECT_LT(r.global[1], r.cycles);
 }
 
+TEST(SmRtl, IdleCyclesAreSplitByReason) {
+  // The only warp sleeps at an impatient barrier until its TIMEOUT (COUNT 64 never comes):
+  // the core idles for the barrier.
+  const RunResult r = runRtl(".launch ctas=1 threads=32\nbar.sync.imp 1, 64, 0, 300\nexit\n");
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  const uint64_t idle = r.stats.at("issue_idle_cycles");
+  EXPECT_EQ(idle, r.stats.at("idle_barrier_cycles") + r.stats.at("idle_queue_service_cycles") +
+                      r.stats.at("idle_other_cycles"));
+  EXPECT_GT(r.stats.at("idle_barrier_cycles"), 0u);
+  EXPECT_EQ(r.stats.at("idle_queue_service_cycles"), 0u) << "no queue overflow here";
+}
 
 // ---- lockstep co-simulation: a difference is found and reported --------------------------
 namespace cosim_tests {
@@ -270,6 +281,30 @@ TEST(Cosim, ABarrierWakeTheModelDidNotReleaseIsReported) {
   EXPECT_EQ(r.status, RunStatus::Mismatch);
   EXPECT_TRUE(has(r.message, "barrier wake of threads 0xffffffff of warp slot 0 at pc 1 that the "
                              "model's barrier unit did not release")) << r.message;
+}
+
+// An impatient barrier whose portion starts by TIMEOUT: warp 1 arrives long after warp 0.
+std::string timeoutKernel(int timeout) {
+  return ".launch ctas=1 threads=64\n.data\nout: .zero 256\n.text\nmov r1, %tid\nshl r9, r1, 2\n"
+         "mov r20, %warpid\nmul r20, r20, 200\nd: setp.gt p6, r20, 0\n@!p6 bra go\n"
+         "sub r20, r20, 1\nbra d\ngo: bar.sync.imp 1, 64, 0, " + std::to_string(timeout) +
+         "\nst.global [r9+out], r1\nexit\n";
+}
+
+TEST(Cosim, ImpatientTimeoutsComeFromTheCoreAndAreChecked) {
+  const auto k = assembler::assemble(timeoutKernel(50), "inline.s");
+  const RunResult r = cosim::Cosim(k, RunConfig{}).run();
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.stats.at("cosim_timeouts_checked"), 1u) << "warp 0's portion starts by timeout";
+  EXPECT_EQ(r.stats.at("cosim_wakes_checked"), 2u);
+}
+
+TEST(Cosim, ATimeoutBeforeTheModelsTimeoutElapsedIsReported) {
+  // The core times out after 50 cycles; the model's barrier says 1000.
+  const RunResult r = cosimOf(timeoutKernel(50), timeoutKernel(1000));
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_TRUE(has(r.message, "barrier 1 of cta 0 timed out at cycle")) << r.message;
+  EXPECT_TRUE(has(r.message, "before its TIMEOUT 1000 from the first arrival")) << r.message;
 }
 
 }  // namespace cosim_tests

@@ -76,7 +76,24 @@ bool BarrierUnit::ready(const Cta& c, const Instance& b, uint64_t cycle) const {
   if (b.passed + n >= expected(c, b)) return true;
   if (!b.impatient) return false;
   if (b.min > 0 && n >= b.min) return true;
+  if (externalTimeouts_) return b.timeoutForced;
   return b.timeout > 0 && cycle >= b.firstArrival + b.timeout;
+}
+
+std::string BarrierUnit::forceTimeout(int cta, int id, uint64_t cycle) {
+  const auto it = ctas_.find(cta);
+  if (it == ctas_.end()) return "no resident CTA " + std::to_string(cta);
+  Instance& b = it->second.bar[id];
+  const std::string at = "barrier " + std::to_string(id) + " of cta " + std::to_string(cta);
+  if (!b.busy || b.waiting.empty() || b.sectionActive) return at + " has no waiting arrivals to time out";
+  if (!b.impatient || b.timeout == 0) return at + " has no TIMEOUT";
+  if (cycle < b.firstArrival + b.timeout) {
+    return at + " timed out at cycle " + std::to_string(cycle) + ", before its TIMEOUT " +
+           std::to_string(b.timeout) + " from the first arrival (cycle " + std::to_string(b.firstArrival) +
+           ") had elapsed";
+  }
+  b.timeoutForced = true;
+  return {};
 }
 
 void BarrierUnit::wake(int cta, std::vector<int> threads, uint32_t resume) {
@@ -90,6 +107,7 @@ void BarrierUnit::startPortion(int cta, Cta& c, int id, Instance& b) {
   if (b.impatient && b.passed + n < expected(c, b)) {
     ++stats["barrier_portions_impatient"];
   }
+  b.timeoutForced = false;
   ++b.portions;
   if (b.kind == BarrierKind::Sync) {
     ++stats["barrier_releases"];

@@ -99,6 +99,11 @@ class BarrierUnit {
     const Instance& b = ctas_.at(cta).bar[id];
     return Entry{b.busy, b.tag, b.portions > 0 || b.sectionActive};
   }
+  // Timeouts chosen outside (co-simulation): evaluate no longer starts a portion because its
+  // TIMEOUT elapsed; forceTimeout does, at a cycle the caller chose, after checking that the
+  // barrier is waiting on an elapsed TIMEOUT (empty answer) or saying why not.
+  void setExternalTimeouts(bool on) { externalTimeouts_ = on; }
+  std::string forceTimeout(int cta, int id, uint64_t cycle);
   // The earliest cycle at which an impatient barrier's timeout fires, if any is pending.
   std::optional<uint64_t> nextTimeout() const;
   // Threads asleep in the unit (for deadlock reports), per CTA: text naming barriers.
@@ -117,6 +122,7 @@ class BarrierUnit {
     bool impatient = false, pass = false;
     uint32_t min = 0, timeout = 0;
     uint64_t firstArrival = 0;       // of the current waiting group (timeout origin)
+    bool timeoutForced = false;      // forceTimeout: start the waiting group now
     uint32_t passed = 0;             // participants that have passed, over all portions
     uint32_t portions = 0;           // portions started
     std::vector<int> waiting;        // arrived, not in a portion (arrival order)
@@ -160,6 +166,7 @@ class BarrierUnit {
   int serviceSlot_ = -1;  // slot whose section the thread select serves
   uint64_t cycle_ = 0;    // of the latest arrival or evaluation
   uint32_t prio_[kIds] = {};
+  bool externalTimeouts_ = false;
 };
 
 }  // namespace simt::model

@@ -89,6 +89,9 @@ struct SmModel::Impl {
   std::map<std::string, uint64_t> stats;
   // Lockstep: wakes wait here until the RTL delivers them (per warp slot: mask, resume).
   bool deferWakes = false;
+  // Lockstep: the cycle at which the RTL's barrier unit took the arrival being issued (the
+  // timeout origin), when the co-simulation knows it.
+  std::optional<uint64_t> arrivalCycle;
   struct PendingWake {
     int slot;
     uint64_t mask;
@@ -365,7 +368,7 @@ struct SmModel::Impl {
     a.threads = threadIds(sl, exec);
     std::vector<int> passNow;
     // Refusal cannot happen here: the issue check (blockedByBarrier) held the warp back.
-    bu.arrive(a, cycle, passNow);
+    bu.arrive(a, arrivalCycle ? *arrivalCycle : cycle, passNow);
     const CtrlResult r = du.barrierSleep(sl, exec & ~laneMask(sl, passNow));
     if (!r.ok) fault(sl, pc, -1, "unrecoverable token-queue overflow");
     settleBarriers();
@@ -713,9 +716,16 @@ struct SmModel::Impl {
 
   void endCycle(uint64_t atCycle) {
     cycle = atCycle;
-    if (barrierTimeout && cycle >= *barrierTimeout) settleBarriers();
+    if (!deferWakes && barrierTimeout && cycle >= *barrierTimeout) settleBarriers();
     retireFinished();
     launchCtas();
+  }
+
+  std::string forceTimeout(int sl, int id, uint64_t atCycle) {
+    cycle = atCycle;
+    const std::string why = bu.forceTimeout(slots[static_cast<size_t>(sl)].cta, id, atCycle);
+    if (why.empty()) settleBarriers();
+    return why;
   }
 
   RunResult run() {
@@ -784,6 +794,7 @@ RunResult SmModel::run() { return impl_->run(); }
 
 void SmModel::lockstepStart() {
   impl_->deferWakes = true;
+  impl_->bu.setExternalTimeouts(true);
   impl_->launchCtas();
 }
 uint32_t SmModel::pc(int warp) const { return impl_->du.pc(warp); }
@@ -791,7 +802,16 @@ uint64_t SmModel::active(int warp) const { return impl_->du.active(warp); }
 bool SmModel::resident(int warp) const {
   return warp >= 0 && warp < impl_->cfg.warpSlots && impl_->slots[static_cast<size_t>(warp)].busy;
 }
-IssueRecord SmModel::lockstepIssue(int warp, uint64_t cycle) { return impl_->issueOne(warp, cycle); }
+IssueRecord SmModel::lockstepIssue(int warp, uint64_t cycle, std::optional<uint64_t> arrivalCycle) {
+  impl_->arrivalCycle = arrivalCycle;
+  IssueRecord rec = impl_->issueOne(warp, cycle);
+  impl_->arrivalCycle.reset();
+  return rec;
+}
+std::string SmModel::lockstepTimeout(int warp, int id, uint64_t cycle) {
+  if (!resident(warp)) return "barrier timeout in warp slot " + std::to_string(warp) + ", which the model does not hold";
+  return impl_->forceTimeout(warp, id, cycle);
+}
 std::string SmModel::lockstepWake(int warp, uint64_t mask, uint32_t resume) {
   return impl_->deliverWake(warp, mask, resume);
 }

@@ -77,13 +77,19 @@ class SmModel {
   uint32_t pc(int warp) const;
   uint64_t active(int warp) const;
   bool resident(int warp) const;
-  IssueRecord lockstepIssue(int warp, uint64_t cycle);
+  // arrivalCycle: for a barrier arrival, the cycle the RTL's barrier unit took it (the origin
+  // of an impatient TIMEOUT); the issue cycle otherwise.
+  IssueRecord lockstepIssue(int warp, uint64_t cycle, std::optional<uint64_t> arrivalCycle = {});
+  // The RTL started a portion of barrier `id` of the CTA in this warp slot because its
+  // TIMEOUT elapsed: the model checks it had (empty answer, else why not) and starts it.
+  // The model fires no timeout of its own in lockstep.
+  std::string lockstepTimeout(int warp, int id, uint64_t cycle);
   // A barrier wake token the RTL delivered: empty if the model had it pending, else why not.
   std::string lockstepWake(int warp, uint64_t mask, uint32_t resume);
   // Values the model cannot know (%clock): taken from the RTL.
   void lockstepSetReg(int warp, int lane, int reg, uint32_t value);
   uint32_t reg(int warp, int lane, int reg) const;
-  void lockstepEndCycle(uint64_t cycle);  // timeouts, finished CTAs, launches
+  void lockstepEndCycle(uint64_t cycle);  // finished CTAs, launches
   bool lockstepFinished() const;
   uint64_t lockstepPendingWakes() const;
   std::vector<uint32_t> globalMemory() const;
