@@ -3,20 +3,21 @@
 # module is synthesized as a top for iCE40, so RAM inference and the constructs Yosys 0.23
 # accepts are checked. Fails on any Yosys error. Tops run two at a time.
 #
-# Most tops use their default parameters. The SM core is checked at 1 CTA x 1 warp with 4
-# barrier slots and stops after block-RAM mapping: it must infer its memories (register file,
-# instruction, param and shared memory, token queues) as SB_RAM40_4K, checked here. Its coarse
-# steps are synth_ice40's own minus `share`: share SAT-checks the 32 lane multipliers against
-# each other and takes over 9 minutes on a 2-core CI machine (the result is the same netlist
-# shape less a few muxes; `make synth` runs the full script). Yosys's proc pass on the barrier table's per-thread state takes minutes even
-# at this size, so the barrier unit and its table are checked inside the core, not again as
-# tops of their own. Full-size figures are `make synth`'s (docs/synthesis.md).
+# Most tops use their default parameters. The SM core is checked inside its FPGA top
+# (simt_fpga_top: host port, data memory) at 1 CTA x 1 warp with 4 barrier slots, up to
+# block-RAM mapping: its memories (register file, instruction, param, shared and data memory,
+# token queues) must become SB_RAM40_4K, checked here. Its coarse steps are synth_ice40's
+# own minus `share`, which SAT-checks the 32 lane multipliers against each other for over
+# 9 minutes on a 2-core CI machine (`make synth` runs the full script). The barrier unit and
+# its table are checked inside the core only (Yosys's proc pass on the table's per-thread
+# state takes minutes), and the core only inside its FPGA top. Full-size figures are
+# `make synth`'s (docs/synthesis.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build/synth-check
 
 declare -A PARAMS=(
-  [simt_sm]="-set NumWarps 1 -set NumCtas 1 -set NumBarSlots 4 -set ImemDepth 256 -set SharedWords 256 -set ParamWords 16"
+  [simt_fpga_top]="-set NumWarps 1 -set NumCtas 1 -set NumBarSlots 4 -set ImemDepth 256 -set SharedWords 256 -set ParamWords 16 -set DataWords 1024"
 )
 
 check_one() {
@@ -27,11 +28,9 @@ check_one() {
   local chp=""
   [[ -n "$params" ]] && chp="chparam $params $top;"
   local flow="synth_ice40 -top $top" ram_check=0
-  if [[ $top == simt_sm ]]; then
-    flow="synth_ice40 -top $top -run begin:coarse; opt_expr; opt_clean; check; opt -nodffe -nosdff;
-          fsm; opt; wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4;
-          opt_expr; opt_clean; memory_dff; wreduce t:\$mul; alumacc; opt; memory -nomap;
-          opt_clean; synth_ice40 -top $top -run map_ram:map_gates"
+  if [[ $top == simt_fpga_top ]]; then
+    flow="synth_ice40 -top $top -run begin:coarse; script scripts/yosys/ice40_coarse_noshare.ys;
+          synth_ice40 -top $top -run map_ram:map_gates"
     ram_check=1
   fi
   # -defer: elaborate only the top's tree at the chosen parameters (without it read_verilog
@@ -52,7 +51,8 @@ export -f check_one
 
 # Slowest first so the two lanes finish together.
 tops=$(scripts/rtl_files.sh tops | sort)
-ordered="simt_sm $(echo "$tops" | grep -v -e '^simt_barrier_table$' -e '^simt_barrier_unit$' -e '^simt_sm$' | tr '\n' ' ')"
+ordered="simt_fpga_top $(echo "$tops" | grep -v -e '^simt_barrier_table$' -e '^simt_barrier_unit$' \
+  -e '^simt_sm$' -e '^simt_fpga_top$' | tr '\n' ' ')"
 fail=0
 for top in $ordered; do
   echo "$top|${PARAMS[$top]:-}"

@@ -62,7 +62,24 @@ CONFIGS = [
     ("warp_scheduler_w32_fit", "simt_warp_scheduler",
      {"NumWarps": 32, "PrioW": 10, "NumCtas": 2, "NumBarIds": 4, "TagW": 8},
      "fitting set for the HX8K: 2 CTAs x 4 barrier ids, 8-bit tags"),
+    # The SM core in its FPGA top (host port, data memory), on its own pins: no shell.
+    ("fpga_top_1x1", "simt_fpga_top",
+     {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256, "SharedWords": 256,
+      "ParamWords": 16, "DataWords": 1024},
+     "the whole core, smallest: 1 CTA x 1 warp (32 lanes), 4 barrier slots"),
 ]
+
+# Tops synthesized as they are, with their own pin file (no measurement shell).
+OWN_PINS = {"simt_fpga_top": os.path.join(ROOT, "constraints", "hx8k_fpga_top.pcf")}
+# synth_ice40 without `share` for these (scripts/yosys/ice40_coarse_noshare.ys).
+NOSHARE = {"simt_fpga_top"}
+
+
+def ice40_script(top):
+    if top not in NOSHARE:
+        return "synth_ice40 -top %s" % top
+    return ("synth_ice40 -top %s -run begin:coarse; script %s; synth_ice40 -top %s -run map_ram:"
+            % (top, os.path.join(ROOT, "scripts", "yosys", "ice40_coarse_noshare.ys"), top))
 
 
 def run(cmd, log=None, check=True):
@@ -115,27 +132,33 @@ def measure(name, top, params, seeds):
     os.makedirs(work, exist_ok=True)
     srcs = " ".join(sources())
     cp = chparam(top, params)
-    # Ports of the parameterized block, then the shell around it.
-    run(["yosys", "-q", "-p", "read_verilog -defer -sv %s; %shierarchy -top %s; proc; write_json %s"
-         % (srcs, cp, top, os.path.join(work, "ports.json"))], os.path.join(work, "ports.log"))
-    shell = run([sys.executable, os.path.join(ROOT, "scripts", "gen_shell.py"),
-                 os.path.join(work, "ports.json"), top,
-                 " ".join("%s=%s" % kv for kv in params.items())]).stdout
-    shell_sv = os.path.join(work, "shell.sv")
-    with open(shell_sv, "w") as f:
-        f.write(shell)
-    # iCE40: synthesis and place-and-route.
     ice_json = os.path.join(work, "ice40.json")
-    res = run(["yosys", "-l", os.path.join(work, "ice40.log"), "-q", "-p",
-               "read_verilog -defer -sv %s %s; synth_ice40 -top simt_shell -json %s"
-               % (srcs, shell_sv, ice_json)])
+    pcf = OWN_PINS.get(top, PCF)
+    if top in OWN_PINS:
+        # iCE40: the top as it is, at its parameters.
+        run(["yosys", "-l", os.path.join(work, "ice40.log"), "-q", "-p",
+             "read_verilog -defer -sv %s; %s%s; write_json %s" % (srcs, cp, ice40_script(top), ice_json)])
+    else:
+        # Ports of the parameterized block, then the shell around it.
+        run(["yosys", "-q", "-p", "read_verilog -defer -sv %s; %shierarchy -top %s; proc; write_json %s"
+             % (srcs, cp, top, os.path.join(work, "ports.json"))], os.path.join(work, "ports.log"))
+        shell = run([sys.executable, os.path.join(ROOT, "scripts", "gen_shell.py"),
+                     os.path.join(work, "ports.json"), top,
+                     " ".join("%s=%s" % kv for kv in params.items())]).stdout
+        shell_sv = os.path.join(work, "shell.sv")
+        with open(shell_sv, "w") as f:
+            f.write(shell)
+        # iCE40: synthesis and place-and-route.
+        run(["yosys", "-l", os.path.join(work, "ice40.log"), "-q", "-p",
+             "read_verilog -defer -sv %s %s; synth_ice40 -top simt_shell -json %s"
+             % (srcs, shell_sv, ice_json)])
     with open(os.path.join(work, "ice40.log")) as f:
         ice = last_stats(f.read())
     ffs = sum(v for k, v in ice.items() if k.startswith("SB_DFF"))
     mhz = []
     for seed in range(1, seeds + 1):
         log = os.path.join(work, "pnr%d.log" % seed)
-        run(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", ice_json, "--pcf", PCF,
+        run(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", ice_json, "--pcf", pcf,
              "--freq", str(TARGET_MHZ), "--seed", str(seed), "--quiet", "--log", log],
             check=False)
         with open(log) as f:
@@ -154,7 +177,7 @@ def measure(name, top, params, seeds):
             "fits": bool(placed),
             "fmax_mhz_median": statistics.median(placed) if placed else None,
             "fmax_mhz_seeds": mhz,
-            "includes_shell": True,
+            "includes_shell": top not in OWN_PINS,
         },
         "xc7": {
             "lut": sum(v for k, v in xc7.items() if re.fullmatch(r"LUT[1-6]", k)),
@@ -208,7 +231,14 @@ Tools: %s; %s; %s.
 The barrier unit does not fit the HX8K even at 1 CTA x 2 warps: its thread state table and
 per-thread section logic are in registers (block RAM is the next step), and at its defaults
 (2 CTAs x 8 warps) Yosys's proc pass alone runs for tens of minutes, so that size is not in
-the table. Not yet measured: the whole core with its FPGA top.
+the table.
+
+The whole core (`fpga_top_*`: `simt_fpga_top`, the core with its host port and data memory,
+on its own pins, `constraints/hx8k_fpga_top.pcf`, no shell) does not fit the HX8K at any
+size: its 32 ALU lanes alone take more LUTs than the device has (the HX8K has no DSP blocks,
+so each lane's 32x32 multiplier is logic). Its iCE40 synthesis skips Yosys's `share` pass
+(`scripts/yosys/ice40_coarse_noshare.ys`), which otherwise runs for tens of minutes on those
+multipliers. A board-sized core needs fewer or narrower lanes (docs/blocks/fpga_top.md).
 """ % (data["date"], t["yosys"], t["nextpnr-ice40"], t["verilator"], TARGET_MHZ,
        "\n".join(rows))
     with open(path, "w") as f:

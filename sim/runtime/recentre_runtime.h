@@ -58,7 +58,8 @@ class RecentreRuntime {
         in.mntHead = newTail_ + n_;
         in.mntTail = newTail_;
         break;
-      case Phase::Idle: in.mntValid = false; break;
+      case Phase::Idle:
+      case Phase::CollectLast: in.mntValid = false; break;
     }
     return in;
   }

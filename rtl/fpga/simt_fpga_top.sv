@@ -1,0 +1,391 @@
+// FPGA top of the SM core: what a board design instantiates. The core (simt_sm), an on-chip
+// global data memory in block RAM serving the core's memory port, and a host port: a simple
+// 32-bit word-addressed bus (one access per cycle, reads answer in the next cycle) through
+// which a host (a soft CPU, a UART or SPI bridge) loads code, params and data, sets up and
+// starts a launch, polls done/fault, reads counters and data back, and services token-queue
+// overflows through the divergence unit's maintenance port (the runtime's job, seed 002).
+//
+// Host word addresses (docs/blocks/fpga_top.md):
+//   0x0000       W: bit 0 starts the launch.  R: status {exc, fault, done, busy}
+//   0x0001-08    RW launch: ntid, nctaid, code size, param words, shared bytes,
+//                mode {policy[2:0], stack}, LFSR seed, barrier static limit
+//   0x0010-14    R fault: cause, warp, pc, {lane valid, lane}, address
+//   0x0018-19    R queue exception: {back, warp}; {tail, head} pointers
+//   0x0020       W maintenance command {idx, warp, op} (issued when written); 0x0021 W {tail, head};
+//                0x0022/23 W write data low/high; R 0x0020 {read data valid, busy};
+//                0x0022/23 R read data low/high
+//   0x0040-4F    R performance counter n (docs/blocks/sm.md)
+//   0x1000+2i    W instruction i, low word (held), then 0x1000+2i+1 the high word (written)
+//   0x2000+i     W param word i
+//   0x8000+i     RW global data word i (byte address 4i for the kernel); the core's own
+//                accesses come first: host_ready_o is low while the core uses the memory.
+module simt_fpga_top #(
+  parameter int NumWarps    = 2,
+  parameter int NumCtas     = 2,
+  parameter int QueueDepth  = 16,
+  parameter int NumBarSlots = 4,
+  parameter int ImemDepth   = 256,
+  parameter int ParamWords  = 16,
+  parameter int SharedWords = 256,
+  parameter int DataWords   = 2048,
+  localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int ImemAW     = $clog2(ImemDepth),
+  localparam int ParamAW    = $clog2(ParamWords),
+  localparam int DataAW     = $clog2(DataWords),
+  localparam int PtrW       = $clog2(QueueDepth + 1)
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        host_valid_i,
+  output logic        host_ready_o,
+  input  logic        host_we_i,
+  input  logic [15:0] host_addr_i,
+  input  logic [31:0] host_wdata_i,
+  output logic        host_rvalid_o,
+  output logic [31:0] host_rdata_o,
+  output logic        busy_o,
+  output logic        done_o,
+  output logic        fault_o,
+  output logic        exc_o           // a token queue waits for the host's re-centring
+);
+
+  // ---- host decode ----------------------------------------------------------------------
+  logic host_fire, host_wr, host_rd;
+  logic sel_ctrl, sel_imem, sel_param, sel_data;
+  assign sel_ctrl  = host_addr_i[15:8] == 8'h00;
+  assign sel_imem  = host_addr_i[15:12] == 4'h1;
+  assign sel_param = host_addr_i[15:12] == 4'h2;
+  assign sel_data  = host_addr_i[15];
+
+  // ---- launch registers -------------------------------------------------------------------
+  logic [15:0]       ntid_q, nctaid_q, seed_q, slimit_q;
+  logic [ImemAW:0]   code_size_q;
+  logic [ParamAW:0]  param_words_q;
+  logic [31:0]       shared_bytes_q, imem_lo_q;
+  logic [3:0]        mode_q;
+  logic              start_q;
+
+  // ---- maintenance port bridge ------------------------------------------------------------
+  logic [1:0]        mnt_opb_q;
+  simt_pkg::mnt_op_e mnt_op_q;
+  logic [WarpW-1:0]  mnt_warp_q;
+  logic [PtrW-2:0]   mnt_idx_q;
+  logic [PtrW-1:0]   mnt_head_q, mnt_tail_q;
+  logic [63:0]       mnt_wdata_q, mnt_rdata_q;
+  logic              mnt_pend_q, mnt_rd_wait_q, mnt_rvalid_q;
+
+  // ---- core -------------------------------------------------------------------------------
+  logic              core_busy, core_done, core_fault;
+  simt_pkg::fault_e  fault_cause;
+  logic [WarpW-1:0]  fault_warp;
+  logic [21:0]       fault_pc;
+  logic              fault_lane_valid;
+  logic [4:0]        fault_lane;
+  logic [31:0]       fault_addr;
+  logic              mem_req_valid, mem_req_we;
+  logic [31:0]       mem_req_addr, mem_req_wdata;
+  logic              mem_rsp_valid_q;
+  logic [31:0]       ram_rdata;
+  logic              exc_valid, exc_back;
+  logic [WarpW-1:0]  exc_warp;
+  logic [PtrW-1:0]   q_head, q_tail;
+  logic              mnt_ready, mnt_rvalid;
+  logic [63:0]       mnt_rdata;
+  logic [3:0]        perf_sel;
+  logic [31:0]       perf;
+
+  // The core has the data memory first; the host waits for a free cycle.
+  assign host_ready_o = !(sel_data && mem_req_valid);
+  assign host_fire    = host_valid_i && host_ready_o;
+  assign host_wr      = host_fire && host_we_i;
+  assign host_rd      = host_fire && !host_we_i;
+  assign perf_sel     = host_addr_i[3:0];
+
+  simt_sm #(
+    .NumWarps    (NumWarps),
+    .NumCtas     (NumCtas),
+    .QueueDepth  (QueueDepth),
+    .NumBarSlots (NumBarSlots),
+    .ImemDepth   (ImemDepth),
+    .ParamWords  (ParamWords),
+    .SharedWords (SharedWords)
+  ) u_sm (
+    .clk_i               (clk_i),
+    .rst_ni              (rst_ni),
+    .imem_we_i           (host_wr && sel_imem && host_addr_i[0]),
+    .imem_waddr_i        (host_addr_i[ImemAW:1]),
+    .imem_wdata_i        ({host_wdata_i, imem_lo_q}),
+    .param_we_i          (host_wr && sel_param),
+    .param_waddr_i       (host_addr_i[ParamAW-1:0]),
+    .param_wdata_i       (host_wdata_i),
+    .cfg_code_size_i     (code_size_q),
+    .cfg_param_words_i   (param_words_q),
+    .cfg_ntid_i          (ntid_q),
+    .cfg_nctaid_i        (nctaid_q),
+    .cfg_global_bytes_i  (32'(DataWords * 4)),
+    .cfg_shared_bytes_i  (shared_bytes_q),
+    .cfg_stack_i         (mode_q[0]),
+    .cfg_lfsr_seed_i     (seed_q),
+    .cfg_policy_i        (policy),
+    .cfg_static_limit_i  (slimit_q),
+    .start_i             (start_q),
+    .busy_o              (core_busy),
+    .done_o              (core_done),
+    .fault_o             (core_fault),
+    .fault_cause_o       (fault_cause),
+    .fault_warp_o        (fault_warp),
+    .fault_pc_o          (fault_pc),
+    .fault_lane_valid_o  (fault_lane_valid),
+    .fault_lane_o        (fault_lane),
+    .fault_addr_o        (fault_addr),
+    .mem_req_valid_o     (mem_req_valid),
+    .mem_req_ready_i     (1'b1),
+    .mem_req_we_o        (mem_req_we),
+    .mem_req_addr_o      (mem_req_addr),
+    .mem_req_wdata_o     (mem_req_wdata),
+    .mem_rsp_valid_i     (mem_rsp_valid_q),
+    .mem_rsp_rdata_i     (ram_rdata),
+    .exc_valid_o         (exc_valid),
+    .exc_warp_o          (exc_warp),
+    .exc_back_o          (exc_back),
+    .q_head_o            (q_head),
+    .q_tail_o            (q_tail),
+    .mnt_valid_i         (mnt_pend_q),
+    .mnt_op_i            (mnt_op_q),
+    .mnt_warp_i          (mnt_warp_q),
+    .mnt_idx_i           (mnt_idx_q),
+    .mnt_wdata_i         (mnt_wdata_q),
+    .mnt_head_i          (mnt_head_q),
+    .mnt_tail_i          (mnt_tail_q),
+    .mnt_ready_o         (mnt_ready),
+    .mnt_rvalid_o        (mnt_rvalid),
+    .mnt_rdata_o         (mnt_rdata),
+    // Trace and debug outputs serve simulation; a board leaves them open.
+    /* verilator lint_off PINCONNECTEMPTY */
+    .retire_valid_o      (),
+    .retire_warp_o       (),
+    .retire_pc_o         (),
+    .retire_exec_o       (),
+    .retire_active_o     (),
+    .trace_inflight_o    (),
+    .trace_rf_we_o       (),
+    .trace_rf_waddr_o    (),
+    .trace_rf_wdata_o    (),
+    .trace_wake_o        (),
+    .trace_wake_warp_o   (),
+    .trace_wake_mask_o   (),
+    .trace_wake_resume_o (),
+    .trace_wake_late_o   (),
+    .trace_bar_accept_o  (),
+    .trace_tmo_o         (),
+    .trace_tmo_warp_o    (),
+    .trace_tmo_id_o      (),
+    .dbg_warp_i          ('0),
+    .dbg_resident_o      (),
+    .dbg_done_o          (),
+    .dbg_held_o          (),
+    .dbg_ctaid_o         (),
+    .dbg_warp_in_cta_o   (),
+    .dbg_pc_o            (),
+    .dbg_active_o        (),
+    .dbg_reason_o        (),
+    .dbg_q_count_o       (),
+    .quiet_o             (),
+    .bar_busy_o          (),
+    .bar_static_long_o   (),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .perf_sel_i          (perf_sel),
+    .perf_o              (perf)
+  );
+
+  // Register bits to the package's enums without a cast (Yosys 0.23 has none).
+  simt_pkg::sched_policy_e policy;
+  always_comb begin
+    unique case (mode_q[3:1])
+      3'd0:    policy = simt_pkg::PolOldest;
+      3'd1:    policy = simt_pkg::PolProgram;
+      3'd2:    policy = simt_pkg::PolCta;
+      3'd3:    policy = simt_pkg::PolGto;
+      default: policy = simt_pkg::PolLrr;
+    endcase
+    unique case (mnt_opb_q)
+      2'd0:    mnt_op_q = simt_pkg::MntStall;
+      2'd1:    mnt_op_q = simt_pkg::MntRead;
+      2'd2:    mnt_op_q = simt_pkg::MntWrite;
+      default: mnt_op_q = simt_pkg::MntResume;
+    endcase
+  end
+
+  // ---- global data memory: the core's port, else the host's -------------------------------
+  logic              ram_we, ram_re;
+  logic [DataAW-1:0] ram_waddr, ram_raddr;
+  logic [31:0]       ram_wdata;
+  always_comb begin
+    if (mem_req_valid) begin
+      ram_we    = mem_req_we;
+      ram_re    = !mem_req_we;
+      ram_waddr = mem_req_addr[2 +: DataAW];
+      ram_raddr = mem_req_addr[2 +: DataAW];
+      ram_wdata = mem_req_wdata;
+    end else begin
+      ram_we    = host_wr && sel_data;
+      ram_re    = host_rd && sel_data;
+      ram_waddr = host_addr_i[DataAW-1:0];
+      ram_raddr = host_addr_i[DataAW-1:0];
+      ram_wdata = host_wdata_i;
+    end
+  end
+
+  simt_ram_1r1w #(
+    .Width (32),
+    .Depth (DataWords)
+  ) u_data (
+    .clk_i   (clk_i),
+    .we_i    (ram_we),
+    .waddr_i (ram_waddr),
+    .wdata_i (ram_wdata),
+    .re_i    (ram_re),
+    .raddr_i (ram_raddr),
+    .rdata_o (ram_rdata)
+  );
+
+  // ---- host registers and read data -------------------------------------------------------
+  logic [31:0] ctrl_rdata;
+  always_comb begin
+    ctrl_rdata = '0;
+    unique case (host_addr_i[7:0])
+      8'h00: ctrl_rdata = {28'd0, exc_valid, core_fault, core_done, core_busy};
+      8'h01: ctrl_rdata = {16'd0, ntid_q};
+      8'h02: ctrl_rdata = {16'd0, nctaid_q};
+      8'h03: ctrl_rdata = 32'(code_size_q);
+      8'h04: ctrl_rdata = 32'(param_words_q);
+      8'h05: ctrl_rdata = shared_bytes_q;
+      8'h06: ctrl_rdata = {28'd0, mode_q};
+      8'h07: ctrl_rdata = {16'd0, seed_q};
+      8'h08: ctrl_rdata = {16'd0, slimit_q};
+      8'h10: ctrl_rdata = 32'(fault_cause);
+      8'h11: ctrl_rdata = 32'(fault_warp);
+      8'h12: ctrl_rdata = 32'(fault_pc);
+      8'h13: ctrl_rdata = {26'd0, fault_lane_valid, fault_lane};
+      8'h14: ctrl_rdata = fault_addr;
+      8'h18: ctrl_rdata = {23'd0, exc_back, 8'(exc_warp)};
+      8'h19: ctrl_rdata = {16'(q_tail), 16'(q_head)};
+      8'h20: ctrl_rdata = {30'd0, mnt_rvalid_q, mnt_pend_q || mnt_rd_wait_q};
+      8'h22: ctrl_rdata = mnt_rdata_q[31:0];
+      8'h23: ctrl_rdata = mnt_rdata_q[63:32];
+      default: if (host_addr_i[7:4] == 4'h4) ctrl_rdata = perf;
+    endcase
+  end
+
+  logic        rvalid_q, rdata_ram_q;
+  logic [31:0] rdata_reg_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rvalid_q    <= 1'b0;
+      rdata_ram_q <= 1'b0;
+      rdata_reg_q <= '0;
+    end else begin
+      rvalid_q    <= host_rd;
+      rdata_ram_q <= sel_data;
+      rdata_reg_q <= sel_ctrl ? ctrl_rdata : '0;
+    end
+  end
+  assign host_rvalid_o = rvalid_q;
+  assign host_rdata_o  = rdata_ram_q ? ram_rdata : rdata_reg_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ntid_q          <= '0;
+      nctaid_q        <= '0;
+      code_size_q     <= '0;
+      param_words_q   <= '0;
+      shared_bytes_q  <= '0;
+      mode_q          <= 4'b1000;  // loose round robin, deque mode
+      seed_q          <= 16'd1;
+      slimit_q        <= '0;
+      imem_lo_q       <= '0;
+      start_q         <= 1'b0;
+      mem_rsp_valid_q <= 1'b0;
+    end else begin
+      start_q         <= host_wr && sel_ctrl && host_addr_i[7:0] == 8'h00 && host_wdata_i[0];
+      mem_rsp_valid_q <= mem_req_valid;
+      if (host_wr && sel_imem && !host_addr_i[0]) imem_lo_q <= host_wdata_i;
+      if (host_wr && sel_ctrl) begin
+        unique case (host_addr_i[7:0])
+          8'h01: ntid_q         <= host_wdata_i[15:0];
+          8'h02: nctaid_q       <= host_wdata_i[15:0];
+          8'h03: code_size_q    <= host_wdata_i[ImemAW:0];
+          8'h04: param_words_q  <= host_wdata_i[ParamAW:0];
+          8'h05: shared_bytes_q <= host_wdata_i;
+          8'h06: mode_q         <= host_wdata_i[3:0];
+          8'h07: seed_q         <= host_wdata_i[15:0];
+          8'h08: slimit_q       <= host_wdata_i[15:0];
+          default: ;
+        endcase
+      end
+    end
+  end
+
+  // Maintenance: a written command is offered until the port takes it; a read's data is
+  // captured in the cycle after.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mnt_opb_q     <= '0;
+      mnt_warp_q    <= '0;
+      mnt_idx_q     <= '0;
+      mnt_head_q    <= '0;
+      mnt_tail_q    <= '0;
+      mnt_wdata_q   <= '0;
+      mnt_rdata_q   <= '0;
+      mnt_pend_q    <= 1'b0;
+      mnt_rd_wait_q <= 1'b0;
+      mnt_rvalid_q  <= 1'b0;
+    end else begin
+      if (host_wr && sel_ctrl) begin
+        unique case (host_addr_i[7:0])
+          8'h20: begin
+            mnt_opb_q    <= host_wdata_i[1:0];
+            mnt_warp_q   <= host_wdata_i[8 +: WarpW];
+            mnt_idx_q    <= host_wdata_i[16 +: PtrW - 1];
+            mnt_pend_q   <= 1'b1;
+            mnt_rvalid_q <= 1'b0;
+          end
+          8'h21: begin
+            mnt_head_q <= host_wdata_i[PtrW-1:0];
+            mnt_tail_q <= host_wdata_i[16 +: PtrW];
+          end
+          8'h22: mnt_wdata_q[31:0]  <= host_wdata_i;
+          8'h23: mnt_wdata_q[63:32] <= host_wdata_i;
+          default: ;
+        endcase
+      end
+      if (mnt_pend_q && mnt_ready) begin
+        mnt_pend_q    <= 1'b0;
+        mnt_rd_wait_q <= mnt_opb_q == 2'd1;
+      end
+      if (mnt_rd_wait_q && mnt_rvalid) begin
+        mnt_rdata_q   <= mnt_rdata;
+        mnt_rd_wait_q <= 1'b0;
+        mnt_rvalid_q  <= 1'b1;
+      end
+    end
+  end
+
+  assign busy_o  = core_busy;
+  assign done_o  = core_done;
+  assign fault_o = core_fault;
+  assign exc_o   = exc_valid;
+
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // Kernel addresses are checked by the core against cfg_global_bytes_i.
+      assert (!mem_req_valid || mem_req_addr < 32'(DataWords * 4))
+        else $error("fpga_top: core access outside the data memory");
+      assert (!(host_valid_i && host_we_i && sel_ctrl && host_addr_i[7:0] == 8'h20 && mnt_pend_q))
+        else $error("fpga_top: maintenance command written while one is pending");
+    end
+  end
+`endif
+
+endmodule
