@@ -59,6 +59,7 @@ module simt_barrier_table #(
   input  logic [CntW-1:0]  req_min_i,
   input  logic [TimeW-1:0] req_timeout_i,
   input  logic             req_pass_i,
+  input  logic             req_nonpart_i,   // arrive: the warp has non-participating arrivals
   // Answer to an accepted arrive, in the accept cycle.
   output logic             resp_refused_o,  // the id is busy with another tag: retry later
   output logic             resp_pass_o,     // late arrival at a .pass barrier: continue
@@ -93,6 +94,10 @@ module simt_barrier_table #(
   input  logic             ts_sel_valid_i,
   input  logic [TidW-1:0]  ts_sel_tid_i,
   input  logic             ts_done_i,
+  // Configuration: where an impatient TIMEOUT is measured from (seed 000 [0085]): 0 the first
+  // participating arrival (ISA.md), 1 the first arrival of any thread, 2 the latest
+  // participating arrival, 3 the latest arrival of any thread.
+  input  logic [1:0]       cfg_tmo_origin_i,
   // Status.
   input  logic [TimeW-1:0] static_limit_i,  // 0: off
   output logic [NumEnt-1:0] static_long_o,  // arrivals waiting longer than the limit
@@ -122,7 +127,8 @@ module simt_barrier_table #(
   logic             started_d [NumEnt], started_q [NumEnt];
   logic [CntW-1:0]  passed_d [NumEnt], passed_q [NumEnt];
   logic [CntW-1:0]  waiting_d [NumEnt], waiting_q [NumEnt];
-  logic [TimeW-1:0] tfirst_d [NumEnt], tfirst_q [NumEnt];
+  logic [TimeW-1:0] tfirst_d [NumEnt], tfirst_q [NumEnt];  // timeout origin of the group
+  logic             tset_d [NumEnt], tset_q [NumEnt];      // ... set (for tag_q if idle)
   logic [CntW-1:0]  nonex_d [NumCtas], nonex_q [NumCtas];
   logic [1:0]       kind_d [NumEnt], kind_q [NumEnt];
   logic             excl_d [NumEnt], excl_q [NumEnt];
@@ -184,6 +190,10 @@ module simt_barrier_table #(
     done_now = busy_q[e] && !secact_q[e] && (waiting_q[e] == '0) &&
                (passed_q[e] >= ((count_q[e] != '0) ? count_q[e] : nonex));
   endfunction
+
+  logic             tmo_any, tmo_latest;  // origin: any thread's arrival; the latest one
+  assign tmo_any    = cfg_tmo_origin_i[0];
+  assign tmo_latest = cfg_tmo_origin_i[1];
 
   logic [EntW-1:0]  req_ent;
   logic [CtaW-1:0]  ent_cta;
@@ -300,6 +310,7 @@ module simt_barrier_table #(
       passed_d[e]  = passed_q[e];
       waiting_d[e] = waiting_q[e];
       tfirst_d[e]  = tfirst_q[e];
+      tset_d[e]    = tset_q[e];
       kind_d[e]    = kind_q[e];
       excl_d[e]    = excl_q[e];
       secact_d[e]  = secact_q[e];
@@ -407,7 +418,19 @@ module simt_barrier_table #(
               end
             end
             OpArrive: begin
-              if (busy_q[req_ent] && tag_q[req_ent] != req_tag_i) begin
+              if (req_mask_i == '0) begin
+                // Only non-participants: they never wait and never claim the id; measured
+                // from any thread's arrival, a timeout's clock starts (or restarts) here. At
+                // an idle id the origin is kept for this tag's first participant.
+                if (tmo_any && req_nonpart_i && (!busy_q[req_ent] || tag_q[req_ent] == req_tag_i))
+                begin
+                  if (tmo_latest || !tset_q[req_ent] || tag_q[req_ent] != req_tag_i) begin
+                    tfirst_d[req_ent] = now_q;
+                  end
+                  tset_d[req_ent] = 1'b1;
+                  tag_d[req_ent]  = req_tag_i;
+                end
+              end else if (busy_q[req_ent] && tag_q[req_ent] != req_tag_i) begin
                 resp_refused_o = 1'b1;
               end else begin
                 if (!busy_q[req_ent]) begin
@@ -424,6 +447,8 @@ module simt_barrier_table #(
                   secact_d[req_ent]  = 1'b0;
                   passed_d[req_ent]  = '0;
                   waiting_d[req_ent] = '0;
+                  // An origin set by non-participants of this tag before the id was claimed.
+                  tset_d[req_ent]    = tmo_any && tset_q[req_ent] && tag_q[req_ent] == req_tag_i;
                 end
                 st_d = StCheck;
                 if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
@@ -443,8 +468,9 @@ module simt_barrier_table #(
                   w_d     = req_warp_i;
                   jmask_d = req_mask_i;
                   st_d    = StJoin;
-                end else if (req_mask_i != '0) begin
-                  if (!busy_q[req_ent] || waiting_q[req_ent] == '0) tfirst_d[req_ent] = now_q;
+                end else begin
+                  if (tmo_latest || !tset_d[req_ent]) tfirst_d[req_ent] = now_q;
+                  tset_d[req_ent] = 1'b1;
                   waiting_d[req_ent] = (busy_q[req_ent] ? waiting_q[req_ent] : '0) +
                                        popcnt(req_mask_i);
                   sleep_d[{req_cta_i, req_warp_i}] = sleep_q[{req_cta_i, req_warp_i}] | req_mask_i;
@@ -596,6 +622,12 @@ module simt_barrier_table #(
 
       default: st_d = StIdle;
     endcase
+    // The origin belongs to the waiting group: it goes when the group starts or the id frees.
+    for (int e = 0; e < NumEnt; e++) begin
+      if ((waiting_q[e] != '0 && waiting_d[e] == '0) || (busy_q[e] && !busy_d[e])) begin
+        tset_d[e] = 1'b0;
+      end
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -612,6 +644,7 @@ module simt_barrier_table #(
         passed_q[e]  <= '0;
         waiting_q[e] <= '0;
         tfirst_q[e]  <= '0;
+        tset_q[e]    <= 1'b0;
         kind_q[e]    <= '0;
         excl_q[e]    <= 1'b0;
         secact_q[e]  <= 1'b0;
@@ -655,6 +688,7 @@ module simt_barrier_table #(
         passed_q[e]  <= passed_d[e];
         waiting_q[e] <= waiting_d[e];
         tfirst_q[e]  <= tfirst_d[e];
+        tset_q[e]    <= tset_d[e];
         kind_q[e]    <= kind_d[e];
         excl_q[e]    <= excl_d[e];
         secact_q[e]  <= secact_d[e];

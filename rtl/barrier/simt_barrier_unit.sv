@@ -52,6 +52,7 @@ module simt_barrier_unit #(
   input  logic [CntW-1:0]   req_min_i,
   input  logic [TimeW-1:0]  req_timeout_i,
   input  logic              req_pass_i,
+  input  logic              req_nonpart_i,   // arrive: non-participating threads arrive too
   output logic              resp_refused_o,
   output logic              resp_pass_o,
   output logic              resp_sleep_o,
@@ -67,6 +68,7 @@ module simt_barrier_unit #(
   input  logic [3:0]        prio_id_i,
   input  logic [PrioW-1:0]  prio_val_i,
   input  logic [TimeW-1:0]  static_limit_i,
+  input  logic [1:0]        cfg_tmo_origin_i,  // TIMEOUT origin (simt_barrier_table)
   // Status.
   output logic [NumEnt-1:0] busy_o,
   output logic [NumEnt-1:0] static_long_o,
@@ -120,6 +122,8 @@ module simt_barrier_unit #(
     .req_min_i      (req_min_i),
     .req_timeout_i  (req_timeout_i),
     .req_pass_i     (req_pass_i),
+    .req_nonpart_i  (req_nonpart_i),
+    .cfg_tmo_origin_i (cfg_tmo_origin_i),
     .resp_refused_o (resp_refused_o),
     .resp_pass_o    (resp_pass_o),
     .resp_sleep_o   (resp_sleep_o),

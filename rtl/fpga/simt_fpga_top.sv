@@ -8,7 +8,7 @@
 // Host word addresses (docs/blocks/fpga_top.md):
 //   0x0000       W: bit 0 starts the launch.  R: status {exc, fault, done, busy}
 //   0x0001-08    RW launch: ntid, nctaid, code size, param words, shared bytes,
-//                mode {policy[2:0], stack}, LFSR seed, barrier static limit
+//                mode {timeout origin[1:0], policy[2:0], stack}, LFSR seed, static limit
 //   0x0010-14    R fault: cause, warp, pc, {lane valid, lane}, address
 //   0x0018-19    R queue exception: {back, warp}; {tail, head} pointers
 //   0x0020       W maintenance command {idx, warp, op} (issued when written); 0x0021 W {tail, head};
@@ -62,7 +62,7 @@ module simt_fpga_top #(
   logic [ImemAW:0]   code_size_q;
   logic [ParamAW:0]  param_words_q;
   logic [31:0]       shared_bytes_q, imem_lo_q;
-  logic [3:0]        mode_q;
+  logic [5:0]        mode_q;
   logic              start_q;
 
   // ---- maintenance port bridge ------------------------------------------------------------
@@ -128,6 +128,7 @@ module simt_fpga_top #(
     .cfg_lfsr_seed_i     (seed_q),
     .cfg_policy_i        (policy),
     .cfg_static_limit_i  (slimit_q),
+    .cfg_tmo_origin_i    (mode_q[5:4]),
     .start_i             (start_q),
     .busy_o              (core_busy),
     .done_o              (core_done),
@@ -260,7 +261,7 @@ module simt_fpga_top #(
       8'h03: ctrl_rdata = 32'(code_size_q);
       8'h04: ctrl_rdata = 32'(param_words_q);
       8'h05: ctrl_rdata = shared_bytes_q;
-      8'h06: ctrl_rdata = {28'd0, mode_q};
+      8'h06: ctrl_rdata = {26'd0, mode_q};
       8'h07: ctrl_rdata = {16'd0, seed_q};
       8'h08: ctrl_rdata = {16'd0, slimit_q};
       8'h10: ctrl_rdata = 32'(fault_cause);
@@ -300,7 +301,7 @@ module simt_fpga_top #(
       code_size_q     <= '0;
       param_words_q   <= '0;
       shared_bytes_q  <= '0;
-      mode_q          <= 4'b1000;  // loose round robin, deque mode
+      mode_q          <= 6'b001000;  // first-participant timeouts, loose round robin, deque
       seed_q          <= 16'd1;
       slimit_q        <= '0;
       imem_lo_q       <= '0;
@@ -317,7 +318,7 @@ module simt_fpga_top #(
           8'h03: code_size_q    <= host_wdata_i[ImemAW:0];
           8'h04: param_words_q  <= host_wdata_i[ParamAW:0];
           8'h05: shared_bytes_q <= host_wdata_i;
-          8'h06: mode_q         <= host_wdata_i[3:0];
+          8'h06: mode_q         <= host_wdata_i[5:0];
           8'h07: seed_q         <= host_wdata_i[15:0];
           8'h08: slimit_q       <= host_wdata_i[15:0];
           default: ;

@@ -55,6 +55,7 @@ module simt_sm #(
   input  logic [15:0]              cfg_lfsr_seed_i,     // yield.p LFSR seed (--seed), loaded at start
   input  simt_pkg::sched_policy_e  cfg_policy_i,
   input  logic [15:0]              cfg_static_limit_i,  // barrier static-too-long limit
+  input  logic [1:0]               cfg_tmo_origin_i,    // impatient TIMEOUT origin (0: ISA.md's)
   input  logic                     start_i,
   output logic                     busy_o,
   output logic                     done_o,
@@ -519,6 +520,7 @@ module simt_sm #(
     .req_min_i        ({2'b00, imm[21:12]}),
     .req_timeout_i    ({1'b0, f_rb, imm[31:22]}),
     .req_pass_i       (f_sub[4]),
+    .req_nonpart_i    ((active_q & ~exec) != '0),
     .resp_refused_o   (bu_refused),
     .resp_pass_o      (bu_pass),
     .resp_sleep_o     (bu_sleep),
@@ -532,6 +534,7 @@ module simt_sm #(
     .prio_id_i        (4'd0),
     .prio_val_i       (2'd0),
     .static_limit_i   (cfg_static_limit_i),
+    .cfg_tmo_origin_i (cfg_tmo_origin_i),
     .busy_o           (bar_busy_o),
     .static_long_o    (bar_static_long_o),
     .slots_occupied_o (bu_slots),
@@ -1115,7 +1118,9 @@ module simt_sm #(
           du_op_d   = ctrl_du_op;
           bu_exit_d = (op == simt_pkg::OpExit) && exec != '0;
         end else if (is_arrive || is_bottom || op == simt_pkg::OpBarReset) begin
-          if (exec != '0 || op == simt_pkg::OpBarReset) state_d = StBarReq;
+          // An arrival without participants still tells the unit (a TIMEOUT may be measured
+          // from any thread's arrival); it claims nothing and nobody sleeps.
+          if (exec != '0 || is_arrive || op == simt_pkg::OpBarReset) state_d = StBarReq;
         end else if (op == simt_pkg::OpTrap) begin
           fcause_d = simt_pkg::FltTrap;
           fwarp_d  = w_q;
@@ -1240,7 +1245,7 @@ module simt_sm #(
         end
         if (bu_req_ready) begin
           if (is_arrive) begin
-            perf_d[6] = perf_q[6] + 32'd1;
+            if (exec != '0) perf_d[6] = perf_q[6] + 32'd1;
             if (bu_refused) begin
               // Held until the id is free; the instruction issues again then.
               perf_d[8]     = perf_q[8] + 32'd1;
@@ -1248,7 +1253,7 @@ module simt_sm #(
               held_ent_d[w_q] = {wcta_q[w_q], f_rd[3:0]};
               counted_d     = 1'b0;
               state_d       = StCheck;
-            end else if (!bu_pass) begin
+            end else if (!bu_pass && exec != '0) begin
               du_op_d    = simt_pkg::DuBarSleep;
               du_guard_d = exec;
               state_d    = StDu;

@@ -115,7 +115,10 @@ int cmdRun(const std::vector<std::string>& args) {
       ("wave", po::value<std::string>(), "PATH.fst: RTL waveform (rtl and cosim engines)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed for yield.p and anything random")
       ("policy", po::value<std::string>()->default_value("lrr"),
-       "warp scheduler policy (extension): lrr, gto, oldest or cta");
+       "warp scheduler policy (extension): lrr, gto, oldest or cta")
+      ("timeout-origin", po::value<std::string>()->default_value("first"),
+       "impatient TIMEOUT measured from (extension, seed 000): first (participant, ISA.md), "
+       "first-any (arrival of any thread), last (participant) or last-any");
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
@@ -164,6 +167,19 @@ int cmdRun(const std::vector<std::string>& args) {
     cfg.policy = simt::model::SchedPolicy::Cta;
   } else {
     return usage("--policy must be lrr, gto, oldest or cta, not '" + policy + "'");
+  }
+  const std::string origin = vm["timeout-origin"].as<std::string>();
+  using simt::model::TimeoutOrigin;
+  if (origin == "first") {
+    cfg.timeoutOrigin = TimeoutOrigin::FirstParticipant;
+  } else if (origin == "first-any") {
+    cfg.timeoutOrigin = TimeoutOrigin::FirstArrival;
+  } else if (origin == "last") {
+    cfg.timeoutOrigin = TimeoutOrigin::LastParticipant;
+  } else if (origin == "last-any") {
+    cfg.timeoutOrigin = TimeoutOrigin::LastArrival;
+  } else {
+    return usage("--timeout-origin must be first, first-any, last or last-any, not '" + origin + "'");
   }
   cfg.maxCycles = vm["max-cycles"].as<uint64_t>();
   cfg.seed = vm["seed"].as<uint64_t>();

@@ -203,6 +203,7 @@ struct SmRtl::Impl {
     dut->cfg_stack_i = cfg.divergence == model::DivergenceMode::Stack;
     dut->cfg_policy_i = static_cast<uint8_t>(cfg.policy);
     dut->cfg_static_limit_i = 0;
+    dut->cfg_tmo_origin_i = static_cast<uint8_t>(cfg.timeoutOrigin);
     // The ISA model's LFSR seed rule (sm_model.cpp): the low 16 bits, 0 taken as 1.
     dut->cfg_lfsr_seed_i = static_cast<uint16_t>((cfg.seed & 0xFFFF) ? (cfg.seed & 0xFFFF) : 1);
   }

@@ -180,6 +180,75 @@ TEST_F(BarrierUnitTest, ImpatientTimeoutCountsFromTheFirstArrival) {
   EXPECT_EQ(bu.stats["barrier_timeouts"], 1u);
 }
 
+// Seed 000 [0085]: where the TIMEOUT is measured from. Non-participants (guard false) arrive
+// at 50 and 170 and participants at 100 and 150; TIMEOUT 100, COUNT 64 never reached.
+uint64_t timeoutFiresAt(TimeoutOrigin origin) {
+  BarrierUnit bu;
+  bu.addCta(0, 64);
+  bu.setTimeoutOrigin(origin);
+  auto a = arrival(8, 10, BarrierKind::Sync, {}, 64);
+  a.impatient = true;
+  a.timeout = 100;
+  std::vector<int> passNow;
+  uint64_t fired = 0;
+  auto evaluate = [&](uint64_t cycle) {
+    bu.evaluate(cycle);
+    const auto w = bu.takeWakes();
+    if (!w.empty() && fired == 0) {
+      fired = cycle;
+      EXPECT_EQ(w[0].threads.size(), cycle < 150 ? 4u : 8u);
+    }
+  };
+  // Arrivals at their cycles, the unit evaluated every cycle in between.
+  const std::vector<std::pair<uint64_t, std::vector<int>>> arrivals = {
+      {50, {}}, {100, range(0, 4)}, {150, range(4, 8)}, {170, {}}};
+  size_t next = 0;
+  for (uint64_t c = 0; c < 400 && fired == 0; ++c) {
+    if (next < arrivals.size() && arrivals[next].first == c) {
+      auto b = a;
+      b.threads = arrivals[next].second;
+      b.nonParticipants = b.threads.empty();
+      EXPECT_EQ(bu.arrive(b, c, passNow), BarrierUnit::Arrive::Accepted);
+      ++next;
+    }
+    evaluate(c);
+  }
+  return fired;
+}
+
+TEST(BarrierUnitTimeoutOrigin, FromTheFirstParticipatingArrival) {
+  EXPECT_EQ(timeoutFiresAt(TimeoutOrigin::FirstParticipant), 200u);
+}
+TEST(BarrierUnitTimeoutOrigin, FromTheFirstArrivalOfAnyThread) {
+  // The non-participants at 50 start the clock: it elapses at 150, with the second
+  // participating warp's arrival (8 threads in the portion).
+  EXPECT_EQ(timeoutFiresAt(TimeoutOrigin::FirstArrival), 150u);
+}
+TEST(BarrierUnitTimeoutOrigin, FromTheLatestParticipatingArrival) {
+  EXPECT_EQ(timeoutFiresAt(TimeoutOrigin::LastParticipant), 250u);
+}
+TEST(BarrierUnitTimeoutOrigin, FromTheLatestArrivalOfAnyThread) {
+  EXPECT_EQ(timeoutFiresAt(TimeoutOrigin::LastArrival), 270u);
+}
+TEST(BarrierUnitTimeoutOrigin, NonParticipantsAtAnotherTagDoNotStartTheClock) {
+  BarrierUnit bu;
+  bu.addCta(0, 64);
+  bu.setTimeoutOrigin(TimeoutOrigin::FirstArrival);
+  std::vector<int> passNow;
+  auto other = arrival(8, 99, BarrierKind::Sync, {}, 64);
+  other.nonParticipants = true;
+  bu.arrive(other, 10, passNow);
+  auto a = arrival(8, 10, BarrierKind::Sync, range(0, 4), 64);
+  a.impatient = true;
+  a.timeout = 100;
+  bu.arrive(a, 60, passNow);
+  bu.evaluate(159);
+  EXPECT_TRUE(bu.takeWakes().empty());
+  bu.evaluate(160);
+  EXPECT_EQ(bu.takeWakes().size(), 1u);
+  EXPECT_FALSE(bu.busyWithOtherTag(0, 8, 10)) << "non-participants never claim the id";
+}
+
 TEST_F(BarrierUnitTest, ExternalTimeoutsFireOnlyWhenForcedAndElapsed) {
   // Co-simulation: the RTL picks the cycle; the model checks the TIMEOUT had elapsed.
   bu.setExternalTimeouts(true);

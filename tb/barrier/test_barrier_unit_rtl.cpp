@@ -42,6 +42,7 @@ struct Request {
   uint32_t mask = 0, tag = 0, count = 0, min = 0, timeout = 0;
   BarrierKind kind = BarrierKind::Sync;
   bool exclusive = false, nb = false, imp = false, pass = false;
+  bool nonpart = false;  // arrive: non-participating threads of the warp arrive too
 };
 
 class UnitBench {
@@ -67,6 +68,8 @@ class UnitBench {
     d.req_valid_i = 0;
     d.prio_we_i = 0;
     d.static_limit_i = 0;
+    d.cfg_tmo_origin_i = 0;
+    d.req_nonpart_i = 0;
     d.wake_ready_i = 1;
     sim_.reset();
   }
@@ -92,6 +95,7 @@ class UnitBench {
     d.req_min_i = static_cast<uint16_t>(r.min);
     d.req_timeout_i = static_cast<uint16_t>(r.timeout);
     d.req_pass_i = r.pass;
+    d.req_nonpart_i = r.nonpart;
     Answer a;
     for (int guard = 0; guard < 1000 && sim_.ok(); ++guard) {
       sim_.eval();
@@ -181,6 +185,10 @@ class UnitLockstep {
     for (int t = 0; t < kWarps * 32; ++t) state_[{cta, t}] = t < threads ? kAwake : kGone;
     settle();
   }
+  void setTimeoutOrigin(model::TimeoutOrigin o) {
+    bench_.dut().cfg_tmo_origin_i = static_cast<uint8_t>(o);
+    model_.setTimeoutOrigin(o);
+  }
   void setPriority(int id, int prio) {
     bench_.setPriority(id, prio);
     model_.setPriority(id, static_cast<uint32_t>(prio));
@@ -216,6 +224,7 @@ class UnitLockstep {
     r.min = a.min;
     r.timeout = a.timeout;
     r.pass = a.pass;
+    r.nonpart = a.nonParticipants;
     const auto ans = bench_.request(r);
     note(r);
     std::vector<int> passNow;
@@ -471,6 +480,65 @@ TEST(BarrierUnitRtl, ImpatientMinimumAndTimeoutStartPortions) {
   ls.idle(60);
   EXPECT_EQ(ls.wokenTotal, 36u) << "timeout elapsed";
   EXPECT_TRUE(ls.ok());
+}
+
+// Seed 000 [0085]: a TIMEOUT measured from the first participating arrival (ISA.md), the
+// first arrival of any thread, the latest participating arrival or the latest arrival of any
+// thread. One scenario for all four: non-participants arrive, participants 40 and 70 cycles
+// later, non-participants again at 90; TIMEOUT 100. The portion (8 threads) starts 100
+// cycles after the chosen arrival, in the RTL as in the model.
+void timeoutOriginScenario(model::TimeoutOrigin origin) {
+  Rng rng(11);
+  UnitLockstep ls(11, rng);
+  ls.setTimeoutOrigin(origin);
+  ls.launch(0, 128);
+  bool p = false;
+  auto until = [&](uint64_t c) {
+    if (c > ls.bench().cycle()) ls.idle(static_cast<int>(c - ls.bench().cycle()));
+  };
+  auto arrival = [](std::vector<int> threads) {
+    auto a = syncArrival(0, 3, 60, std::move(threads));
+    a.count = 128;
+    a.impatient = true;
+    a.timeout = 100;
+    a.nonParticipants = a.threads.empty();
+    return a;
+  };
+  const uint64_t t0 = ls.bench().cycle();
+  std::vector<uint64_t> at;  // accept cycles: non-participants, participants, participants, non-participants
+  ls.arrive(arrival({}), 2, 0, p);
+  at.push_back(ls.bench().acceptCycle());
+  until(t0 + 40);
+  ls.arrive(arrival(warpThreads(0, 0, 4)), 0, 0xFu, p);
+  at.push_back(ls.bench().acceptCycle());
+  until(t0 + 70);
+  ls.arrive(arrival(warpThreads(1, 0, 4)), 1, 0xFu, p);
+  at.push_back(ls.bench().acceptCycle());
+  until(t0 + 90);
+  ls.arrive(arrival({}), 2, 0, p);
+  at.push_back(ls.bench().acceptCycle());
+  const size_t from = origin == model::TimeoutOrigin::FirstParticipant ? 1
+                      : origin == model::TimeoutOrigin::FirstArrival  ? 0
+                      : origin == model::TimeoutOrigin::LastParticipant ? 2 : 3;
+  const uint64_t fire = at[from] + 100;
+  until(fire - 2);
+  EXPECT_EQ(ls.wokenTotal, 0u) << "before the timeout measured from arrival " << from;
+  until(fire + 60);
+  EXPECT_EQ(ls.wokenTotal, 8u) << "after the timeout measured from arrival " << from;
+  EXPECT_TRUE(ls.ok());
+}
+
+TEST(BarrierUnitRtl, TimeoutFromTheFirstParticipatingArrival) {
+  timeoutOriginScenario(model::TimeoutOrigin::FirstParticipant);
+}
+TEST(BarrierUnitRtl, TimeoutFromTheFirstArrivalOfAnyThread) {
+  timeoutOriginScenario(model::TimeoutOrigin::FirstArrival);
+}
+TEST(BarrierUnitRtl, TimeoutFromTheLatestParticipatingArrival) {
+  timeoutOriginScenario(model::TimeoutOrigin::LastParticipant);
+}
+TEST(BarrierUnitRtl, TimeoutFromTheLatestArrivalOfAnyThread) {
+  timeoutOriginScenario(model::TimeoutOrigin::LastArrival);
 }
 
 TEST(BarrierUnitRtl, LatePassContinuesAtOnce) {

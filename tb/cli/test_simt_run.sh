@@ -91,6 +91,10 @@ case $CASE in
     expect_out 'counter: 128'
     expect_rc "$(run "$K/spin_lock.s" --engine model --policy fifo)" 1
     expect_err 'policy must be' ;;
+  timeout_origin)
+    expect_rc "$(run "$K/bar_impatient_timeout.s" --engine cosim --timeout-origin last-any)" 0
+    expect_rc "$(run "$K/bar_impatient_timeout.s" --timeout-origin latest)" 1
+    expect_err 'timeout-origin must be first, first-any, last or last-any' ;;
   help)
     expect_rc "$(run --help)" 0
     expect_out '--max-cycles' ;;

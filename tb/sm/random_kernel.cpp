@@ -145,7 +145,8 @@ class Generator {
         const std::string loop = label(), go = label();
         os_ << "mov r20, %warpid\nmul r20, r20, " << rng_.range(5, 60) << "\n" << loop
             << ": setp.gt p6, r20, 0\n@!p6 bra " << go << "\nsub r20, r20, 1\nbra " << loop << "\n"
-            << go << ": bar.sync.imp" << (rng_.chance(40) ? ".pass " : " ") << id << ", " << threads_
+            << go << ": " << (rng_.chance(30) ? "@" + pred() + " " : std::string())  // non-participants
+            << "bar.sync.imp" << (rng_.chance(40) ? ".pass " : " ") << id << ", " << threads_
             << ", " << (rng_.chance(30) ? rng_.range(1, threads_) : 0) << ", " << rng_.range(10, 150)
             << "\n";
       } else if (depth == 0 && !inCall && sectionId_ < 16) {

@@ -26,6 +26,8 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
         model::RunConfig cfg;
         cfg.divergence = mode;
         cfg.maxCycles = 2'000'000;
+        // Every TIMEOUT origin of seed 000 [0085] in turn (the core's timeouts are checked).
+        cfg.timeoutOrigin = static_cast<model::TimeoutOrigin>(i % 4);
         const model::RunResult r = cosim::Cosim(k, cfg).run();
         compared += r.stats.count("cosim_instructions_compared") ? r.stats.at("cosim_instructions_compared") : 0;
         timeouts += r.stats.count("cosim_timeouts_checked") ? r.stats.at("cosim_timeouts_checked") : 0;

@@ -33,6 +33,23 @@ BarrierUnit::Arrive BarrierUnit::arrive(const BarrierArrival& a, uint64_t cycle,
   cycle_ = cycle;
   Cta& c = ctas_.at(a.cta);
   Instance& b = c.bar[a.id];
+  const bool anyArrival = origin_ == TimeoutOrigin::FirstArrival || origin_ == TimeoutOrigin::LastArrival;
+  const bool latest = origin_ == TimeoutOrigin::LastParticipant || origin_ == TimeoutOrigin::LastArrival;
+  if (a.threads.empty()) {
+    // Only non-participants: they never wait and never claim the id; measured from any
+    // thread's arrival, a timeout's clock starts (or restarts) here.
+    if (!anyArrival || !a.nonParticipants) return Arrive::Accepted;
+    if (!b.busy) {
+      PreArrival& p = c.pre[a.id];
+      if (latest || !p.set || p.tag != a.tag) p.cycle = cycle;
+      p.set = true;
+      p.tag = a.tag;
+    } else if (b.tag == a.tag) {
+      if (latest || !b.originSet) b.firstArrival = cycle;
+      b.originSet = true;
+    }
+    return Arrive::Accepted;
+  }
   if (b.busy && b.tag != a.tag) {
     ++stats["barrier_refused"];
     return Arrive::Refused;
@@ -48,8 +65,13 @@ BarrierUnit::Arrive BarrierUnit::arrive(const BarrierArrival& a, uint64_t cycle,
     b.pass = a.pass;
     b.min = a.min;
     b.timeout = a.timeout;
+    PreArrival& p = c.pre[a.id];
+    if (anyArrival && p.set && p.tag == a.tag) {
+      b.originSet = true;
+      b.firstArrival = p.cycle;
+    }
+    p.set = false;
   }
-  if (a.threads.empty()) return Arrive::Accepted;
   const bool late = b.impatient && b.portions > 0;
   if (late && b.kind == BarrierKind::Sync && b.pass) {
     // Invalidation (seed 000): a late arrival at a simple impatient barrier passes.
@@ -65,7 +87,8 @@ BarrierUnit::Arrive BarrierUnit::arrive(const BarrierArrival& a, uint64_t cycle,
     stats["barrier_late_join"] += a.threads.size();
     return Arrive::Accepted;
   }
-  if (b.waiting.empty()) b.firstArrival = cycle;
+  if (latest || !b.originSet) b.firstArrival = cycle;
+  b.originSet = true;
   b.waiting.insert(b.waiting.end(), a.threads.begin(), a.threads.end());
   return Arrive::Accepted;
 }
@@ -108,6 +131,7 @@ void BarrierUnit::startPortion(int cta, Cta& c, int id, Instance& b) {
     ++stats["barrier_portions_impatient"];
   }
   b.timeoutForced = false;
+  b.originSet = false;  // the origin belongs to the waiting group
   ++b.portions;
   if (b.kind == BarrierKind::Sync) {
     ++stats["barrier_releases"];

@@ -30,6 +30,11 @@
 namespace simt::model {
 
 enum class BarrierKind : uint8_t { Sync, Ordered, Unordered };
+
+// Where an impatient TIMEOUT is measured from (seed 000 [0085]); the RTL's cfg_tmo_origin_i
+// uses the same numbers. FirstParticipant is ISA.md's rule.
+enum class TimeoutOrigin : uint8_t { FirstParticipant = 0, FirstArrival = 1, LastParticipant = 2,
+                                     LastArrival = 3 };
 const char* barrierKindName(BarrierKind k);
 
 struct BarrierArrival {
@@ -43,6 +48,7 @@ struct BarrierArrival {
   uint32_t min = 0, timeout = 0;  // .imp MIN, TIMEOUT (0 disables either)
   bool pass = false;           // .pass: late arrivals continue
   std::vector<int> threads;    // participating logical thread ids
+  bool nonParticipants = false;  // active threads of the warp whose guard failed arrive too
 };
 
 struct BarrierWake {
@@ -103,6 +109,7 @@ class BarrierUnit {
   // TIMEOUT elapsed; forceTimeout does, at a cycle the caller chose, after checking that the
   // barrier is waiting on an elapsed TIMEOUT (empty answer) or saying why not.
   void setExternalTimeouts(bool on) { externalTimeouts_ = on; }
+  void setTimeoutOrigin(TimeoutOrigin o) { origin_ = o; }
   std::string forceTimeout(int cta, int id, uint64_t cycle);
   // The earliest cycle at which an impatient barrier's timeout fires, if any is pending.
   std::optional<uint64_t> nextTimeout() const;
@@ -123,6 +130,7 @@ class BarrierUnit {
     uint32_t min = 0, timeout = 0;
     uint64_t firstArrival = 0;       // of the current waiting group (timeout origin)
     bool timeoutForced = false;      // forceTimeout: start the waiting group now
+    bool originSet = false;          // firstArrival holds the waiting group's origin
     uint32_t passed = 0;             // participants that have passed, over all portions
     uint32_t portions = 0;           // portions started
     std::vector<int> waiting;        // arrived, not in a portion (arrival order)
@@ -134,10 +142,18 @@ class BarrierUnit {
     int lastServed = -1;
     std::vector<std::pair<int, uint32_t>> bottomSleepers;  // thread, resume
   };
+  // A timeout origin set by non-participants at an idle id, kept for that tag's first
+  // participant (origins measured from any thread's arrival).
+  struct PreArrival {
+    bool set = false;
+    uint32_t tag = 0;
+    uint64_t cycle = 0;
+  };
   struct Cta {
     int threads = 0;
     int exited = 0;
     Instance bar[kIds];
+    PreArrival pre[kIds];
   };
   // A section waiting for or holding an execution slot.
   struct SlotEntry {
@@ -167,6 +183,7 @@ class BarrierUnit {
   uint64_t cycle_ = 0;    // of the latest arrival or evaluation
   uint32_t prio_[kIds] = {};
   bool externalTimeouts_ = false;
+  TimeoutOrigin origin_ = TimeoutOrigin::FirstParticipant;
 };
 
 }  // namespace simt::model

@@ -118,6 +118,7 @@ struct SmModel::Impl {
         ctaSlotUsed(static_cast<size_t>(c.maxResidentCtas), -1),
         logicalBaseOfGroup(static_cast<size_t>(c.warpSlots * kWarpSize / kGroup), 0) {
     sin.policy = c.policy;
+    bu.setTimeoutOrigin(c.timeoutOrigin);
     for (auto& s : slots) {
       s.regs.assign(kWarpSize, {});
       s.preds.assign(kWarpSize, {});
@@ -334,13 +335,26 @@ struct SmModel::Impl {
     barrierTimeout = bu.nextTimeout();
   }
 
-  // Whether the warp's next instruction cannot issue: a barrier id busy with another tag.
+  // Lanes whose guard predicate holds.
+  static uint64_t guardMask(const Slot& s, const Instr& in) {
+    uint64_t guard = 0;
+    for (int l = 0; l < kWarpSize; ++l) {
+      bool g = in.guardPred == isa::kPt ? true : s.preds[static_cast<size_t>(l)][in.guardPred];
+      if (in.guardNeg) g = !g;
+      if (g) guard |= 1ull << l;
+    }
+    return guard;
+  }
+
+  // Whether the warp's next instruction cannot issue: its participants would arrive at a
+  // barrier id busy with another tag (non-participants alone are never held).
   bool blockedByBarrier(int sl) const {
     const uint32_t pc = du.pc(sl);
     if (pc >= k.code.size()) return false;
     const Instr in = Instr::decode(k.code[pc]);
     if (!isArrival(in.op)) return false;
     const Slot& s = slots[static_cast<size_t>(sl)];
+    if ((du.active(sl) & guardMask(s, in)) == 0) return false;
     return bu.busyWithOtherTag(s.cta, in.rd & 15, pc);
   }
 
@@ -366,6 +380,7 @@ struct SmModel::Impl {
       a.pass = in.sub & isa::barflag::kPass;
     }
     a.threads = threadIds(sl, exec);
+    a.nonParticipants = (du.active(sl) & ~exec) != 0;
     std::vector<int> passNow;
     // Refusal cannot happen here: the issue check (blockedByBarrier) held the warp back.
     bu.arrive(a, arrivalCycle ? *arrivalCycle : cycle, passNow);
@@ -462,12 +477,7 @@ struct SmModel::Impl {
     if (!isa::isValidOpcode(static_cast<uint8_t>(raw & 0x7F))) fault(sl, pc, -1, "illegal instruction");
     const Instr in = Instr::decode(raw);
     const uint64_t active = du.active(sl);
-    uint64_t guard = 0;
-    for (int l = 0; l < kWarpSize; ++l) {
-      bool g = in.guardPred == isa::kPt ? true : s.preds[static_cast<size_t>(l)][in.guardPred];
-      if (in.guardNeg) g = !g;
-      if (g) guard |= 1ull << l;
-    }
+    const uint64_t guard = guardMask(s, in);
     const uint64_t exec = active & guard;
     ++instructions;
     threadInstructions += static_cast<uint64_t>(popcount(exec));
@@ -665,14 +675,7 @@ struct SmModel::Impl {
     const auto globalBefore = global;
     try {
       if (rec.pc < k.code.size()) {
-        const Instr in = Instr::decode(k.code[rec.pc]);
-        uint64_t guard = 0;
-        for (int l = 0; l < kWarpSize; ++l) {
-          bool g = in.guardPred == isa::kPt ? true : s.preds[static_cast<size_t>(l)][in.guardPred];
-          if (in.guardNeg) g = !g;
-          if (g) guard |= 1ull << l;
-        }
-        rec.exec = rec.active & guard;
+        rec.exec = rec.active & guardMask(s, Instr::decode(k.code[rec.pc]));
       }
       execute(sl);
     } catch (const Fault& f) {

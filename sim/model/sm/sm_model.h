@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "asm/assembler.h"
+#include "model/barrier/barrier_unit.h"
 #include "model/divergence/divergence_unit.h"
 #include "model/scheduler/warp_scheduler.h"
 
@@ -27,6 +28,8 @@ struct RunConfig {
   int maxResidentCtas = 4;
   int queueDepth = 32;
   SchedPolicy policy = SchedPolicy::Lrr;  // warp scheduler policy
+  // Where impatient TIMEOUTs are measured from (extension; ISA.md: the first participant).
+  TimeoutOrigin timeoutOrigin = TimeoutOrigin::FirstParticipant;
   static constexpr int kMaxWarpSlots = 32;
   static constexpr int maxThreadsPerCta() { return kMaxWarpSlots * 32; }
 };
