@@ -189,6 +189,12 @@ module simt_sm #(
   logic [32*32-1:0]      opa_d, opa_q;               // per lane: ra (ret: r31)
   logic [32*32-1:0]      opb_d, opb_q;               // rb
   logic [32*32-1:0]      opc_d, opc_q;               // the sub field as a register (cas rc)
+  // The operand read last is used straight from the register file's read data in EXEC (one
+  // cycle saved) and latched there for the states after it.
+  logic                  fwd_a_d, fwd_a_q, fwd_b_d, fwd_b_q;
+  logic [32*32-1:0]      opa, opb;
+  assign opa = fwd_a_q ? rf_rdata : opa_q;
+  assign opb = fwd_b_q ? rf_rdata : opb_q;
   simt_pkg::du_op_e      du_op_d, du_op_q;
   logic [31:0]           du_guard_d, du_guard_q;
   logic                  bu_exit_d, bu_exit_q;       // exit: tell the barrier unit afterwards
@@ -382,11 +388,11 @@ module simt_sm #(
   logic [31:0]      alu_cmp;
   for (genvar l = 0; l < 32; l++) begin : g_lane
     logic [31:0] b;
-    assign b = imm_b ? imm : opb_q[l*32 +: 32];
+    assign b = imm_b ? imm : opb[l*32 +: 32];
     simt_sm_lane_alu u_alu (
       .op_i     (op),
       .sub_i    (f_sub),
-      .a_i      (opa_q[l*32 +: 32]),
+      .a_i      (opa[l*32 +: 32]),
       .b_i      (b),
       .result_o (alu_res[l*32 +: 32]),
       .cmp_o    (alu_cmp[l]),
@@ -420,7 +426,7 @@ module simt_sm #(
   /* verilator lint_on UNUSED */
 
   for (genvar l = 0; l < 32; l++) begin : g_ttarget
-    assign du_thread_target[l*AddrW +: AddrW] = opa_q[l*32 +: AddrW];
+    assign du_thread_target[l*AddrW +: AddrW] = opa[l*32 +: AddrW];
   end
 
   simt_divergence_unit #(
@@ -708,7 +714,7 @@ module simt_sm #(
   // Memory access of the current (lane, element).
   logic [31:0] lane_base, lane_addr;
   logic        lane_misaligned, lane_out_of_range;
-  assign lane_base = imm_b ? 32'd0 : opa_q[mlane_q*32 +: 32];
+  assign lane_base = imm_b ? 32'd0 : opa[mlane_q*32 +: 32];
   assign lane_addr = lane_base + imm + {28'd0, melem_q, 2'b00};
   always_comb begin
     if (is_shared) begin
@@ -763,10 +769,10 @@ module simt_sm #(
   always_comb begin
     for (int l = 0; l < 32; l++) begin
       unique case (op)
-        simt_pkg::OpMov:     alu_wdata[l*32 +: 32] = imm_b ? imm : opa_q[l*32 +: 32];
+        simt_pkg::OpMov:     alu_wdata[l*32 +: 32] = imm_b ? imm : opa[l*32 +: 32];
         simt_pkg::OpLdParam: alu_wdata[l*32 +: 32] = param_rdata;
         simt_pkg::OpSelp:    alu_wdata[l*32 +: 32] = pick(pw[l*7 +: 7], f_sub[2:0]) ?
-                                                     opa_q[l*32 +: 32] : opb_q[l*32 +: 32];
+                                                     opa[l*32 +: 32] : opb[l*32 +: 32];
         simt_pkg::OpMovSreg: begin
           unique case (f_sub)
             simt_pkg::SregTid:    alu_wdata[l*32 +: 32] = {{(27 - WarpW){1'b0}}, wic_q[w_q], 5'(l)};
@@ -854,6 +860,8 @@ module simt_sm #(
     opa_d      = opa_q;
     opb_d      = opb_q;
     opc_d      = opc_q;
+    fwd_a_d    = fwd_a_q;
+    fwd_b_d    = fwd_b_q;
     du_op_d    = du_op_q;
     du_guard_d = du_guard_q;
     bu_exit_d  = bu_exit_q;
@@ -1059,17 +1067,21 @@ module simt_sm #(
           fwarp_d  = w_q;
           fpc_d    = pc_q;
           state_d  = StFault;
-        end else begin
+        end else if (need_b) begin
           state_d = StReadA;
+        end else begin
+          fwd_a_d = 1'b1;  // EXEC takes ra from the read data
+          state_d = StExec;
         end
       end
       StReadA: begin
-        opa_d = rf_rdata;
-        if (need_b) begin
-          rf_re    = 1'b1;
-          rf_raddr = {w_q, f_rb};
-          state_d  = StReadB;
+        opa_d    = rf_rdata;
+        rf_re    = 1'b1;
+        rf_raddr = {w_q, f_rb};
+        if (is_cas) begin
+          state_d = StReadB;
         end else begin
+          fwd_b_d = 1'b1;  // EXEC takes rb from the read data
           state_d = StExec;
         end
       end
@@ -1090,6 +1102,11 @@ module simt_sm #(
 
       // ---- Execute ------------------------------------------------------------------------
       StExec: begin
+        // Latch the forwarded operand for the states after this one (memory, barrier, DU).
+        opa_d      = opa;
+        opb_d      = opb;
+        fwd_a_d    = 1'b0;
+        fwd_b_d    = 1'b0;
         counted_d  = 1'b1;
         bu_exit_d  = 1'b0;
         du_op_d    = simt_pkg::DuNext;
@@ -1202,7 +1219,7 @@ module simt_sm #(
         // mdata_q holds the old word now; the operand is opb (rb) and for cas opc (rc).
         mem_req_valid_o = 1'b1;
         mem_req_we_o    = 1'b1;
-        mem_req_wdata_o = is_cas ? ((mdata_q == opb_q[mlane_q*32 +: 32]) ?
+        mem_req_wdata_o = is_cas ? ((mdata_q == opb[mlane_q*32 +: 32]) ?
                                     opc_q[mlane_q*32 +: 32] : mdata_q)
                                  : mnew_q;
         if (!mem_req_ready_i) perf_d[4] = perf_q[4] + 32'd1;
@@ -1227,7 +1244,7 @@ module simt_sm #(
           rf_wdata = {32{sh_rdata}};
           if (is_atom) begin
             sh_we    = 1'b1;
-            sh_wdata = is_cas ? ((sh_rdata == opb_q[mlane_q*32 +: 32]) ?
+            sh_wdata = is_cas ? ((sh_rdata == opb[mlane_q*32 +: 32]) ?
                                  opc_q[mlane_q*32 +: 32] : sh_rdata)
                               : shared_atom_new;
           end
@@ -1241,7 +1258,7 @@ module simt_sm #(
         bu_req_valid = 1'b1;
         bu_req_op    = is_arrive ? 3'd2 : is_bottom ? 3'd4 : 3'd3;
         if (f_sub[0]) begin  // COUNT: immediate, or ra of the lowest participating lane
-          bu_req_count = imm_b ? imm[11:0] : opa_q[lowest(exec)*32 +: 12];
+          bu_req_count = imm_b ? imm[11:0] : opa[lowest(exec)*32 +: 12];
         end
         if (bu_req_ready) begin
           if (is_arrive) begin
@@ -1532,6 +1549,15 @@ module simt_sm #(
     opa_q <= opa_d;
     opb_q <= opb_d;
     opc_q <= opc_d;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fwd_a_q <= 1'b0;
+      fwd_b_q <= 1'b0;
+    end else begin
+      fwd_a_q <= fwd_a_d;
+      fwd_b_q <= fwd_b_d;
+    end
   end
 
   // ---------------------------------------------------------------------------------------
