@@ -54,6 +54,11 @@ module simt_divergence_unit #(
   output logic                      evt_discard_o,        // ... and woke nobody (discarded)
 
   // State query (meaningful while no request is being processed)
+  // Issue port: another warp's PC and active mask in the same cycle as the query port
+  // (the core fetches for the next warp while it checks the previous one).
+  input  logic [WarpW-1:0]          iss_warp_i,
+  output logic [AddrW-1:0]          iss_pc_o,
+  output logic [WarpSize-1:0]       iss_active_o,
   input  logic [WarpW-1:0]          qry_warp_i,
   output logic [AddrW-1:0]          qry_pc_o,
   output logic [WarpSize-1:0]       qry_active_o,
@@ -765,6 +770,8 @@ module simt_divergence_unit #(
   // ---------------------------------------------------------------------------------------
   // Outputs
   // ---------------------------------------------------------------------------------------
+  assign iss_pc_o      = pc_q[iss_warp_i];
+  assign iss_active_o  = active_q[iss_warp_i];
   assign qry_pc_o      = pc_q[qry_warp_i];
   assign qry_active_o  = active_q[qry_warp_i];
   assign qry_reason_o  = reason_q[qry_warp_i];

@@ -415,6 +415,10 @@ module simt_sm #(
   logic                  du_yield_fired;
   logic                  du_evt_pop, du_evt_discard;
   logic [WarpW-1:0]      qry_warp;
+  logic [AddrW-1:0]      iss_pc;
+  logic                  issue_try;    // the FSM may issue this cycle (IDLE or CHECK)
+  logic                  launch_ready; // a CTA can be launched now
+  logic [31:0]           iss_active;
   logic [AddrW-1:0]      qry_pc;
   logic [31:0]           qry_active;
   logic [127:0]          qry_reason;
@@ -453,6 +457,9 @@ module simt_sm #(
     .resp_yield_fired_o  (du_yield_fired),
     .evt_pop_o           (du_evt_pop),
     .evt_discard_o       (du_evt_discard),
+    .iss_warp_i          (sched_warp),
+    .iss_pc_o            (iss_pc),
+    .iss_active_o        (iss_active),
     .qry_warp_i          (qry_warp),
     .qry_pc_o            (qry_pc),
     .qry_active_o        (qry_active),
@@ -570,6 +577,18 @@ module simt_sm #(
     assign sched_cta_prio[c*6 +: 6] = (cid_q[c] > 16'd63) ? 6'd0 : 6'd63 - cid_q[c][5:0];
   end
 
+  // What the scheduler sees of each warp; in CHECK the checked warp's new state straight
+  // from the divergence unit (it may issue again in the same cycle).
+  logic [NumWarps-1:0] sched_wvalid, sched_wactive;
+  always_comb begin
+    sched_wvalid  = resident_q & ~wdone_q;
+    sched_wactive = wactive_q;
+    if (state_q == StCheck) begin
+      sched_wvalid[w_q]  = resident_q[w_q] && !qry_done;
+      sched_wactive[w_q] = qry_active != '0;
+    end
+  end
+
   // The barrier scoreboard's table port is not used: an arrival at an id busy with another
   // tag is refused by the barrier unit, and the warp is held (warp_stall) until the id frees.
   simt_warp_scheduler #(
@@ -583,8 +602,8 @@ module simt_sm #(
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
     .policy_i          (cfg_policy_i),
-    .warp_valid_i      (resident_q & ~wdone_q),
-    .warp_active_i     (wactive_q),
+    .warp_valid_i      (sched_wvalid),
+    .warp_active_i     (sched_wactive),
     .inst_valid_i      ({NumWarps{1'b1}}),
     .warp_stall_i      (du_stalled | held_q),
     .retire_i          (sched_retire),
@@ -665,6 +684,9 @@ module simt_sm #(
       end
     end
   end
+
+  assign launch_ready = started_q && next_cta_q < cfg_nctaid_i && any_free_cta &&
+                        {{(16 - WarpW - 1){1'b0}}, free_warps} >= wpc;
 
   // A resident CTA all of whose warps are done.
   logic [NumCtas-1:0] cta_finished;
@@ -819,7 +841,7 @@ module simt_sm #(
   // the warp in flight or just woken (its state read back), else the debug port.
   always_comb begin
     unique case (state_q)
-      StIdle:      qry_warp = sched_valid ? sched_warp : dbg_warp_i;
+      StIdle:      qry_warp = dbg_warp_i;  // the debug view (issue uses the issue port)
       StWakeCheck: qry_warp = wake_w_q;
       StDone, StFault, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh:
                    qry_warp = dbg_warp_i;
@@ -922,6 +944,7 @@ module simt_sm #(
     bu_req_mask   = exec;
     bu_wake_ready = 1'b0;
     sched_ready   = 1'b0;
+    issue_try     = 1'b0;
     sched_retire  = '0;
     mem_req_valid_o = 1'b0;
     mem_req_we_o    = 1'b0;
@@ -958,8 +981,7 @@ module simt_sm #(
             end
           end
           finished_d = finished_q + 16'd1;
-        end else if (started_q && next_cta_q < cfg_nctaid_i && any_free_cta &&
-                     {{(16 - WarpW - 1){1'b0}}, free_warps} >= wpc) begin
+        end else if (launch_ready) begin
           lcta_d  = first_free_cta;
           lwarp_d = '0;
           state_d = StLaunchWarp;
@@ -967,23 +989,8 @@ module simt_sm #(
           wake_ret_d = 1'b0;
           state_d    = StWake;
         end else begin
-          sched_ready = 1'b1;
-          if (sched_valid) begin
-            // Issue and fetch in one cycle: the chosen warp's PC from the query port.
-            w_d        = sched_warp;
-            pc_d       = qry_pc;
-            active_d   = qry_active;
-            imem_re    = 1'b1;
-            imem_raddr = qry_pc[ImemAW-1:0];
-            if ({{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= qry_pc) begin
-              fcause_d = simt_pkg::FltPcRange;
-              fwarp_d  = sched_warp;
-              fpc_d    = qry_pc;
-              state_d  = StFault;
-            end else begin
-              state_d = StDecode;
-            end
-          end else if (started_q) begin
+          issue_try = 1'b1;  // below
+          if (!sched_valid && started_q) begin
             // Idle, and why: 12 a warp waits at a barrier (asleep, or held at a busy id),
             // 13 the token queue is being serviced, 14 anything else (no warp resident).
             perf_d[3] = perf_q[3] + 32'd1;
@@ -1040,6 +1047,11 @@ module simt_sm #(
         if (bu_req_ready) begin
           lcnt_d  = '0;
           state_d = StLaunchSh;
+        end else if (bu_wake_valid) begin
+          // The unit takes no request while it wakes (a section's next thread, say).
+          wake_ret_d  = 1'b1;
+          ret_state_d = StLaunchBu;
+          state_d     = StWake;
         end
       end
       StLaunchSh: begin
@@ -1319,6 +1331,10 @@ module simt_sm #(
           perf_d[2] = perf_q[2] + {26'd0, popcount32(exec)};
         end
         state_d = StIdle;
+        // The next warp issues in this cycle when IDLE would only issue (nothing to retire,
+        // launch or wake); this warp is not eligible until its retirement is seen.
+        issue_try = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
+                    !launch_ready && !bu_wake_valid;
       end
 
       // ---- Barrier wake tokens -> divergence unit -------------------------------------------
@@ -1346,6 +1362,27 @@ module simt_sm #(
       StFault: ;
       default: state_d = StFault;
     endcase
+
+    // Issue and fetch in one cycle (IDLE, or CHECK while it retires the previous warp): the
+    // chosen warp's PC and active mask from the divergence unit's issue port.
+    if (issue_try) begin
+      sched_ready = 1'b1;
+      if (sched_valid) begin
+        w_d        = sched_warp;
+        pc_d       = iss_pc;
+        active_d   = iss_active;
+        imem_re    = 1'b1;
+        imem_raddr = iss_pc[ImemAW-1:0];
+        if ({{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= iss_pc) begin
+          fcause_d = simt_pkg::FltPcRange;
+          fwarp_d  = sched_warp;
+          fpc_d    = iss_pc;
+          state_d  = StFault;
+        end else begin
+          state_d = StDecode;
+        end
+      end
+    end
 
     // The divergence-unit request of the instruction: from EXEC already for plain and control
     // instructions (DuNext answers in the same cycle), else from DU after memory or barrier.

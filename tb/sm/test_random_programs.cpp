@@ -38,7 +38,11 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
     }
   }
   EXPECT_GT(compared, 1000u) << "the programs must actually run";
-  EXPECT_GT(timeouts, 0u) << "impatient barriers must start portions by TIMEOUT";
+  // Coverage of the default seed (CI): some portion starts by TIMEOUT. Other seeds may have
+  // every impatient barrier start by MIN or COUNT; they print the count.
+  if (baseSeed() == kDefaultSeed && testSeeds().size() == 1) {
+    EXPECT_GT(timeouts, 0u) << "impatient barriers must start portions by TIMEOUT";
+  }
   std::printf("random programs: %llu instructions compared, %llu barrier timeouts checked\n",
               static_cast<unsigned long long>(compared), static_cast<unsigned long long>(timeouts));
 }

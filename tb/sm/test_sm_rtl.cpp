@@ -211,6 +211,15 @@ TEST(SmRtl, ClockReadsTheCycleCounter) {
   EXPECT_LT(r.global[1], r.cycles);
 }
 
+TEST(SmRtl, ALaunchWhileTheBarrierUnitWakesASectionThreadDoesNotHang) {
+  const auto k = assembler::assembleFile(std::string(SIMT_REGRESS_DIR) + "/launch_during_section_wake.s");
+  RunConfig cfg;
+  cfg.timeoutOrigin = model::TimeoutOrigin::LastParticipant;
+  cfg.maxCycles = 400'000;
+  const RunResult r = cosim::Cosim(k, cfg).run();
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+}
+
 TEST(SmRtl, IdleCyclesAreSplitByReason) {
   // The only warp sleeps at an impatient barrier until its TIMEOUT (COUNT 64 never comes):
   // the core idles for the barrier.
