@@ -417,6 +417,9 @@ module simt_sm #(
   logic [WarpW-1:0]      qry_warp;
   logic [AddrW-1:0]      iss_pc;
   logic                  issue_try;    // the FSM may issue this cycle (IDLE or CHECK)
+  // Wakes and issues alternate while both wait: a woken warp issues without waiting for
+  // every wake token of its barrier, and wakes are never starved by issuing warps.
+  logic                  issue_due_d, issue_due_q;
   logic                  launch_ready; // a CTA can be launched now
   logic [31:0]           iss_active;
   logic [AddrW-1:0]      qry_pc;
@@ -909,6 +912,7 @@ module simt_sm #(
     lslot_d    = lslot_q;
     lcnt_d     = lcnt_q;
     wake_ret_d = wake_ret_q;
+    issue_due_d = issue_due_q;
     ret_state_d = ret_state_q;
     wake_w_d   = wake_w_q;
     fcause_d   = fcause_q;
@@ -985,9 +989,10 @@ module simt_sm #(
           lcta_d  = first_free_cta;
           lwarp_d = '0;
           state_d = StLaunchWarp;
-        end else if (bu_wake_valid) begin
-          wake_ret_d = 1'b0;
-          state_d    = StWake;
+        end else if (bu_wake_valid && !(issue_due_q && sched_valid)) begin
+          wake_ret_d  = 1'b0;
+          issue_due_d = 1'b1;
+          state_d     = StWake;
         end else begin
           issue_try = 1'b1;  // below
           if (!sched_valid && started_q) begin
@@ -1334,7 +1339,7 @@ module simt_sm #(
         // The next warp issues in this cycle when IDLE would only issue (nothing to retire,
         // launch or wake); this warp is not eligible until its retirement is seen.
         issue_try = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
-                    !launch_ready && !bu_wake_valid;
+                    !launch_ready && (!bu_wake_valid || issue_due_q);
       end
 
       // ---- Barrier wake tokens -> divergence unit -------------------------------------------
@@ -1368,6 +1373,7 @@ module simt_sm #(
     if (issue_try) begin
       sched_ready = 1'b1;
       if (sched_valid) begin
+        issue_due_d = 1'b0;
         w_d        = sched_warp;
         pc_d       = iss_pc;
         active_d   = iss_active;
@@ -1511,6 +1517,7 @@ module simt_sm #(
       lslot_q    <= '0;
       lcnt_q     <= '0;
       wake_ret_q <= 1'b0;
+      issue_due_q <= 1'b0;
       ret_state_q <= StIdle;
       wake_w_q   <= '0;
       fcause_q   <= simt_pkg::FltNone;
@@ -1560,6 +1567,7 @@ module simt_sm #(
       lslot_q    <= lslot_d;
       lcnt_q     <= lcnt_d;
       wake_ret_q <= wake_ret_d;
+      issue_due_q <= issue_due_d;
       ret_state_q <= ret_state_d;
       wake_w_q   <= wake_w_d;
       fcause_q   <= fcause_d;
