@@ -191,6 +191,27 @@ module simt_barrier_table #(
                (passed_q[e] >= ((count_q[e] != '0) ? count_q[e] : nonex));
   endfunction
 
+  // The exit scan visits only busy ids (an idle id neither fires nor completes): the first
+  // busy id of the exiting CTA, and the next busy id after the one being checked.
+  logic       exit_found, next_found;
+  logic [3:0] exit_id, next_id;
+  always_comb begin
+    exit_found = 1'b0;
+    exit_id    = '0;
+    next_found = 1'b0;
+    next_id    = '0;
+    for (int i = NumIds - 1; i >= 0; i--) begin
+      if (busy_q[EntW'({req_cta_i, 4'(i)})]) begin
+        exit_found = 1'b1;
+        exit_id    = 4'(i);
+      end
+      if (busy_q[EntW'({ent_cta, 4'(i)})] && 4'(i) > ent_id) begin
+        next_found = 1'b1;
+        next_id    = 4'(i);
+      end
+    end
+  end
+
   logic             tmo_any, tmo_latest;  // origin: any thread's arrival; the latest one
   assign tmo_any    = cfg_tmo_origin_i[0];
   assign tmo_latest = cfg_tmo_origin_i[1];
@@ -391,9 +412,11 @@ module simt_barrier_table #(
             OpLaunch: nonex_d[req_cta_i] = req_count_i;
             OpExit: begin
               nonex_d[req_cta_i] = nonex_q[req_cta_i] - req_count_i;
-              ent_d  = EntW'({req_cta_i, 4'd0});
-              scan_d = 1'b1;
-              st_d   = StScan;
+              if (exit_found) begin
+                ent_d  = EntW'({req_cta_i, exit_id});
+                scan_d = 1'b1;
+                st_d   = StScan;
+              end
             end
             OpReset: begin
               if (busy_q[req_ent]) begin
@@ -520,8 +543,8 @@ module simt_barrier_table #(
             if (!inq_q[ent_q]) begin
               inq_d[ent_q] = 1'b1;
               st_d         = StQueue;
-            end else if (st_q == StScan && ent_id != 4'd15) begin
-              ent_d = ent_q + 1'b1;   // its item still queues and will serve this portion
+            end else if (st_q == StScan && next_found) begin
+              ent_d = EntW'({ent_cta, next_id});  // its item still queues and will serve this portion
             end else begin
               scan_d = 1'b0;
               st_d   = StIdle;
@@ -529,8 +552,8 @@ module simt_barrier_table #(
           end
         end else begin
           if (done_now(ent_q, nonex_q[ent_cta])) busy_d[ent_q] = 1'b0;
-          if (st_q == StScan && ent_id != 4'd15) begin
-            ent_d = ent_q + 1'b1;
+          if (st_q == StScan && next_found) begin
+            ent_d = EntW'({ent_cta, next_id});
           end else begin
             scan_d = 1'b0;
             st_d   = StIdle;
@@ -541,8 +564,8 @@ module simt_barrier_table #(
       StQueue: begin
         // Held while the ready FIFO is full (never dropped).
         if (rdy_ready_i) begin
-          if (scan_q && ent_id != 4'd15) begin
-            ent_d = ent_q + 1'b1;
+          if (scan_q && next_found) begin
+            ent_d = EntW'({ent_cta, next_id});
             st_d  = StScan;
           end else begin
             scan_d = 1'b0;
@@ -609,8 +632,8 @@ module simt_barrier_table #(
             if (wmode_q != WkBot) waiting_d[ent_q] = '0;
             if (wmode_q == WkBot) begin
               st_d = StCheck;
-            end else if (scan_q && ent_id != 4'd15) begin
-              ent_d = ent_q + 1'b1;
+            end else if (scan_q && next_found) begin
+              ent_d = EntW'({ent_cta, next_id});
               st_d  = StScan;
             end else begin
               scan_d = 1'b0;

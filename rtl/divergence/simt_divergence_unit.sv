@@ -436,6 +436,11 @@ module simt_divergence_unit #(
   // stalled by an overflow, so the runtime's maintenance port gets the cycles it needs.
   logic [WarpSize-1:0] wake_mask;
   assign wake_mask = req_guard_i & with_reason(reason_q[w], simt_pkg::RsnBarrier);
+  // A wake of a warp with no active thread pushes its BARRIER token at the front and pops it
+  // at once: when the push would be accepted, the same outcome in one cycle (no queue access).
+  logic fast_wake;
+  assign fast_wake = (state_q == StIdle) && req_valid_i && req_op_i == simt_pkg::DuBarWake &&
+                     a_mask == '0 && wake_mask != '0 && !stalled_o[w];
 
   always_comb begin
     dq_push_valid = 1'b0;
@@ -543,6 +548,11 @@ module simt_divergence_unit #(
           end else begin
             state_d = StPop;  // the token was discarded: keep popping
           end
+        end else if (fast_wake && dq_push_ready) begin
+          active_d[w] = wake_mask;
+          pc_d[w]     = req_target_i;
+          reason_d[w] = set_reason(reason_q[w], wake_mask, simt_pkg::RsnNone);
+          req_ready_o = 1'b1;
         end else if (req_valid_i) begin
           state_d = StDecode;  // the sequence (or a retry of a refused push)
         end
@@ -718,8 +728,9 @@ module simt_divergence_unit #(
   assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
   assign resp_yield_fired_o = fire_q;
   // Events for the performance counters.
-  assign evt_pop_o     = dq_pop_valid && dq_pop_ready;
-  assign evt_discard_o = evt_pop_o && ((state_q == StIdle) ? (f_pop_wake == '0) : (pop_wake == '0));
+  assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || (fast_wake && dq_push_ready);
+  assign evt_discard_o = dq_pop_valid && dq_pop_ready &&
+                         ((state_q == StIdle) ? (f_pop_wake == '0) : (pop_wake == '0));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -143,7 +143,7 @@ module simt_sm #(
 
   typedef enum logic [4:0] {
     StIdle, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh,
-    StDecode, StReadA, StReadB, StReadC, StExec,
+    StDecode, StReadB, StReadC, StExec,
     StMemNext, StMemLane, StMemData, StMemReq, StMemRsp, StAtomReq, StAtomRsp, StShData,
     StBarReq, StDu, StExitBu, StCheck, StWake, StWakeCheck, StDone, StFault
   } state_e;
@@ -194,7 +194,13 @@ module simt_sm #(
   logic                  fwd_a_d, fwd_a_q, fwd_b_d, fwd_b_q;
   logic [32*32-1:0]      opa, opb;
   assign opa = fwd_a_q ? rf_rdata : opa_q;
-  assign opb = fwd_b_q ? rf_rdata : opb_q;
+  assign opb = fwd_b_q ? rf_rdata_b : opb_q;
+  // The instruction being decoded (DE) next to the one in EXEC: issued last cycle, its
+  // instruction word is the instruction memory's read data this cycle.
+  logic                  de_v_d, de_v_q;
+  logic [WarpW-1:0]      de_w_d, de_w_q;
+  logic [AddrW-1:0]      de_pc_d, de_pc_q;
+  logic [31:0]           de_active_d, de_active_q;
   simt_pkg::du_op_e      du_op_d, du_op_q;
   logic [31:0]           du_guard_d, du_guard_q;
   logic                  bu_exit_d, bu_exit_q;       // exit: tell the barrier unit afterwards
@@ -230,73 +236,89 @@ module simt_sm #(
   logic [31:0]           perf_q [NumPerf];
 
   // ---------------------------------------------------------------------------------------
-  // Decoded instruction fields (ir_q after StDecode; imem output in StDecode itself)
+  // Decoded instruction fields: of the instruction in EXEC and after (ir_q), and of the one
+  // in DE (the instruction memory's read data)
   // ---------------------------------------------------------------------------------------
-  logic [63:0]           ir;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [63:0]           ir;      // the guard (bits 11:8) was applied in DE (guard_q)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [6:0]            op;      // simt_pkg::op_e (Yosys 0.23 takes no enum casts)
-  logic                  imm_b, gneg;
-  logic [2:0]            gpred;
+  logic                  imm_b;
   logic [4:0]            f_rd, f_ra, f_rb, f_sub;
   logic [31:0]           imm;
   logic [63:0]           imem_rdata;
-  logic                  op_legal;
 
-  assign ir     = (state_q == StDecode) ? imem_rdata : ir_q;
+  assign ir     = ir_q;
   assign op     = ir[6:0];
   assign imm_b  = ir[7];
-  assign gpred  = ir[10:8];
-  assign gneg   = ir[11];
   assign f_rd   = ir[16:12];
   assign f_ra   = ir[21:17];
   assign f_rb   = ir[26:22];
   assign f_sub  = ir[31:27];
   assign imm    = ir[63:32];
-  assign op_legal = ir[6:0] < 7'(simt_pkg::NumOpcodes);
 
-  // Instruction classes
-  logic is_alu, is_pred, is_mem, is_ctrl, is_arrive, is_bottom, is_v4, is_store, is_atom,
-        is_cas, is_shared;
-  always_comb begin
-    is_alu = 1'b0; is_pred = 1'b0; is_mem = 1'b0; is_ctrl = 1'b0; is_arrive = 1'b0;
-    is_bottom = 1'b0; is_v4 = 1'b0; is_store = 1'b0; is_atom = 1'b0; is_cas = 1'b0;
-    is_shared = 1'b0;
-    unique case (op)
+  // Instruction classes of an opcode, as {shared, cas, atom, store, v4, bottom, arrive,
+  // ctrl, mem, pred, alu}.
+  function automatic logic [10:0] classify(logic [6:0] o);
+    logic [10:0] c;
+    c = '0;
+    case (o)
       simt_pkg::OpAdd, simt_pkg::OpSub, simt_pkg::OpMul, simt_pkg::OpAnd, simt_pkg::OpOr,
       simt_pkg::OpXor, simt_pkg::OpShl, simt_pkg::OpShr, simt_pkg::OpSra, simt_pkg::OpMin,
       simt_pkg::OpMax, simt_pkg::OpMinu, simt_pkg::OpMaxu, simt_pkg::OpMov,
       simt_pkg::OpMovSreg, simt_pkg::OpNot, simt_pkg::OpSelp, simt_pkg::OpLdParam:
-        is_alu = 1'b1;
+        c = 11'b000_0000_0001;
       simt_pkg::OpSetp, simt_pkg::OpPand, simt_pkg::OpPor, simt_pkg::OpPxor,
       simt_pkg::OpPnot:
-        is_pred = 1'b1;
-      simt_pkg::OpLdGlobal: is_mem = 1'b1;
-      simt_pkg::OpStGlobal: begin is_mem = 1'b1; is_store = 1'b1; end
-      simt_pkg::OpLdShared: begin is_mem = 1'b1; is_shared = 1'b1; end
-      simt_pkg::OpStShared: begin is_mem = 1'b1; is_shared = 1'b1; is_store = 1'b1; end
-      simt_pkg::OpLdGlobalV4: begin is_mem = 1'b1; is_v4 = 1'b1; end
-      simt_pkg::OpStGlobalV4: begin is_mem = 1'b1; is_v4 = 1'b1; is_store = 1'b1; end
-      simt_pkg::OpAtomGlobal: begin is_mem = 1'b1; is_atom = 1'b1; end
-      simt_pkg::OpAtomShared: begin is_mem = 1'b1; is_atom = 1'b1; is_shared = 1'b1; end
-      simt_pkg::OpAtomGlobalCas: begin is_mem = 1'b1; is_atom = 1'b1; is_cas = 1'b1; end
-      simt_pkg::OpAtomSharedCas: begin
-        is_mem = 1'b1; is_atom = 1'b1; is_cas = 1'b1; is_shared = 1'b1;
-      end
+        c = 11'b000_0000_0010;
+      simt_pkg::OpLdGlobal:      c = 11'b000_0000_0100;
+      simt_pkg::OpStGlobal:      c = 11'b000_1000_0100;
+      simt_pkg::OpLdShared:      c = 11'b100_0000_0100;
+      simt_pkg::OpStShared:      c = 11'b100_1000_0100;
+      simt_pkg::OpLdGlobalV4:    c = 11'b000_0100_0100;
+      simt_pkg::OpStGlobalV4:    c = 11'b000_1100_0100;
+      simt_pkg::OpAtomGlobal:    c = 11'b001_0000_0100;
+      simt_pkg::OpAtomShared:    c = 11'b101_0000_0100;
+      simt_pkg::OpAtomGlobalCas: c = 11'b011_0000_0100;
+      simt_pkg::OpAtomSharedCas: c = 11'b111_0000_0100;
       simt_pkg::OpSsy, simt_pkg::OpSync, simt_pkg::OpPbrk, simt_pkg::OpBrk,
       simt_pkg::OpPcont, simt_pkg::OpCont, simt_pkg::OpBra, simt_pkg::OpBrx, simt_pkg::OpJmp,
       simt_pkg::OpJmx, simt_pkg::OpCal, simt_pkg::OpRet, simt_pkg::OpExit,
       simt_pkg::OpYield:
-        is_ctrl = 1'b1;
-      simt_pkg::OpBarSync, simt_pkg::OpBarTopOcs, simt_pkg::OpBarTopUcs: is_arrive = 1'b1;
-      simt_pkg::OpBarBotOcs, simt_pkg::OpBarBotUcs: is_bottom = 1'b1;
+        c = 11'b000_0000_1000;
+      simt_pkg::OpBarSync, simt_pkg::OpBarTopOcs, simt_pkg::OpBarTopUcs:
+        c = 11'b000_0001_0000;
+      simt_pkg::OpBarBotOcs, simt_pkg::OpBarBotUcs:
+        c = 11'b000_0010_0000;
       default: ;
     endcase
-  end
+    classify = c;
+  endfunction
 
+  logic is_alu, is_pred, is_mem, is_ctrl, is_arrive, is_bottom, is_v4, is_store, is_atom,
+        is_cas, is_shared;
+  assign {is_shared, is_cas, is_atom, is_store, is_v4, is_bottom, is_arrive, is_ctrl, is_mem,
+          is_pred, is_alu} = classify(op);
+
+  // DE: the instruction word straight from the instruction memory.
+  logic [6:0]  de_op;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [10:0] de_cls;     // bit 1 (predicate instructions) is not needed in DE
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        de_legal, de_need_b, de_simple;
+  assign de_op    = imem_rdata[6:0];
+  assign de_cls   = classify(de_op);
+  assign de_legal = de_op < 7'(simt_pkg::NumOpcodes);
   // Register operand b is read only when something uses it: ALU and setp without an
   // immediate, selp, cas (compare value; rc follows). Stores read their data per lane.
-  logic need_b;
-  assign need_b = ((is_alu || op == simt_pkg::OpSetp) && !imm_b) || op == simt_pkg::OpSelp ||
-                  is_cas;
+  assign de_need_b = ((de_cls[0] || de_op == simt_pkg::OpSetp) && !imem_rdata[7]) ||
+                     de_op == simt_pkg::OpSelp || de_cls[9];
+  // A simple instruction completes in EXEC in one cycle (the divergence unit's DuNext answers
+  // at once): the next instruction may be decoded meanwhile. Memory, control and barrier
+  // instructions and traps take their own states.
+  assign de_simple = de_legal && de_cls[10:2] == '0 && de_op != simt_pkg::OpBarReset &&
+                     de_op != simt_pkg::OpTrap;
+
 
   // The divergence-unit operation of a control instruction.
   simt_pkg::du_op_e ctrl_du_op;
@@ -344,7 +366,7 @@ module simt_sm #(
     .waddr_i (param_waddr_i),
     .wdata_i (param_wdata_i),
     .re_i    (param_re),
-    .raddr_i (imm[ParamAW+1:2]),
+    .raddr_i (imem_rdata[32+ParamAW+1:34]),  // read in DE
     .rdata_o (param_rdata)
   );
 
@@ -361,10 +383,11 @@ module simt_sm #(
     .rdata_o (sh_rdata)
   );
 
-  logic                 rf_re;
-  logic [RfAW-1:0]      rf_raddr, rf_waddr;
+  // Two read ports (ra and rb in one cycle, in DE) as two copies written alike.
+  logic                 rf_re, rf_re_b;
+  logic [RfAW-1:0]      rf_raddr, rf_raddr_b, rf_waddr;
   logic [31:0]          rf_we;
-  logic [32*32-1:0]     rf_wdata, rf_rdata;
+  logic [32*32-1:0]     rf_wdata, rf_rdata, rf_rdata_b;
   for (genvar l = 0; l < 32; l++) begin : g_rf
     // 2^RfAW entries: NumWarps * 32 for a power-of-two NumWarps >= 2.
     simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank (
@@ -375,6 +398,15 @@ module simt_sm #(
       .re_i    (rf_re),
       .raddr_i (rf_raddr),
       .rdata_o (rf_rdata[l*32 +: 32])
+    );
+    simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank_b (
+      .clk_i   (clk_i),
+      .we_i    (rf_we[l]),
+      .waddr_i (rf_waddr),
+      .wdata_i (rf_wdata[l*32 +: 32]),
+      .re_i    (rf_re_b),
+      .raddr_i (rf_raddr_b),
+      .rdata_o (rf_rdata_b[l*32 +: 32])
     );
   end
 
@@ -590,6 +622,10 @@ module simt_sm #(
       sched_wvalid[w_q]  = resident_q[w_q] && !qry_done;
       sched_wactive[w_q] = qry_active != '0;
     end
+    if (state_q == StWakeCheck) begin
+      sched_wvalid[wake_w_q]  = resident_q[wake_w_q] && !qry_done;
+      sched_wactive[wake_w_q] = qry_active != '0;
+    end
   end
 
   // The barrier scoreboard's table port is not used: an arrival at an id busy with another
@@ -716,10 +752,12 @@ module simt_sm #(
   logic [32*7-1:0] pw;
   assign pw = pred_q[w_q];
 
-  // Guard of the instruction for the warp in flight (from the imem output in StDecode).
-  logic [31:0] guard_now;
+  // Guard of the instruction in DE, from its warp's predicates.
+  logic [32*7-1:0] de_pw;
+  logic [31:0]     de_guard;
+  assign de_pw = pred_q[de_w_q];
   always_comb begin
-    for (int l = 0; l < 32; l++) guard_now[l] = pick(pw[l*7 +: 7], gpred) ^ gneg;
+    for (int l = 0; l < 32; l++) de_guard[l] = pick(de_pw[l*7 +: 7], imem_rdata[10:8]) ^ imem_rdata[11];
   end
 
   logic [31:0] exec;
@@ -859,7 +897,35 @@ module simt_sm #(
                        (imm[1:0] != 2'b00 ||
                         imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i});
   assign exec_direct = state_q == StExec && !is_mem && op != simt_pkg::OpTrap && !param_fault &&
-                       !((is_arrive || is_bottom) && exec != '0) && op != simt_pkg::OpBarReset;
+                       !is_arrive && !(is_bottom && exec != '0) && op != simt_pkg::OpBarReset;
+  // A simple instruction retires in EXEC itself (DuNext answered in the cycle): the warp's
+  // active mask and done state do not change, so CHECK has nothing to read back.
+  logic ex_simple, ex_fast, de_go;
+  assign ex_simple = exec_direct && !is_ctrl;
+  assign ex_fast   = ex_simple && du_req_ready;
+  // DE hands its instruction on: alone (DECODE), while EXEC retires a simple one, or while
+  // CHECK retires the one before.
+  assign de_go     = de_v_q && (state_q == StDecode || state_q == StCheck ||
+                                (state_q == StExec && ex_fast));
+
+  // IDLE would do nothing but issue: no CTA to retire or launch, no wake token due.
+  logic issue_ok, wake_next;
+  assign issue_ok  = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
+                     !launch_ready && (!bu_wake_valid || issue_due_q);
+  // ... or IDLE would deliver a wake token (it is the wake's turn): a retiring state goes to
+  // WAKE directly.
+  assign wake_next = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
+                     !launch_ready && bu_wake_valid && !issue_due_q;
+
+  // The issue port's PC and mask; the warp retiring a simple instruction in EXEC may issue
+  // again at once, at pc + 1 with the same mask (the unit's update lands at the clock edge).
+  logic             issue_self, issue_pc_bad;
+  logic [AddrW-1:0] issue_pc;
+  logic [31:0]      issue_active;
+  assign issue_self   = state_q == StExec && sched_warp == w_q;
+  assign issue_pc     = issue_self ? pc_q + 1'b1 : iss_pc;
+  assign issue_active = issue_self ? active_q : iss_active;
+  assign issue_pc_bad = {{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= issue_pc;
 
   logic             pred_we;    // the issued warp's predicates take pw_new
   logic             pred_clr;   // the launched slot's predicates are cleared
@@ -887,6 +953,10 @@ module simt_sm #(
     opc_d      = opc_q;
     fwd_a_d    = fwd_a_q;
     fwd_b_d    = fwd_b_q;
+    de_v_d     = 1'b0;      // DE lasts one cycle: the instruction moves on or is issued again
+    de_w_d     = de_w_q;
+    de_pc_d    = de_pc_q;
+    de_active_d = de_active_q;
     du_op_d    = du_op_q;
     du_guard_d = du_guard_q;
     bu_exit_d  = bu_exit_q;
@@ -932,6 +1002,8 @@ module simt_sm #(
     sh_wdata   = '0;
     rf_re      = 1'b0;
     rf_raddr   = {w_q, f_ra};
+    rf_re_b    = 1'b0;
+    rf_raddr_b = {de_w_q, imem_rdata[26:22]};
     rf_we      = '0;
     rf_waddr   = {w_q, f_rd};
     rf_wdata   = '0;
@@ -1073,44 +1145,19 @@ module simt_sm #(
       end
 
       // ---- Decode and operand read ----------------------------------------------------------
+      // DE itself (instruction word, guard, reads of ra and rb, the param read) is below: it
+      // runs here alone or next to EXEC. The next warp issues meanwhile when this instruction
+      // is simple (it will retire in EXEC in one cycle).
       StDecode: begin
-        ir_d     = imem_rdata;
-        guard_d  = guard_now;
-        rf_re    = 1'b1;
-        rf_raddr = {w_q, (op == simt_pkg::OpRet) ? 5'd31 : f_ra};
-        param_re = 1'b1;
-        if (!op_legal) begin
-          fcause_d = simt_pkg::FltIllegal;
-          fwarp_d  = w_q;
-          fpc_d    = pc_q;
-          state_d  = StFault;
-        end else if (need_b) begin
-          state_d = StReadA;
-        end else begin
-          fwd_a_d = 1'b1;  // EXEC takes ra from the read data
-          state_d = StExec;
-        end
-      end
-      StReadA: begin
-        opa_d    = rf_rdata;
-        rf_re    = 1'b1;
-        rf_raddr = {w_q, f_rb};
-        if (is_cas) begin
-          state_d = StReadB;
-        end else begin
-          fwd_b_d = 1'b1;  // EXEC takes rb from the read data
-          state_d = StExec;
-        end
+        issue_try = issue_ok && de_simple;
       end
       StReadB: begin
-        opb_d = rf_rdata;
-        if (is_cas) begin
-          rf_re    = 1'b1;
-          rf_raddr = {w_q, f_sub};
-          state_d  = StReadC;
-        end else begin
-          state_d = StExec;
-        end
+        // cas: ra and rb were read in DE; now rc (the sub field as a register).
+        opa_d    = rf_rdata;
+        opb_d    = rf_rdata_b;
+        rf_re    = 1'b1;
+        rf_raddr = {w_q, f_sub};
+        state_d  = StReadC;
       end
       StReadC: begin
         opc_d   = rf_rdata;
@@ -1337,9 +1384,15 @@ module simt_sm #(
         end
         state_d = StIdle;
         // The next warp issues in this cycle when IDLE would only issue (nothing to retire,
-        // launch or wake); this warp is not eligible until its retirement is seen.
-        issue_try = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
-                    !launch_ready && (!bu_wake_valid || issue_due_q);
+        // launch or wake) and the instruction in DE, if any, is simple; the scheduler sees
+        // this warp's new state (sched_wvalid). A wake token due is delivered next instead of
+        // going through IDLE (unless this warp is done: IDLE may retire its CTA first).
+        issue_try = issue_ok && (!de_v_q || de_simple);
+        if (wake_next && !de_v_q && !qry_done) begin
+          wake_ret_d  = 1'b0;
+          issue_due_d = 1'b1;
+          state_d     = StWake;
+        end
       end
 
       // ---- Barrier wake tokens -> divergence unit -------------------------------------------
@@ -1361,34 +1414,15 @@ module simt_sm #(
         wactive_d[wake_w_q] = qry_active != '0;
         wdone_d[wake_w_q]   = qry_done;
         state_d             = wake_ret_q ? ret_state_q : StIdle;
+        // The next warp (the woken one, say: its new state is bypassed to the scheduler)
+        // issues now when IDLE would only issue.
+        if (!wake_ret_q) issue_try = issue_ok;
       end
 
       StDone:  ;
       StFault: ;
       default: state_d = StFault;
     endcase
-
-    // Issue and fetch in one cycle (IDLE, or CHECK while it retires the previous warp): the
-    // chosen warp's PC and active mask from the divergence unit's issue port.
-    if (issue_try) begin
-      sched_ready = 1'b1;
-      if (sched_valid) begin
-        issue_due_d = 1'b0;
-        w_d        = sched_warp;
-        pc_d       = iss_pc;
-        active_d   = iss_active;
-        imem_re    = 1'b1;
-        imem_raddr = iss_pc[ImemAW-1:0];
-        if ({{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= iss_pc) begin
-          fcause_d = simt_pkg::FltPcRange;
-          fwarp_d  = sched_warp;
-          fpc_d    = iss_pc;
-          state_d  = StFault;
-        end else begin
-          state_d = StDecode;
-        end
-      end
-    end
 
     // The divergence-unit request of the instruction: from EXEC already for plain and control
     // instructions (DuNext answers in the same cycle), else from DU after memory or barrier.
@@ -1405,8 +1439,81 @@ module simt_sm #(
           for (int l = 0; l < 32; l++) rf_wdata[l*32 +: 32] = 32'(du_link_value);
         end
         if (op == simt_pkg::OpYield && du_yield_fired) perf_d[9] = perf_q[9] + 32'd1;
-        state_d = (exec_direct ? (op == simt_pkg::OpExit && exec != '0) : bu_exit_q) ?
-                  StExitBu : StCheck;
+        if (ex_simple) begin
+          // Retires here; the next warp issues when IDLE would only issue and the instruction
+          // in DE (if any) is simple too.
+          sched_retire[w_q] = 1'b1;
+          retire_valid_o    = 1'b1;
+          perf_d[1]         = perf_q[1] + 32'd1;
+          perf_d[2]         = perf_q[2] + {26'd0, popcount32(exec)};
+          state_d           = StIdle;
+          issue_try         = issue_ok && (!de_v_q || de_simple);
+          if (wake_next && !de_v_q) begin
+            wake_ret_d  = 1'b0;
+            issue_due_d = 1'b1;
+            state_d     = StWake;
+          end
+        end else if (exec_direct ? (op == simt_pkg::OpExit && exec != '0) : bu_exit_q) begin
+          state_d = StExitBu;
+        end else begin
+          // CHECK comes next; the next warp issues now and is decoded during CHECK.
+          state_d   = StCheck;
+          issue_try = issue_ok;
+        end
+      end
+    end
+
+    // DE: the issued instruction's word, guard, operand reads (ra, r31 for ret; rb when used)
+    // and param read; EXEC takes the operands straight from the read data.
+    if (de_go) begin
+      w_d        = de_w_q;
+      pc_d       = de_pc_q;
+      active_d   = de_active_q;
+      ir_d       = imem_rdata;
+      guard_d    = de_guard;
+      rf_re      = 1'b1;
+      rf_raddr   = {de_w_q, (de_op == simt_pkg::OpRet) ? 5'd31 : imem_rdata[21:17]};
+      rf_re_b    = de_need_b;
+      param_re   = 1'b1;
+      if (!de_legal) begin
+        fcause_d = simt_pkg::FltIllegal;
+        fwarp_d  = de_w_q;
+        fpc_d    = de_pc_q;
+        state_d  = StFault;
+      end else if (de_cls[9]) begin
+        state_d = StReadB;  // cas reads rc too
+      end else begin
+        fwd_a_d = 1'b1;
+        fwd_b_d = de_need_b;
+        state_d = StExec;
+      end
+    end else if (de_v_q) begin
+      // EXEC could not retire at once after all (or faults): the decoded warp is given back
+      // unissued.
+      sched_retire[de_w_q] = 1'b1;
+    end
+
+    // Issue and fetch in one cycle (IDLE, DECODE, CHECK, and EXEC or DU when the instruction
+    // retires now or goes to CHECK): the chosen warp's PC and active mask from the divergence
+    // unit's issue port. A PC out of range faults only once nothing before it is in flight.
+    if (issue_try) begin
+      sched_ready = !issue_pc_bad || (state_d == StIdle && !de_go);
+      if (sched_valid && sched_ready) begin
+        issue_due_d = 1'b0;
+        de_w_d      = sched_warp;
+        de_pc_d     = issue_pc;
+        de_active_d = issue_active;
+        imem_re     = 1'b1;
+        imem_raddr  = issue_pc[ImemAW-1:0];
+        if (issue_pc_bad) begin
+          fcause_d = simt_pkg::FltPcRange;
+          fwarp_d  = sched_warp;
+          fpc_d    = issue_pc;
+          state_d  = StFault;
+        end else begin
+          de_v_d = 1'b1;
+          if (state_d == StIdle && !de_go) state_d = StDecode;
+        end
       end
     end
 
@@ -1502,6 +1609,10 @@ module simt_sm #(
       ir_q       <= '0;
       active_q   <= '0;
       guard_q    <= '0;
+      de_v_q     <= 1'b0;
+      de_w_q     <= '0;
+      de_pc_q    <= '0;
+      de_active_q <= '0;
       du_op_q    <= simt_pkg::DuNext;
       du_guard_q <= '0;
       bu_exit_q  <= 1'b0;
@@ -1552,6 +1663,10 @@ module simt_sm #(
       ir_q       <= ir_d;
       active_q   <= active_d;
       guard_q    <= guard_d;
+      de_v_q     <= de_v_d;
+      de_w_q     <= de_w_d;
+      de_pc_q    <= de_pc_d;
+      de_active_q <= de_active_d;
       du_op_q    <= du_op_d;
       du_guard_q <= du_guard_d;
       bu_exit_q  <= bu_exit_d;
@@ -1614,10 +1729,21 @@ module simt_sm #(
       // Only the issued warp's executing lanes are written, except launch clears and cal.
       if (state_q == StExec) assert ((rf_we & ~exec) == '0)
         else $error("sm: register write outside the executing lanes");
-      if (state_q == StDecode) assert (resident_q[w_q] && !wdone_q[w_q])
-        else $error("sm: issued warp %0d is not resident", w_q);
-      if (state_q == StDecode) assert (active_q != '0)
-        else $error("sm: issued warp %0d has no active thread", w_q);
+      if (de_v_q) assert (resident_q[de_w_q] && !wdone_q[de_w_q])
+        else $error("sm: issued warp %0d is not resident", de_w_q);
+      if (de_v_q) assert (de_active_q != '0)
+        else $error("sm: issued warp %0d has no active thread", de_w_q);
+      // DE runs alone (DECODE), next to CHECK, or next to EXEC, which then retires a simple
+      // instruction at once (or faults); two instructions of one warp are never in flight.
+      assert (de_v_q == (state_q == StDecode) ||
+              (de_v_q && (state_q == StExec || state_q == StCheck)))
+        else $error("sm: instruction in DE in state %0d", state_q);
+      if (de_v_q && state_q == StCheck) assert (de_w_q != w_q)
+        else $error("sm: warp %0d in DE and CHECK at once", w_q);
+      if (de_v_q && state_q == StExec) assert (ex_fast || state_d == StFault)
+        else $error("sm: EXEC next to DE does not retire in one cycle");
+      if (de_v_q && state_q == StExec) assert (de_w_q != w_q)
+        else $error("sm: warp %0d in DE and EXEC at once", w_q);
       if (state_q == StWake) assert (resident_q[slot_of_q[{bu_wake_cta, bu_wake_warp}]])
         else $error("sm: barrier wake for a warp that is not resident");
       if (state_q == StMemLane) assert (mrem_q[mlane_q] && exec[mlane_q])

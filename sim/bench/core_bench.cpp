@@ -67,25 +67,35 @@ int main() {
                 static_cast<unsigned long long>(firstAfter - lastArrival));
   }
 
-  // Critical-section hand-off: 4 threads of one warp in an ordered section; from one
-  // thread's bar.bot.ocs retire to the next thread's first section instruction retire.
-  {
-    const auto k = assemble(".launch ctas=1 threads=4\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\n"
-                            "bar.bot.ocs.nb 1\nexit\n");
+  // Critical-section hand-off: from one thread's bar.bot.ocs.nb retire to the next thread's
+  // first section instruction retire. Across warps (lane 0 of 4 warps takes part): the next
+  // thread's warp sleeps, so the hand-off is the unit's and the core's alone. Within one warp
+  // (4 threads of warp 0): the next thread runs only when its warp-mate leaves (here by
+  // exit), so that figure includes the warp's own instructions.
+  auto handOff = [](const std::string& src, const char* what) {
+    const auto k = assemble(src);
     simt::rtl::SmRtl core(k, RunConfig{});
     std::vector<uint64_t> bottoms, bodies;
+    const uint32_t body = src.find("setp") != std::string::npos ? 3 : 2;
     core.onRetire([&](const simt::rtl::Retired& r) {
-      if (r.pc == 2) bodies.push_back(r.cycle);
-      if (r.pc == 3) bottoms.push_back(r.cycle);
+      if (r.exec == 0) return std::string{};  // non-participants pass the section's code
+      if (r.pc == body) bodies.push_back(r.cycle);
+      if (r.pc == body + 1) bottoms.push_back(r.cycle);
       return std::string{};
     });
     core.run();
-    std::printf("== Critical-section hand-off (bottom retire -> next thread's body retire):");
+    std::printf("== Critical-section hand-off %s (bottom retire -> next thread's body retire):", what);
     for (size_t i = 0; i + 1 < bodies.size() && i < bottoms.size(); ++i) {
       std::printf(" %llu", static_cast<unsigned long long>(bodies[i + 1] - bottoms[i]));
     }
     std::printf(" cycles\n");
-  }
+  };
+  handOff(".launch ctas=1 threads=128\nmov r1, %laneid\nsetp.eq p1, r1, 0\n@p1 bar.top.ocs 1, 4\n"
+          "@p1 add r2, r1, 1\n@p1 bar.bot.ocs.nb 1\nexit\n",
+          "across warps");
+  handOff(".launch ctas=1 threads=4\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\n"
+          "bar.bot.ocs.nb 1\nexit\n",
+          "within a warp");
 
   std::printf("\n== Deque against stack mode: cycles on kernels without locks\n");
   std::printf("%-16s %10s %10s %8s\n", "kernel", "deque", "stack", "ratio");

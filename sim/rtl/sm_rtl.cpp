@@ -127,7 +127,7 @@ struct SmRtl::Impl {
   static std::vector<wave::WaveGroup> waveGroups() {
     auto s = [](const std::string& n, int w) { return wave::waveSignal("simt_sm", n, w); };
     std::vector<wave::WaveGroup> g;
-    g.push_back({"issue", {s("clk_i", 1), s("state_q", 5), s("w_q", 3), s("pc_q", 22), s("ir_q", 64),
+    g.push_back({"issue", {s("clk_i", 1), s("state_q", 5), s("w_q", 3), s("pc_q", 22), s("ir_q", 64), s("de_v_q", 1), s("de_w_q", 3), s("de_pc_q", 22),
                            s("active_q", 32), s("guard_q", 32), s("retire_valid_o", 1)}});
     for (int w = 0; w < CoreGeometry::kWarpSlots; ++w) {
       // Queue occupancy is head - tail (seed 002's pointers).

@@ -220,6 +220,24 @@ TEST(SmRtl, ALaunchWhileTheBarrierUnitWakesASectionThreadDoesNotHang) {
   EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
 }
 
+TEST(SmRtl, AnArrivalWithoutParticipantsStartsTheTimeoutUnderFirstAny) {
+  const auto k = assembler::assembleFile(std::string(SIMT_REGRESS_DIR) + "/nonparticipant_first_arrival.s");
+  auto waitedOfWarp0 = [&](model::TimeoutOrigin origin) {
+    RunConfig cfg;
+    cfg.timeoutOrigin = origin;
+    const RunResult r = SmRtl(k, cfg).run();
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+    return r.global.empty() ? 0u : r.global[0];
+  };
+  EXPECT_GE(waitedOfWarp0(model::TimeoutOrigin::FirstParticipant), 300u);
+  EXPECT_LT(waitedOfWarp0(model::TimeoutOrigin::FirstArrival), 300u)
+      << "the non-participating arrival did not start the TIMEOUT";
+  RunConfig cfg;
+  cfg.timeoutOrigin = model::TimeoutOrigin::FirstArrival;
+  const RunResult c = cosim::Cosim(k, cfg).run();
+  EXPECT_EQ(c.status, RunStatus::Ok) << c.message;
+}
+
 TEST(SmRtl, IdleCyclesAreSplitByReason) {
   // The only warp sleeps at an impatient barrier until its TIMEOUT (COUNT 64 never comes):
   // the core idles for the barrier.
