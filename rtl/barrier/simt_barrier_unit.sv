@@ -77,7 +77,9 @@ module simt_barrier_unit #(
   output logic              section_valid_o,  // a section thread is selected
   output logic [TidW-1:0]   section_tid_o,
   output logic              tmo_fire_o,       // a portion starts by its TIMEOUT ...
-  output logic [BarW-1:0]   tmo_fire_bar_o    // ... of this entry ({cta, id})
+  output logic [BarW-1:0]   tmo_fire_bar_o,   // ... of this entry ({cta, id})
+  output logic              grant_fire_o,     // the slot arbiter's grant starts a section ...
+  output logic [BarW-1:0]   grant_fire_bar_o  // ... of this entry (co-simulation follows it)
 );
 
   logic [PrioW-1:0] prio_q [16];
@@ -208,6 +210,8 @@ module simt_barrier_unit #(
     .done_o       (ts_done)
   );
 
+  assign grant_fire_o     = grant_take;
+  assign grant_fire_bar_o = grant_bar;
   assign section_valid_o = ts_sel_valid;
   assign section_tid_o   = ts_sel_tid;
 

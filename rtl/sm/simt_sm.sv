@@ -117,6 +117,12 @@ module simt_sm #(
   output logic                     trace_tmo_o,
   output logic [WarpW-1:0]         trace_tmo_warp_o,
   output logic [3:0]               trace_tmo_id_o,
+  // ... any request the unit took for the instruction in flight (arrive, bottom, reset,
+  // exit), and a critical section the slot arbiter granted (the choice the model follows).
+  output logic                     trace_bu_req_o,
+  output logic                     trace_grant_o,
+  output logic [WarpW-1:0]         trace_grant_warp_o,
+  output logic [3:0]               trace_grant_id_o,
 
   // Debug view of one warp (valid while the core is idle, done or faulted) and status.
   input  logic [WarpW-1:0]         dbg_warp_i,
@@ -538,6 +544,8 @@ module simt_sm #(
   logic [NumBarSlots-1:0] bu_slots;
   logic                  bu_tmo_fire;
   logic [$clog2(NumEnt)-1:0] bu_tmo_bar;
+  logic                  bu_grant_fire;
+  logic [$clog2(NumEnt)-1:0] bu_grant_bar;
   logic [$clog2(((NumEnt > NumBarSlots) ? NumEnt - NumBarSlots : 1) + 1)-1:0] bu_fifo_count;
   /* verilator lint_on UNUSED */
 
@@ -590,7 +598,9 @@ module simt_sm #(
     .section_valid_o  (bu_sec_valid),
     .section_tid_o    (bu_sec_tid),
     .tmo_fire_o       (bu_tmo_fire),
-    .tmo_fire_bar_o   (bu_tmo_bar)
+    .tmo_fire_bar_o   (bu_tmo_bar),
+    .grant_fire_o     (bu_grant_fire),
+    .grant_fire_bar_o (bu_grant_bar)
   );
 
   logic                     sched_ready, sched_valid;
@@ -1561,6 +1571,12 @@ module simt_sm #(
   assign trace_tmo_o        = bu_tmo_fire;
   assign trace_tmo_warp_o   = slot_of_q[{CtaW'(bu_tmo_bar >> 4), WarpW'(0)}];
   assign trace_tmo_id_o     = bu_tmo_bar[3:0];
+  // (A refused arrival changes nothing in the unit and does not retire: not counted.)
+  assign trace_bu_req_o     = (state_q == StBarReq || state_q == StExitBu) && bu_req_ready &&
+                              !(state_q == StBarReq && is_arrive && bu_refused);
+  assign trace_grant_o      = bu_grant_fire;
+  assign trace_grant_warp_o = slot_of_q[{CtaW'(bu_grant_bar >> 4), WarpW'(0)}];
+  assign trace_grant_id_o   = bu_grant_bar[3:0];
   assign dbg_resident_o     = resident_q[dbg_warp_i];
   assign dbg_done_o         = wdone_q[dbg_warp_i];
   assign dbg_held_o         = held_q[dbg_warp_i];

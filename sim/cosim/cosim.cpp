@@ -69,28 +69,33 @@ RunResult Cosim::run() {
     return os.str();
   };
 
-  // Impatient timeouts fire when the core's barrier unit finds them elapsed (its scan order);
-  // the model checks each had elapsed and starts the same portion. The portion holds the
-  // arrivals the unit had taken by then: when an arrival the unit took is still in flight
-  // (not retired), the model starts the portion after issuing it, else before the next
-  // issue or wake.
-  struct PendingTimeout {
-    rtl::BarrierTimeout t;
+  // The core's barrier unit chooses two things the model follows: impatient timeouts fire
+  // when the unit finds them elapsed (its scan order), and the slot arbiter grants one
+  // critical section at a time. The model checks each choice was legal (the TIMEOUT had
+  // elapsed; the section held a slot of the highest priority waiting and no other section
+  // was in service) and makes it, in the order the core made them. An event that follows a
+  // request the unit took for the instruction in flight (not retired yet) is applied after
+  // the model issues that instruction, else before the next issue or wake.
+  struct PendingEvent {
+    bool grant = false;  // else a timeout
+    rtl::BarrierEvent e;
     bool afterInflight = false;
   };
-  std::vector<PendingTimeout> timeouts;
+  std::vector<PendingEvent> events;
   std::optional<uint64_t> acceptedAt;  // an arrival the unit took, not retired yet
-  uint64_t timeoutsChecked = 0;
+  bool requestInFlight = false;        // any request the unit took, not retired yet
+  uint64_t timeoutsChecked = 0, grantsChecked = 0;
   auto applyTimeouts = [&](bool inflightOnes) -> std::string {
-    for (auto it = timeouts.begin(); it != timeouts.end();) {
+    for (auto it = events.begin(); it != events.end();) {
       if (it->afterInflight != inflightOnes) {
         ++it;
         continue;
       }
-      ++timeoutsChecked;
-      const std::string why = mdl.lockstepTimeout(it->t.warp, it->t.id, it->t.cycle);
-      if (!why.empty()) return "mismatch at cycle " + std::to_string(it->t.cycle) + ": " + why;
-      it = timeouts.erase(it);
+      ++(it->grant ? grantsChecked : timeoutsChecked);
+      const std::string why = it->grant ? mdl.lockstepGrant(it->e.warp, it->e.id, it->e.cycle)
+                                        : mdl.lockstepTimeout(it->e.warp, it->e.id, it->e.cycle);
+      if (!why.empty()) return "mismatch at cycle " + std::to_string(it->e.cycle) + ": " + why;
+      it = events.erase(it);
     }
     return {};
   };
@@ -100,14 +105,20 @@ RunResult Cosim::run() {
     acceptedAt = cycle;
     if (log) std::fprintf(stderr, "%8llu accept\n", static_cast<unsigned long long>(cycle));
   });
-  core.onBarrierTimeout([&](const rtl::BarrierTimeout& t) -> std::string {
-    if (log) {
-      std::fprintf(stderr, "%8llu timeout warp %d id %d%s\n", static_cast<unsigned long long>(t.cycle),
-                   t.warp, t.id, acceptedAt ? " (after the arrival in flight)" : "");
-    }
-    timeouts.push_back({t, acceptedAt.has_value()});
-    return {};
-  });
+  core.onBarrierRequest([&](uint64_t) { requestInFlight = true; });
+  auto follow = [&](bool grant) {
+    return [&, grant](const rtl::BarrierEvent& e) -> std::string {
+      if (log) {
+        std::fprintf(stderr, "%8llu %s warp %d id %d%s\n", static_cast<unsigned long long>(e.cycle),
+                     grant ? "grant" : "timeout", e.warp, e.id,
+                     requestInFlight ? " (after the request in flight)" : "");
+      }
+      events.push_back({grant, e, requestInFlight});
+      return {};
+    };
+  };
+  core.onBarrierTimeout(follow(false));
+  core.onBarrierGrant(follow(true));
 
   std::vector<rtl::Wake> lateWakes;  // delivered after the instruction in flight
   auto deliver = [&](const rtl::Wake& w) -> std::string {
@@ -151,6 +162,7 @@ RunResult Cosim::run() {
     if (std::string why = applyTimeouts(false); !why.empty()) return why;
     const model::IssueRecord rec = mdl.lockstepIssue(r.warp, r.cycle, acceptedAt);
     acceptedAt.reset();
+    requestInFlight = false;
     if (!rec.fault.empty()) return at + "\n  the model faults here: " + rec.fault;
     if (std::string why = applyTimeouts(true); !why.empty()) return why;
     for (const rtl::Wake& w : lateWakes) {
@@ -206,6 +218,7 @@ RunResult Cosim::run() {
   res.stats["cosim_instructions_compared"] = compared;
   res.stats["cosim_wakes_checked"] = wakes;
   res.stats["cosim_timeouts_checked"] = timeoutsChecked;
+  res.stats["cosim_grants_checked"] = grantsChecked;
   if (res.status == RunStatus::Mismatch) return res;
   auto mismatch = [&](const std::string& m) {
     res.status = RunStatus::Mismatch;

@@ -57,8 +57,8 @@ struct SmRtl::Impl {
   RetireHook retire;
   WakeHook wakeHook;
   CycleHook cycleHook;
-  AcceptHook acceptHook;
-  TimeoutHook timeoutHook;
+  AcceptHook acceptHook, requestHook;
+  BarrierHook timeoutHook, grantHook;
   // The instruction in flight: register writes (lane, reg -> value, first old value) and
   // global writes (addr -> old, new), reduced to changes at retire.
   std::map<std::pair<int, int>, uint32_t> rfNew;
@@ -346,8 +346,13 @@ struct SmRtl::Impl {
       }
     }
     if (dut->trace_bar_accept_o && acceptHook) acceptHook(cycle);
+    if (dut->trace_bu_req_o && requestHook) requestHook(cycle);
     if (dut->trace_tmo_o && timeoutHook) {
-      const std::string v = timeoutHook(BarrierTimeout{cycle, dut->trace_tmo_warp_o, dut->trace_tmo_id_o});
+      const std::string v = timeoutHook(BarrierEvent{cycle, dut->trace_tmo_warp_o, dut->trace_tmo_id_o});
+      if (!v.empty()) return v;
+    }
+    if (dut->trace_grant_o && grantHook) {
+      const std::string v = grantHook(BarrierEvent{cycle, dut->trace_grant_warp_o, dut->trace_grant_id_o});
       if (!v.empty()) return v;
     }
     if (dut->trace_wake_o && wakeHook) {
@@ -409,7 +414,7 @@ struct SmRtl::Impl {
         res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
         break;
       }
-      if (retire || wakeHook || acceptHook || timeoutHook) {
+      if (retire || wakeHook || acceptHook || requestHook || timeoutHook || grantHook) {
         const std::string verdict = observe();
         if (!verdict.empty()) {
           res.status = RunStatus::Mismatch;
@@ -454,7 +459,9 @@ void SmRtl::onRetire(RetireHook f) { impl_->retire = std::move(f); }
 void SmRtl::onWake(WakeHook f) { impl_->wakeHook = std::move(f); }
 void SmRtl::onCycleEnd(CycleHook f) { impl_->cycleHook = std::move(f); }
 void SmRtl::onBarrierAccept(AcceptHook f) { impl_->acceptHook = std::move(f); }
-void SmRtl::onBarrierTimeout(TimeoutHook f) { impl_->timeoutHook = std::move(f); }
+void SmRtl::onBarrierRequest(AcceptHook f) { impl_->requestHook = std::move(f); }
+void SmRtl::onBarrierTimeout(BarrierHook f) { impl_->timeoutHook = std::move(f); }
+void SmRtl::onBarrierGrant(BarrierHook f) { impl_->grantHook = std::move(f); }
 RunResult SmRtl::run() { return impl_->run(); }
 
 }  // namespace simt::rtl

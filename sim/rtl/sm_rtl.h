@@ -45,9 +45,10 @@ struct Wake {
   bool afterInflight = false;
 };
 
-// A barrier portion the core started because its impatient TIMEOUT elapsed: a warp slot of
-// the CTA and the barrier id.
-struct BarrierTimeout {
+// A choice of the core's barrier unit the co-simulation follows: a portion started because
+// its impatient TIMEOUT elapsed, or a critical section the slot arbiter granted. A warp slot
+// of the CTA and the barrier id.
+struct BarrierEvent {
   uint64_t cycle = 0;
   int warp = 0;
   int id = 0;
@@ -71,12 +72,15 @@ class SmRtl {
   void onRetire(RetireHook f);
   void onWake(WakeHook f);
   void onCycleEnd(CycleHook f);  // after every clock edge
-  // The barrier unit took an arrival (its cycle is the arrival's timeout origin); a portion
-  // started by TIMEOUT (a non-empty answer stops the run as a mismatch).
+  // The barrier unit took an arrival (its cycle is the arrival's timeout origin), or any
+  // request of the instruction in flight (arrive, bottom, reset, exit); a portion started by
+  // TIMEOUT; a section granted (a non-empty answer stops the run as a mismatch).
   using AcceptHook = std::function<void(uint64_t)>;
-  using TimeoutHook = std::function<std::string(const BarrierTimeout&)>;
+  using BarrierHook = std::function<std::string(const BarrierEvent&)>;
   void onBarrierAccept(AcceptHook f);
-  void onBarrierTimeout(TimeoutHook f);
+  void onBarrierRequest(AcceptHook f);
+  void onBarrierTimeout(BarrierHook f);
+  void onBarrierGrant(BarrierHook f);
   model::RunResult run();
 
  private:

@@ -354,6 +354,33 @@ TEST_F(BarrierUnitTest, HigherPriorityIdIsServedFirst) {
   EXPECT_EQ(w[0].threads, std::vector<int>{2}) << "id 3 overtakes id 2";
 }
 
+TEST_F(BarrierUnitTest, ExternalGrantsAreCheckedAndFollowed) {
+  // Co-simulation: the RTL's slot arbiter picks the section; the model checks the choice.
+  bu.setExternalGrants(true);
+  bu.setPriority(3, 2);
+  arrive(arrival(1, 10, BarrierKind::Ordered, {0}, 1));
+  arrive(arrival(2, 20, BarrierKind::Ordered, {1}, 1));
+  EXPECT_TRUE(wakes().empty()) << "no grant of its own";
+  EXPECT_NE(bu.forceGrant(0, 5).find("holds no execution slot"), std::string::npos);
+  // Ids 1 and 2 have equal priority: either is legal (the round robin is the RTL's).
+  EXPECT_EQ(bu.forceGrant(0, 2), "");
+  auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{1});
+  const std::string busy = bu.forceGrant(0, 1);
+  EXPECT_NE(busy.find("while barrier 2 of cta 0 is in service"), std::string::npos) << busy;
+  arrive(arrival(3, 30, BarrierKind::Ordered, {2}, 1));  // priority 2
+  std::vector<int> sleepNow;
+  bu.bottom(0, 2, 40, true, {1}, sleepNow);
+  wakes();
+  const std::string low = bu.forceGrant(0, 1);
+  EXPECT_NE(low.find("at priority 0 while a slot of priority 2 waits"), std::string::npos) << low;
+  EXPECT_EQ(bu.forceGrant(0, 3), "");
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{2});
+}
+
 // A section reset while it waits for a slot leaves a stale slot entry that is released
 // unserved; the id can be used again meanwhile.
 TEST_F(BarrierUnitTest, ResetOfAQueuedSectionIsNeverServed) {

@@ -26,6 +26,7 @@ class Generator {
       else os_ << "mov r" << r << ", " << rng_.range(-1000, 1000) << "\n";
     }
     block(0, rng_.range(6, 14), /*inCall=*/false, /*inLoop=*/false);
+    if (rng_.chance(50)) section();  // every other program has at least one section
     for (int r = 3; r <= 12; ++r) os_ << "st.global [r16+out+" << (r - 3) * 4 << "], r" << r << "\n";
     os_ << "exit\n";
     for (int f = 0; f < calls_; ++f) {
@@ -47,6 +48,35 @@ class Generator {
   }
   std::string operandB() {
     return rng_.chance(40) ? std::to_string(rng_.range(-64, 64)) : reg();
+  }
+
+  // A critical section: a read-modify-write of a counter, one thread at a time; ordered or
+  // unordered, sometimes exclusive, blocking or non-blocking bottom. Each section has its own
+  // id: after a non-blocking bottom a thread may reach the next section while this one still
+  // serves others (one id, two tags: a deadlock). An impatient one has its warps arrive
+  // staggered and, guarded, only some threads take part (the body carries the same guard):
+  // portions start by MIN or TIMEOUT and late arrivals join the running portion. Several
+  // sections of one program (and of several CTAs) queue for the slot arbiter, whose grants
+  // the co-simulation follows.
+  void section() {
+    const int id = sectionId_++;
+    const std::string g = rng_.chance(50) ? "" : "@" + pred() + " ";
+    const bool imp = !g.empty() || rng_.chance(30);
+    std::string top = std::string("bar.top.") + (rng_.chance(60) ? "ocs" : "ucs");
+    const std::string bot = "bar.bot." + top.substr(8);
+    if (rng_.chance(20)) top += ".ex";
+    if (imp) {
+      const std::string loop = label(), go = label();
+      os_ << "mov r20, %warpid\nmul r20, r20, " << rng_.range(5, 60) << "\n" << loop
+          << ": setp.gt p6, r20, 0\n@!p6 bra " << go << "\nsub r20, r20, 1\nbra " << loop << "\n" << go
+          << ": " << g << top << ".imp " << id << ", " << threads_ << ", "
+          << (rng_.chance(30) ? rng_.range(1, threads_) : 0) << ", " << rng_.range(10, 150) << "\n";
+    } else {
+      os_ << top << " " << id << "\n";
+    }
+    os_ << g << "ld.global r21, [acc+8]\n" << g << "add r21, r21, " << reg() << "\n" << g
+        << "st.global [acc+8], r21\n" << g << "mov " << dst() << ", r21\n" << g << bot
+        << (rng_.chance(50) ? ".nb " : " ") << id << "\n";
   }
 
   void alu() {
@@ -150,13 +180,7 @@ class Generator {
             << ", " << (rng_.chance(30) ? rng_.range(1, threads_) : 0) << ", " << rng_.range(10, 150)
             << "\n";
       } else if (depth == 0 && !inCall && sectionId_ < 16) {
-        // ordered critical section: a read-modify-write of a counter, one thread at a time.
-        // Each section has its own id: after a non-blocking bottom a thread may reach the
-        // next section while this one still serves others (one id, two tags: a deadlock).
-        const int id = sectionId_++;
-        os_ << "bar.top.ocs " << id << "\nld.global r21, [acc+8]\nadd r21, r21, " << reg()
-            << "\nst.global [acc+8], r21\nmov " << dst() << ", r21\nbar.bot.ocs"
-            << (rng_.chance(50) ? ".nb " : " ") << id << "\n";
+        section();
       } else {
         alu();
       }

@@ -15,7 +15,7 @@ namespace {
 constexpr int kProgramsPerSeed = 12;
 
 TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
-  uint64_t compared = 0, timeouts = 0;
+  uint64_t compared = 0, timeouts = 0, grants = 0;
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
@@ -31,6 +31,7 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
         const model::RunResult r = cosim::Cosim(k, cfg).run();
         compared += r.stats.count("cosim_instructions_compared") ? r.stats.at("cosim_instructions_compared") : 0;
         timeouts += r.stats.count("cosim_timeouts_checked") ? r.stats.at("cosim_timeouts_checked") : 0;
+        grants += r.stats.count("cosim_grants_checked") ? r.stats.at("cosim_grants_checked") : 0;
         ASSERT_EQ(r.status, model::RunStatus::Ok)
             << "program " << i << (mode == model::DivergenceMode::Deque ? " (deque)" : " (stack)")
             << ": " << r.message << "\n--- random.s\n" << src;
@@ -42,9 +43,11 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
   // every impatient barrier start by MIN or COUNT; they print the count.
   if (baseSeed() == kDefaultSeed && testSeeds().size() == 1) {
     EXPECT_GT(timeouts, 0u) << "impatient barriers must start portions by TIMEOUT";
+    EXPECT_GT(grants, 0u) << "critical sections must be granted by the core's slot arbiter";
   }
-  std::printf("random programs: %llu instructions compared, %llu barrier timeouts checked\n",
-              static_cast<unsigned long long>(compared), static_cast<unsigned long long>(timeouts));
+  std::printf("random programs: %llu instructions compared, %llu barrier timeouts and %llu section grants checked\n",
+              static_cast<unsigned long long>(compared), static_cast<unsigned long long>(timeouts),
+              static_cast<unsigned long long>(grants));
 }
 
 }  // namespace

@@ -334,6 +334,16 @@ TEST(Cosim, ATimeoutBeforeTheModelsTimeoutElapsedIsReported) {
   EXPECT_TRUE(has(r.message, "before its TIMEOUT 1000 from the first arrival")) << r.message;
 }
 
+TEST(Cosim, AGrantOfASectionTheModelDoesNotHoldIsReported) {
+  // The core's barrier 1 is an ordered section whose slot the arbiter grants; in the model's
+  // kernel it is a plain barrier that holds no slot.
+  const RunResult r =
+      cosimOf(".launch ctas=1 threads=32\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\nbar.bot.ocs 1\nexit\n",
+              ".launch ctas=1 threads=32\nmov r1, %tid\nbar.sync 1\nadd r2, r1, 1\nbar.sync 2\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_TRUE(has(r.message, "section grant of barrier 1 of cta 0, which holds no execution slot")) << r.message;
+}
+
 }  // namespace cosim_tests
 
 }  // namespace

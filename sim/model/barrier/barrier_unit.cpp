@@ -181,12 +181,13 @@ bool BarrierUnit::moveFifoHead() {
 // One section at a time is in service: when the thread select is free, every FIFO head that
 // may enter a slot does (the RTL's grant waits for that), then the arbiter grants a waiting
 // slot (highest priority, round robin among equals); a slot whose entry has no portion waiting
-// (a reset dropped it while it queued) is released unserved.
+// (a reset dropped it while it queued) is released unserved. With external grants the
+// co-simulation grants through forceGrant.
 void BarrierUnit::dispatch() {
   for (;;) {
     while (moveFifoHead()) {
     }
-    if (serviceSlot_ >= 0) return;
+    if (serviceSlot_ >= 0 || externalGrants_) return;
     uint64_t waiting = 0;
     uint32_t best = 0;
     for (int s = 0; s < kSlots; ++s) {
@@ -202,20 +203,51 @@ void BarrierUnit::dispatch() {
     const auto g = arbiter_.grant(top);
     if (!g) return;
     arbiter_.commit(top, true);
-    const SlotEntry e = *slots_[static_cast<size_t>(*g)];
-    Cta& c = ctas_.at(e.cta);
-    Instance& b = c.bar[e.id];
-    queued_[e.cta][e.id] = false;
-    if (!b.busy || !b.sectionActive || b.inService) {
-      slots_[static_cast<size_t>(*g)].reset();  // stale: its barrier was reset meanwhile
-      ++stats["barrier_slot_stale"];
-      continue;
-    }
-    serviceSlot_ = *g;
-    b.inService = true;
-    if (b.exclusive) ++stats["barrier_exclusive_sections"];
-    serveNext(e.cta, b, e.id);
+    if (grantSlot(*g)) return;
   }
+}
+
+// The granted slot's section goes into service (true), or, stale, the slot is released.
+bool BarrierUnit::grantSlot(int slot) {
+  const SlotEntry e = *slots_[static_cast<size_t>(slot)];
+  Cta& c = ctas_.at(e.cta);
+  Instance& b = c.bar[e.id];
+  queued_[e.cta][e.id] = false;
+  if (!b.busy || !b.sectionActive || b.inService) {
+    slots_[static_cast<size_t>(slot)].reset();  // stale: its barrier was reset meanwhile
+    ++stats["barrier_slot_stale"];
+    return false;
+  }
+  serviceSlot_ = slot;
+  b.inService = true;
+  if (b.exclusive) ++stats["barrier_exclusive_sections"];
+  serveNext(e.cta, b, e.id);
+  return true;
+}
+
+std::string BarrierUnit::forceGrant(int cta, int id) {
+  const std::string at = "section grant of barrier " + std::to_string(id) + " of cta " + std::to_string(cta);
+  if (serviceSlot_ >= 0) {
+    const SlotEntry& in = *slots_[static_cast<size_t>(serviceSlot_)];
+    return at + " while barrier " + std::to_string(in.id) + " of cta " + std::to_string(in.cta) +
+           " is in service";
+  }
+  int slot = -1;
+  uint32_t best = 0;
+  for (int s = 0; s < kSlots; ++s) {
+    const auto& e = slots_[static_cast<size_t>(s)];
+    if (!e) continue;
+    best = std::max(best, e->prio);
+    if (e->cta == cta && e->id == id) slot = s;
+  }
+  if (slot < 0) return at + ", which holds no execution slot";
+  const uint32_t prio = slots_[static_cast<size_t>(slot)]->prio;
+  if (prio < best) {
+    return at + " at priority " + std::to_string(prio) + " while a slot of priority " + std::to_string(best) +
+           " waits";
+  }
+  if (!grantSlot(slot)) dispatch();  // stale: the freed slot may take a FIFO head
+  return {};
 }
 
 void BarrierUnit::serveNext(int cta, Instance& b, int id) {

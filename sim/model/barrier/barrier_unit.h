@@ -111,6 +111,12 @@ class BarrierUnit {
   void setExternalTimeouts(bool on) { externalTimeouts_ = on; }
   void setTimeoutOrigin(TimeoutOrigin o) { origin_ = o; }
   std::string forceTimeout(int cta, int id, uint64_t cycle);
+  // Section grants chosen outside (co-simulation): the unit still moves FIFO heads into free
+  // slots but grants none itself; forceGrant grants the slot holding (cta, id) after checking
+  // that the choice is legal now (empty answer: no section in service, the barrier holds a
+  // slot, no occupied slot has a higher priority) or saying why not.
+  void setExternalGrants(bool on) { externalGrants_ = on; }
+  std::string forceGrant(int cta, int id);
   // The earliest cycle at which an impatient barrier's timeout fires, if any is pending.
   std::optional<uint64_t> nextTimeout() const;
   // Threads asleep in the unit (for deadlock reports), per CTA: text naming barriers.
@@ -168,6 +174,7 @@ class BarrierUnit {
   void serveNext(int cta, Instance& b, int id);
   void finishIfDone(Cta& c, Instance& b);
   void dispatch();
+  bool grantSlot(int slot);
   bool moveFifoHead();
   void wake(int cta, std::vector<int> threads, uint32_t resume);
 
@@ -183,6 +190,7 @@ class BarrierUnit {
   uint64_t cycle_ = 0;    // of the latest arrival or evaluation
   uint32_t prio_[kIds] = {};
   bool externalTimeouts_ = false;
+  bool externalGrants_ = false;
   TimeoutOrigin origin_ = TimeoutOrigin::FirstParticipant;
 };
 

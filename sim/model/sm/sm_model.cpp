@@ -724,6 +724,13 @@ struct SmModel::Impl {
     launchCtas();
   }
 
+  std::string forceGrant(int sl, int id, uint64_t atCycle) {
+    cycle = atCycle;
+    const std::string why = bu.forceGrant(slots[static_cast<size_t>(sl)].cta, id);
+    if (why.empty()) settleBarriers();
+    return why;
+  }
+
   std::string forceTimeout(int sl, int id, uint64_t atCycle) {
     cycle = atCycle;
     const std::string why = bu.forceTimeout(slots[static_cast<size_t>(sl)].cta, id, atCycle);
@@ -798,6 +805,7 @@ RunResult SmModel::run() { return impl_->run(); }
 void SmModel::lockstepStart() {
   impl_->deferWakes = true;
   impl_->bu.setExternalTimeouts(true);
+  impl_->bu.setExternalGrants(true);
   impl_->launchCtas();
 }
 uint32_t SmModel::pc(int warp) const { return impl_->du.pc(warp); }
@@ -814,6 +822,10 @@ IssueRecord SmModel::lockstepIssue(int warp, uint64_t cycle, std::optional<uint6
 std::string SmModel::lockstepTimeout(int warp, int id, uint64_t cycle) {
   if (!resident(warp)) return "barrier timeout in warp slot " + std::to_string(warp) + ", which the model does not hold";
   return impl_->forceTimeout(warp, id, cycle);
+}
+std::string SmModel::lockstepGrant(int warp, int id, uint64_t cycle) {
+  if (!resident(warp)) return "section grant in warp slot " + std::to_string(warp) + ", which the model does not hold";
+  return impl_->forceGrant(warp, id, cycle);
 }
 std::string SmModel::lockstepWake(int warp, uint64_t mask, uint32_t resume) {
   return impl_->deliverWake(warp, mask, resume);

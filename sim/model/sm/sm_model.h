@@ -87,6 +87,10 @@ class SmModel {
   // TIMEOUT elapsed: the model checks it had (empty answer, else why not) and starts it.
   // The model fires no timeout of its own in lockstep.
   std::string lockstepTimeout(int warp, int id, uint64_t cycle);
+  // The RTL's slot arbiter granted the critical section of barrier `id` of the CTA in this
+  // warp slot: the model checks the choice was legal (empty answer, else why not) and serves
+  // that section. The model grants no section of its own in lockstep.
+  std::string lockstepGrant(int warp, int id, uint64_t cycle);
   // A barrier wake token the RTL delivered: empty if the model had it pending, else why not.
   std::string lockstepWake(int warp, uint64_t mask, uint32_t resume);
   // Values the model cannot know (%clock): taken from the RTL.
