@@ -150,7 +150,7 @@ module simt_sm #(
   typedef enum logic [4:0] {
     StIdle, StLaunchWarp, StLaunchClr, StLaunchDu, StLaunchBu, StLaunchSh,
     StDecode, StReadB, StReadC, StExec,
-    StMemNext, StMemLane, StMemData, StMemReq, StMemRsp, StAtomReq, StAtomRsp, StShData,
+    StMemLane, StMemData, StMemReq, StMemRsp, StAtomReq, StAtomRsp, StShData,
     StBarReq, StDu, StExitBu, StCheck, StWake, StWakeCheck, StDone, StFault
   } state_e;
 
@@ -316,9 +316,10 @@ module simt_sm #(
   assign de_cls   = classify(de_op);
   assign de_legal = de_op < 7'(simt_pkg::NumOpcodes);
   // Register operand b is read only when something uses it: ALU and setp without an
-  // immediate, selp, cas (compare value; rc follows). Stores read their data per lane.
+  // immediate, selp, atomics (operand; cas: compare value, rc follows), stores (the data of
+  // every lane; v4 stores read each element's register in the memory loop).
   assign de_need_b = ((de_cls[0] || de_op == simt_pkg::OpSetp) && !imem_rdata[7]) ||
-                     de_op == simt_pkg::OpSelp || de_cls[9];
+                     de_op == simt_pkg::OpSelp || de_cls[8] || (de_cls[7] && !de_cls[6]);
   // A simple instruction completes in EXEC in one cycle (the divergence unit's DuNext answers
   // at once): the next instruction may be decoded meanwhile. Memory, control and barrier
   // instructions and traps take their own states.
@@ -937,11 +938,13 @@ module simt_sm #(
   assign issue_active = issue_self ? active_q : iss_active;
   assign issue_pc_bad = {{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= issue_pc;
 
+  logic             lane_done;  // the memory loop finished a lane: the next one, or DU
   logic             pred_we;    // the issued warp's predicates take pw_new
   logic             pred_clr;   // the launched slot's predicates are cleared
   always_comb begin
     pred_we    = 1'b0;
     pred_clr   = 1'b0;
+    lane_done  = 1'b0;
     state_d    = state_q;
     started_d  = started_q;
     next_cta_d = next_cta_q;
@@ -1204,7 +1207,9 @@ module simt_sm #(
           pred_we = 1'b1;
         end else if (is_mem) begin
           mrem_d  = exec;
-          state_d = StMemNext;
+          mlane_d = lowest(exec);
+          melem_d = '0;
+          state_d = (exec == '0) ? StDu : StMemLane;
         end else if (is_ctrl) begin
           du_op_d   = ctrl_du_op;
           bu_exit_d = (op == simt_pkg::OpExit) && exec != '0;
@@ -1222,18 +1227,12 @@ module simt_sm #(
       end
 
       // ---- Load/store: lane by lane in ascending order, v4 elements in order ---------------
-      StMemNext: begin
-        if (mrem_q == '0) begin
-          state_d = StDu;
-        end else begin
-          mlane_d = lowest(mrem_q);
-          melem_d = '0;
-          state_d = StMemLane;
-        end
-      end
+      // A global access is requested in the cycle its address is checked (2 cycles per lane
+      // with a memory that answers in the next cycle); store data and atomic operands come
+      // from rb, read in DE for all lanes (v4 stores read each element's register here).
       StMemLane: begin
-        // Checks, the address, and a read of the store data register (rb + element).
         maddr_d  = lane_addr;
+        mdata_d  = opb[mlane_q*32 +: 32];
         rf_re    = 1'b1;
         rf_raddr = {w_q, f_rb + {3'd0, melem_q}};
         if (lane_misaligned || lane_out_of_range) begin
@@ -1247,19 +1246,24 @@ module simt_sm #(
           flane_d   = mlane_q;
           faddr_d   = lane_addr;
           state_d   = StFault;
-        end else begin
+        end else if (is_v4 && is_store) begin
           state_d = StMemData;
+        end else if (is_shared) begin
+          sh_re   = 1'b1;
+          state_d = StShData;
+        end else begin
+          mem_req_valid_o = 1'b1;
+          mem_req_we_o    = is_store;
+          mem_req_addr_o  = lane_addr;
+          mem_req_wdata_o = opb[mlane_q*32 +: 32];
+          if (!mem_req_ready_i) perf_d[4] = perf_q[4] + 32'd1;
+          state_d = mem_req_ready_i ? StMemRsp : StMemReq;
         end
       end
       StMemData: begin
+        // v4 store: this element's data register, read in StMemLane.
         mdata_d = rf_rdata[mlane_q*32 +: 32];
-        if (is_shared) begin
-          sh_re    = 1'b1;
-          sh_raddr = ShAW'(wcta_q[w_q]) * ShAW'(SharedWords) + ShAW'(maddr_q[31:2]);
-          state_d  = StShData;
-        end else begin
-          state_d = StMemReq;
-        end
+        state_d = StMemReq;
       end
       StMemReq: begin
         mem_req_valid_o = 1'b1;
@@ -1284,8 +1288,7 @@ module simt_sm #(
             melem_d = melem_q + 2'd1;
             state_d = StMemLane;
           end else begin
-            mrem_d = mrem_q & ~(32'd1 << mlane_q);
-            state_d         = StMemNext;
+            lane_done = 1'b1;
           end
         end
       end
@@ -1301,10 +1304,7 @@ module simt_sm #(
       end
       StAtomRsp: begin
         if (!mem_rsp_valid_i) perf_d[4] = perf_q[4] + 32'd1;
-        if (mem_rsp_valid_i) begin
-          mrem_d = mrem_q & ~(32'd1 << mlane_q);
-          state_d         = StMemNext;
-        end
+        if (mem_rsp_valid_i) lane_done = 1'b1;
       end
       StShData: begin
         // sh_rdata is the old word; mdata_q the store data or atomic operand (rb).
@@ -1323,8 +1323,7 @@ module simt_sm #(
                               : shared_atom_new;
           end
         end
-        mrem_d = mrem_q & ~(32'd1 << mlane_q);
-        state_d         = StMemNext;
+        lane_done = 1'b1;
       end
 
       // ---- Barrier unit requests -----------------------------------------------------------
@@ -1433,6 +1432,14 @@ module simt_sm #(
       StFault: ;
       default: state_d = StFault;
     endcase
+
+    // The memory loop's next lane (ascending), or the instruction's divergence-unit step.
+    if (lane_done) begin
+      mrem_d  = mrem_q & ~(32'd1 << mlane_q);
+      mlane_d = lowest(mrem_d);
+      melem_d = '0;
+      state_d = (mrem_d == '0) ? StDu : StMemLane;
+    end
 
     // The divergence-unit request of the instruction: from EXEC already for plain and control
     // instructions (DuNext answers in the same cycle), else from DU after memory or barrier.
@@ -1771,7 +1778,8 @@ module simt_sm #(
         else $error("sm: bottom sleep of a thread that is not in the section");
       if (state_q == StIdle && started_q) assert (finished_q <= cfg_nctaid_i)
         else $error("sm: more CTAs finished than launched");
-      assert (!(mem_req_valid_o && state_q != StMemReq && state_q != StAtomReq))
+      assert (!(mem_req_valid_o && state_q != StMemLane && state_q != StMemReq &&
+                state_q != StAtomReq))
         else $error("sm: memory request outside the load/store states");
       // The idle reasons split the idle count.
       assert (perf_q[3] == perf_q[12] + perf_q[13] + perf_q[14])

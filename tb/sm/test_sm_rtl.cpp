@@ -177,6 +177,41 @@ TEST(SmRtl, CountersAgreeWithTheModelOnAKernelWithoutRaces) {
   EXPECT_GT(rtl.cycles, rtl.instructions) << "several cycles per instruction";
 }
 
+// The pipeline (docs/blocks/sm.md, "Timing"): independent ALU instructions retire one per
+// cycle from two or more warps (issue, decode and execute overlap), one every 2 cycles from
+// a single warp (it issues again in its own EXEC cycle). Cycle counts, not wall-clock time.
+std::vector<uint64_t> retireCycles(int warps, int adds) {
+  std::string src = ".launch ctas=1 threads=" + std::to_string(32 * warps) + "\nmov r1, %tid\n";
+  for (int i = 0; i < adds; ++i) src += "add r" + std::to_string(2 + i % 8) + ", r1, " + std::to_string(i) + "\n";
+  src += "exit\n";
+  SmRtl core(assembler::assemble(src, "inline.s"), RunConfig{});
+  std::vector<uint64_t> cycles;
+  core.onRetire([&](const Retired& r) {
+    cycles.push_back(r.cycle);
+    return std::string{};
+  });
+  const RunResult r = core.run();
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+  return cycles;
+}
+
+TEST(SmRtl, SimpleInstructionsOfTwoWarpsRetireOnePerCycle) {
+  for (int warps : {2, 4}) {
+    const std::vector<uint64_t> c = retireCycles(warps, 40);
+    ASSERT_EQ(c.size(), static_cast<size_t>(warps * 42));
+    // After the launch, every warp streams adds: the middle of the run is one per cycle.
+    for (size_t i = c.size() / 4; i < 3 * c.size() / 4; ++i) {
+      EXPECT_EQ(c[i], c[i - 1] + 1) << warps << " warps, retire " << i;
+    }
+  }
+}
+
+TEST(SmRtl, ASingleWarpRetiresASimpleInstructionEverySecondCycle) {
+  const std::vector<uint64_t> c = retireCycles(1, 40);
+  ASSERT_EQ(c.size(), 42u);
+  for (size_t i = 5; i < 38; ++i) EXPECT_EQ(c[i], c[i - 1] + 2) << "retire " << i;
+}
+
 TEST(SmRtl, RetireStreamReportsEveryIssuedInstruction) {
   const auto k = assembler::assemble(
       ".launch ctas=1 threads=40\nmov r1, %tid\nsetp.lt p0, r1, 3\n@p0 add r1, r1, 1\nexit\n",
