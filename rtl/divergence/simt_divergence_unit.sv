@@ -50,6 +50,8 @@ module simt_divergence_unit #(
   output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
   output logic [AddrW-1:0]          resp_link_value_o,
   output logic                      resp_yield_fired_o,   // yield: its token was pushed/merged
+  output logic                      resp_wake_fast_o,     // barrier wake done in this cycle ...
+  output logic [WarpSize-1:0]       resp_wake_mask_o,     // ... these threads now active
   output logic                      evt_pop_o,            // a token left the queue this cycle
   output logic                      evt_discard_o,        // ... and woke nobody (discarded)
 
@@ -727,6 +729,8 @@ module simt_divergence_unit #(
                              ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
   assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
   assign resp_yield_fired_o = fire_q;
+  assign resp_wake_fast_o   = fast_wake && dq_push_ready;
+  assign resp_wake_mask_o   = wake_mask;
   // Events for the performance counters.
   assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || (fast_wake && dq_push_ready);
   assign evt_discard_o = dq_pop_valid && dq_pop_ready &&

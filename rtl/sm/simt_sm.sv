@@ -229,6 +229,7 @@ module simt_sm #(
   logic                  wake_ret_d, wake_ret_q;     // a wake served during a barrier request
   state_e                ret_state_d, ret_state_q;   // ... and the state to go back to
   logic [WarpW-1:0]      wake_w_d, wake_w_q;
+  logic [WarpW-1:0]      wake_slot;                  // the slot of the wake token offered
 
   // Fault
   simt_pkg::fault_e      fcause_d, fcause_q;
@@ -452,6 +453,8 @@ module simt_sm #(
   logic [31:0]           du_link_mask;
   logic [AddrW-1:0]      du_link_value;
   logic                  du_yield_fired;
+  logic                  du_wake_fast;   // a sleeping warp woken in this cycle ...
+  logic [31:0]           du_wake_mask;   // ... with these threads active
   logic                  du_evt_pop, du_evt_discard;
   logic [WarpW-1:0]      qry_warp;
   logic [AddrW-1:0]      iss_pc;
@@ -497,6 +500,8 @@ module simt_sm #(
     .resp_link_mask_o    (du_link_mask),
     .resp_link_value_o   (du_link_value),
     .resp_yield_fired_o  (du_yield_fired),
+    .resp_wake_fast_o    (du_wake_fast),
+    .resp_wake_mask_o    (du_wake_mask),
     .evt_pop_o           (du_evt_pop),
     .evt_discard_o       (du_evt_discard),
     .iss_warp_i          (sched_warp),
@@ -623,6 +628,8 @@ module simt_sm #(
     assign sched_cta_prio[c*6 +: 6] = (cid_q[c] > 16'd63) ? 6'd0 : 6'd63 - cid_q[c][5:0];
   end
 
+  assign wake_slot = slot_of_q[{bu_wake_cta, bu_wake_warp}];
+
   // What the scheduler sees of each warp; in CHECK the checked warp's new state straight
   // from the divergence unit (it may issue again in the same cycle).
   logic [NumWarps-1:0] sched_wvalid, sched_wactive;
@@ -636,6 +643,10 @@ module simt_sm #(
     if (state_q == StWakeCheck) begin
       sched_wvalid[wake_w_q]  = resident_q[wake_w_q] && !qry_done;
       sched_wactive[wake_w_q] = qry_active != '0;
+    end
+    if ((state_q == StWake || state_q == StCheck) && du_wake_fast) begin
+      sched_wvalid[wake_slot]  = resident_q[wake_slot];
+      sched_wactive[wake_slot] = 1'b1;
     end
   end
 
@@ -776,14 +787,18 @@ module simt_sm #(
 
   // The warp's done condition from the divergence unit's state: nothing active, no token,
   // every thread exited or never launched.
-  logic qry_done;
+  // qry_busy: not done whatever the queue holds (active threads, or threads waiting for a
+  // token or a barrier); it does not read the queue, whose query port the divergence unit
+  // gives to a request presented in the same cycle.
+  logic qry_done, qry_busy;
   always_comb begin
-    qry_done = (qry_active == '0) && (qry_count == '0);
+    qry_busy = qry_active != '0;
     for (int l = 0; l < 32; l++) begin
       if (qry_reason[l*4 +: 4] != simt_pkg::RsnNone &&
-          qry_reason[l*4 +: 4] != simt_pkg::RsnExit) qry_done = 1'b0;
+          qry_reason[l*4 +: 4] != simt_pkg::RsnExit) qry_busy = 1'b1;
     end
   end
+  assign qry_done = !qry_busy && (qry_count == '0);
 
   // Memory access of the current (lane, element).
   logic [31:0] lane_base, lane_addr;
@@ -921,12 +936,13 @@ module simt_sm #(
 
   // IDLE would do nothing but issue: no CTA to retire or launch, no wake token due.
   logic issue_ok, wake_next;
-  assign issue_ok  = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
-                     !launch_ready && (!bu_wake_valid || issue_due_q);
+  logic issue_base;
+  assign issue_base = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
+                      !launch_ready;
+  assign issue_ok  = issue_base && (!bu_wake_valid || issue_due_q);
   // ... or IDLE would deliver a wake token (it is the wake's turn): a retiring state goes to
   // WAKE directly.
-  assign wake_next = started_q && finished_q != cfg_nctaid_i && !(|cta_finished) &&
-                     !launch_ready && bu_wake_valid && !issue_due_q;
+  assign wake_next = issue_base && bu_wake_valid && !issue_due_q;
 
   // The issue port's PC and mask; the warp retiring a simple instruction in EXEC may issue
   // again at once, at pc + 1 with the same mask (the unit's update lands at the clock edge).
@@ -934,8 +950,13 @@ module simt_sm #(
   logic [AddrW-1:0] issue_pc;
   logic [31:0]      issue_active;
   assign issue_self   = state_q == StExec && sched_warp == w_q;
-  assign issue_pc     = issue_self ? pc_q + 1'b1 : iss_pc;
-  assign issue_active = issue_self ? active_q : iss_active;
+  // ... and the warp woken in this cycle (a sleeping warp's one-cycle wake) at its resume
+  // address with the woken threads.
+  logic issue_woken;
+  assign issue_woken  = (state_q == StWake || state_q == StCheck) && du_wake_fast &&
+                        sched_warp == wake_slot;
+  assign issue_pc     = issue_self ? pc_q + 1'b1 : issue_woken ? bu_wake_resume : iss_pc;
+  assign issue_active = issue_self ? active_q : issue_woken ? du_wake_mask : iss_active;
   assign issue_pc_bad = {{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= issue_pc;
 
   logic             lane_done;  // the memory loop finished a lane: the next one, or DU
@@ -1397,10 +1418,29 @@ module simt_sm #(
         // this warp's new state (sched_wvalid). A wake token due is delivered next instead of
         // going through IDLE (unless this warp is done: IDLE may retire its CTA first).
         issue_try = issue_ok && (!de_v_q || de_simple);
-        if (wake_next && !de_v_q && !qry_done) begin
-          wake_ret_d  = 1'b0;
-          issue_due_d = 1'b1;
-          state_d     = StWake;
+        if (wake_next && !de_v_q && qry_busy) begin
+          // The wake token due goes to the divergence unit now (CHECK's own request is done;
+          // this warp is not done whatever its queue holds); a sleeping warp's wake completes
+          // in this cycle and the next warp (the woken one, say) issues at once, else WAKE
+          // carries the request on.
+          wake_ret_d    = 1'b0;
+          issue_due_d   = 1'b1;
+          issue_try     = 1'b0;
+          du_req_valid  = 1'b1;
+          du_req_op     = simt_pkg::DuBarWake;
+          du_req_warp   = wake_slot;
+          du_req_guard  = bu_wake_mask;
+          du_req_target = bu_wake_resume;
+          wake_w_d      = wake_slot;
+          state_d       = StWake;
+          if (du_req_ready) begin
+            bu_wake_ready        = 1'b1;
+            perf_d[7]            = perf_q[7] + 32'd1;
+            wactive_d[wake_slot] = 1'b1;
+            wdone_d[wake_slot]   = 1'b0;
+            state_d              = StIdle;
+            issue_try            = issue_base;
+          end
         end
       end
 
@@ -1416,7 +1456,16 @@ module simt_sm #(
         if (!du_req_ready) perf_d[5] = perf_q[5] + 32'd1;
         if (du_req_ready) begin
           perf_d[7] = perf_q[7] + 32'd1;
-          state_d   = StWakeCheck;
+          if (du_wake_fast) begin
+            // The warp slept with no active thread and now runs the woken ones: nothing to
+            // read back, and the next warp (the woken one, say) issues now.
+            wactive_d[wake_w_d] = 1'b1;
+            wdone_d[wake_w_d]   = 1'b0;
+            state_d             = wake_ret_q ? ret_state_q : StIdle;
+            if (!wake_ret_q) issue_try = issue_ok;
+          end else begin
+            state_d = StWakeCheck;
+          end
         end
       end
       StWakeCheck: begin
@@ -1569,11 +1618,14 @@ module simt_sm #(
   assign trace_rf_we_o      = rf_we;
   assign trace_rf_waddr_o   = rf_waddr;
   assign trace_rf_wdata_o   = rf_wdata;
-  assign trace_wake_o       = state_q == StWake && du_req_ready;
+  assign trace_wake_o       = bu_wake_ready;
   assign trace_wake_warp_o  = slot_of_q[{bu_wake_cta, bu_wake_warp}];
   assign trace_wake_mask_o  = bu_wake_mask;
   assign trace_wake_resume_o = bu_wake_resume;
-  assign trace_wake_late_o  = wake_ret_q && ret_state_q == StExitBu;
+  // (Served during an exit's barrier request, or in the CHECK that retires an instruction:
+  // after that instruction.)
+  assign trace_wake_late_o  = (wake_ret_q && ret_state_q == StExitBu) ||
+                              (state_q == StCheck && counted_q);
   assign trace_bar_accept_o = state_q == StBarReq && bu_req_ready && is_arrive && !bu_refused;
   assign trace_tmo_o        = bu_tmo_fire;
   assign trace_tmo_warp_o   = slot_of_q[{CtaW'(bu_tmo_bar >> 4), WarpW'(0)}];

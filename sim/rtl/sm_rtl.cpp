@@ -47,7 +47,7 @@ const char* const kReasonNames[] = {"", "SYNC", "DIV", "CALL", "BRK", "CONT", "Y
 }  // namespace
 
 struct SmRtl::Impl {
-  const assembler::Kernel& k;
+  const assembler::Kernel k;  // a copy: callers may pass a temporary
   model::RunConfig cfg;
   int nCtas, nThreads;
   std::unique_ptr<VerilatedContext> ctx;

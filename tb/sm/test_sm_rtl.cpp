@@ -184,7 +184,8 @@ std::vector<uint64_t> retireCycles(int warps, int adds) {
   std::string src = ".launch ctas=1 threads=" + std::to_string(32 * warps) + "\nmov r1, %tid\n";
   for (int i = 0; i < adds; ++i) src += "add r" + std::to_string(2 + i % 8) + ", r1, " + std::to_string(i) + "\n";
   src += "exit\n";
-  SmRtl core(assembler::assemble(src, "inline.s"), RunConfig{});
+  const auto k = assembler::assemble(src, "inline.s");  // SmRtl keeps a reference
+  SmRtl core(k, RunConfig{});
   std::vector<uint64_t> cycles;
   core.onRetire([&](const Retired& r) {
     cycles.push_back(r.cycle);
