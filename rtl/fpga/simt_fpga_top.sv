@@ -9,6 +9,7 @@
 //   0x0000       W: bit 0 starts the launch.  R: status {exc, fault, done, busy}
 //   0x0001-08    RW launch: ntid, nctaid, code size, param words, shared bytes,
 //                mode {timeout origin[1:0], policy[2:0], stack}, LFSR seed, static limit
+//   0x0009       RW barrier-id priorities for the slot arbiter (id i at bits 2i+1:2i)
 //   0x0010-14    R fault: cause, warp, pc, {lane valid, lane}, address
 //   0x0018-19    R queue exception: {back, warp}; {tail, head} pointers
 //   0x0020       W maintenance command {idx, warp, op} (issued when written); 0x0021 W {tail, head};
@@ -63,6 +64,7 @@ module simt_fpga_top #(
   logic [ParamAW:0]  param_words_q;
   logic [31:0]       shared_bytes_q, imem_lo_q;
   logic [5:0]        mode_q;
+  logic [31:0]       bprio_q;
   logic              start_q;
 
   // ---- maintenance port bridge ------------------------------------------------------------
@@ -129,6 +131,7 @@ module simt_fpga_top #(
     .cfg_policy_i        (policy),
     .cfg_static_limit_i  (slimit_q),
     .cfg_tmo_origin_i    (mode_q[5:4]),
+    .cfg_bar_prio_i      (bprio_q),
     .start_i             (start_q),
     .busy_o              (core_busy),
     .done_o              (core_done),
@@ -268,6 +271,7 @@ module simt_fpga_top #(
       8'h06: ctrl_rdata = {26'd0, mode_q};
       8'h07: ctrl_rdata = {16'd0, seed_q};
       8'h08: ctrl_rdata = {16'd0, slimit_q};
+      8'h09: ctrl_rdata = bprio_q;
       8'h10: ctrl_rdata = 32'(fault_cause);
       8'h11: ctrl_rdata = 32'(fault_warp);
       8'h12: ctrl_rdata = 32'(fault_pc);
@@ -308,6 +312,7 @@ module simt_fpga_top #(
       mode_q          <= 6'b001000;  // first-participant timeouts, loose round robin, deque
       seed_q          <= 16'd1;
       slimit_q        <= '0;
+      bprio_q         <= '0;
       imem_lo_q       <= '0;
       start_q         <= 1'b0;
       mem_rsp_valid_q <= 1'b0;
@@ -325,6 +330,7 @@ module simt_fpga_top #(
           8'h06: mode_q         <= host_wdata_i[5:0];
           8'h07: seed_q         <= host_wdata_i[15:0];
           8'h08: slimit_q       <= host_wdata_i[15:0];
+          8'h09: bprio_q        <= host_wdata_i;
           default: ;
         endcase
       end

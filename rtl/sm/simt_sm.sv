@@ -56,6 +56,7 @@ module simt_sm #(
   input  simt_pkg::sched_policy_e  cfg_policy_i,
   input  logic [15:0]              cfg_static_limit_i,  // barrier static-too-long limit
   input  logic [1:0]               cfg_tmo_origin_i,    // impatient TIMEOUT origin (0: ISA.md's)
+  input  logic [31:0]              cfg_bar_prio_i,      // slot-arbiter priority of id i at [2i+1:2i]
   input  logic                     start_i,
   output logic                     busy_o,
   output logic                     done_o,
@@ -555,6 +556,15 @@ module simt_sm #(
   logic [$clog2(((NumEnt > NumBarSlots) ? NumEnt - NumBarSlots : 1) + 1)-1:0] bu_fifo_count;
   /* verilator lint_on UNUSED */
 
+  // The barrier ids' priorities (seed 0108) go into the unit one id per cycle, round robin:
+  // all 16 are loaded within 16 cycles of reset, long before a launched CTA can arrive.
+  logic [3:0] prio_id_d, prio_id_q;
+  assign prio_id_d = prio_id_q + 4'd1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) prio_id_q <= '0;
+    else         prio_id_q <= prio_id_d;
+  end
+
   simt_barrier_unit #(
     .NumCtas  (NumCtas),
     .Warps    (NumWarps),
@@ -592,9 +602,9 @@ module simt_sm #(
     .wake_warp_o      (bu_wake_warp),
     .wake_mask_o      (bu_wake_mask),
     .wake_resume_o    (bu_wake_resume),
-    .prio_we_i        (1'b0),
-    .prio_id_i        (4'd0),
-    .prio_val_i       (2'd0),
+    .prio_we_i        (1'b1),
+    .prio_id_i        (prio_id_q),
+    .prio_val_i       (cfg_bar_prio_i[{prio_id_q, 1'b0} +: 2]),
     .static_limit_i   (cfg_static_limit_i),
     .cfg_tmo_origin_i (cfg_tmo_origin_i),
     .busy_o           (bar_busy_o),

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -118,7 +119,10 @@ int cmdRun(const std::vector<std::string>& args) {
        "warp scheduler policy (extension): lrr, gto, oldest or cta")
       ("timeout-origin", po::value<std::string>()->default_value("first"),
        "impatient TIMEOUT measured from (extension, seed 000): first (participant, ISA.md), "
-       "first-any (arrival of any thread), last (participant) or last-any");
+       "first-any (arrival of any thread), last (participant) or last-any")
+      ("barrier-priority", po::value<std::vector<std::string>>()->composing(),
+       "ID=P: slot-arbiter priority 0..3 of barrier id ID (extension, seed 000; higher first; "
+       "repeatable; default 0, round robin)");
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
@@ -180,6 +184,17 @@ int cmdRun(const std::vector<std::string>& args) {
     cfg.timeoutOrigin = TimeoutOrigin::LastArrival;
   } else {
     return usage("--timeout-origin must be first, first-any, last or last-any, not '" + origin + "'");
+  }
+  if (vm.count("barrier-priority")) {
+    for (const auto& p : vm["barrier-priority"].as<std::vector<std::string>>()) {
+      const std::regex form("([0-9]{1,2})=([0-9]{1,2})");
+      std::smatch m;
+      if (!std::regex_match(p, m, form) || std::stoi(m[1]) > 15 ||
+          std::stoi(m[2]) > simt::model::RunConfig::kMaxBarrierPriority) {
+        return usage("--barrier-priority takes ID=P with ID 0..15 and P 0..3, not '" + p + "'");
+      }
+      cfg.barrierPriority[static_cast<size_t>(std::stoi(m[1]))] = static_cast<uint8_t>(std::stoi(m[2]));
+    }
   }
   cfg.maxCycles = vm["max-cycles"].as<uint64_t>();
   cfg.seed = vm["seed"].as<uint64_t>();

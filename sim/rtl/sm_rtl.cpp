@@ -204,6 +204,9 @@ struct SmRtl::Impl {
     dut->cfg_policy_i = static_cast<uint8_t>(cfg.policy);
     dut->cfg_static_limit_i = 0;
     dut->cfg_tmo_origin_i = static_cast<uint8_t>(cfg.timeoutOrigin);
+    uint32_t prio = 0;
+    for (int id = 0; id < 16; ++id) prio |= (cfg.barrierPriority[static_cast<size_t>(id)] & 3u) << (2 * id);
+    dut->cfg_bar_prio_i = prio;
     // The ISA model's LFSR seed rule (sm_model.cpp): the low 16 bits, 0 taken as 1.
     dut->cfg_lfsr_seed_i = static_cast<uint16_t>((cfg.seed & 0xFFFF) ? (cfg.seed & 0xFFFF) : 1);
   }

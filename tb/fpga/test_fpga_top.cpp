@@ -19,7 +19,7 @@ namespace {
 
 // Register map (docs/blocks/fpga_top.md).
 constexpr uint16_t kCtrl = 0x0000, kNtid = 0x0001, kNctaid = 0x0002, kCodeSize = 0x0003,
-                   kParamWords = 0x0004, kSharedBytes = 0x0005, kFaultCause = 0x0010,
+                   kParamWords = 0x0004, kSharedBytes = 0x0005, kBarPrio = 0x0009, kFaultCause = 0x0010,
                    kFaultPc = 0x0012, kFaultAddr = 0x0014, kExc = 0x0018, kQPtrs = 0x0019,
                    kMntCmd = 0x0020, kMntPtrs = 0x0021, kMntData = 0x0022, kPerf = 0x0040,
                    kImem = 0x1000, kParam = 0x2000, kData = 0x8000;
@@ -144,6 +144,37 @@ TEST(FpgaTop, RunsAKernelLoadedThroughTheHostPort) {
   EXPECT_EQ(host.read(kPerf + 1), m.instructions) << "warp-instructions counter";
   EXPECT_GT(host.read(kPerf + 0), m.instructions) << "cycles";
   EXPECT_TRUE(host.ok());
+}
+
+TEST(FpgaTop, TheBarrierPriorityRegisterOrdersWaitingSections) {
+  // Lane 0 of warp 0 holds section 0; meanwhile warp 1 diverges: lane 0 queues at section 1,
+  // then lane 1 at section 2. Round robin serves section 1 next; with id 2 at priority 3
+  // (register 0x0009, 2 bits per id) section 2 overtakes it. order[] holds each ticket.
+  const auto k = assembler::assemble(
+      ".launch ctas=1 threads=64\n.data\nticket: .word 0\norder: .zero 12\n.text\n"
+      "mov r1, %laneid\nmov r20, %warpid\nmov r2, 1\nsetp.eq p1, r20, 0\n@p1 bra w0\n"
+      "setp.eq p0, r1, 0\n@p0 bra s1\nsetp.eq p0, r1, 1\n@!p0 exit\n"
+      "bar.top.ocs 2, 1\natom.global.add r5, [ticket], r2\nst.global [order+8], r5\nbar.bot.ocs 2\nexit\n"
+      "s1: bar.top.ocs 1, 1\natom.global.add r5, [ticket], r2\nst.global [order+4], r5\nbar.bot.ocs 1\nexit\n"
+      "w0: setp.eq p0, r1, 0\n@!p0 exit\nbar.top.ocs 0, 1\natom.global.add r5, [ticket], r2\n"
+      "st.global [order], r5\nmov r22, 400\nhold: setp.gt p2, r22, 0\n@!p2 bra out\nsub r22, r22, 1\n"
+      "bra hold\nout: bar.bot.ocs 0\nexit\n",
+      "inline.s");
+  for (const uint8_t prio : {0, 3}) {
+    HostPort host;
+    host.write(kBarPrio, static_cast<uint32_t>(prio) << 4);
+    EXPECT_EQ(host.read(kBarPrio), static_cast<uint32_t>(prio) << 4);
+    host.launch(k);
+    ASSERT_EQ(host.wait() & 0x6u, 0x2u) << "done without a fault";
+    model::RunConfig cfg;
+    cfg.barrierPriority[2] = prio;
+    const model::RunResult m = model::SmModel(k, cfg).run();
+    ASSERT_EQ(m.status, model::RunStatus::Ok) << m.message;
+    const std::vector<uint32_t> order = {m.global[1], m.global[2], m.global[3]};
+    const std::vector<uint32_t> expected = prio ? std::vector<uint32_t>{0, 2, 1} : std::vector<uint32_t>{0, 1, 2};
+    EXPECT_EQ(order, expected) << "the model's order, priority " << int{prio};
+    EXPECT_EQ(host.data(4), std::vector<uint32_t>(m.global.begin(), m.global.begin() + 4)) << "priority " << int{prio};
+  }
 }
 
 TEST(FpgaTop, AFaultIsReportedInTheStatusAndFaultRegisters) {

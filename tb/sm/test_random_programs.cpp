@@ -19,6 +19,7 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
+    Rng prioRng(seed ^ 0x9e3779b97f4a7c15ull);  // its own stream: the programs stay as they were
     for (int i = 0; i < kProgramsPerSeed * lengthScale(); ++i) {
       const std::string src = randomKernel(rng);
       const auto k = assembler::assemble(src, "random.s");
@@ -28,6 +29,11 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
         cfg.maxCycles = 2'000'000;
         // Every TIMEOUT origin of seed 000 [0085] in turn (the core's timeouts are checked).
         cfg.timeoutOrigin = static_cast<model::TimeoutOrigin>(i % 4);
+        // Every other program gives its barrier ids random slot-arbiter priorities (0..3):
+        // the core's grants are then checked against them.
+        if (i % 2 == 1) {
+          for (auto& p : cfg.barrierPriority) p = static_cast<uint8_t>(prioRng.below(4));
+        }
         const model::RunResult r = cosim::Cosim(k, cfg).run();
         compared += r.stats.count("cosim_instructions_compared") ? r.stats.at("cosim_instructions_compared") : 0;
         timeouts += r.stats.count("cosim_timeouts_checked") ? r.stats.at("cosim_timeouts_checked") : 0;

@@ -119,6 +119,7 @@ struct SmModel::Impl {
         logicalBaseOfGroup(static_cast<size_t>(c.warpSlots * kWarpSize / kGroup), 0) {
     sin.policy = c.policy;
     bu.setTimeoutOrigin(c.timeoutOrigin);
+    for (int id = 0; id < 16; ++id) bu.setPriority(id, c.barrierPriority[static_cast<size_t>(id)]);
     for (auto& s : slots) {
       s.regs.assign(kWarpSize, {});
       s.preds.assign(kWarpSize, {});

@@ -4,6 +4,7 @@
 // instruction of one warp per cycle, chosen by the scheduler model. docs/isa-model.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -30,6 +31,10 @@ struct RunConfig {
   SchedPolicy policy = SchedPolicy::Lrr;  // warp scheduler policy
   // Where impatient TIMEOUTs are measured from (extension; ISA.md: the first participant).
   TimeoutOrigin timeoutOrigin = TimeoutOrigin::FirstParticipant;
+  // Slot-arbiter priority per barrier id (extension, seed 000 [0108]; higher first, 0..3 on
+  // the core). Default 0 for all: round robin.
+  std::array<uint8_t, 16> barrierPriority{};
+  static constexpr int kMaxBarrierPriority = 3;
   static constexpr int kMaxWarpSlots = 32;
   static constexpr int maxThreadsPerCta() { return kMaxWarpSlots * 32; }
 };
