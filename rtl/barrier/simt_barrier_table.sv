@@ -409,7 +409,20 @@ module simt_barrier_table #(
         end else if (accept) begin
           ent_d = req_ent;
           unique case (req_op_i)
-            OpLaunch: nonex_d[req_cta_i] = req_count_i;
+            OpLaunch: begin
+              // A new CTA in this resident slot starts with every barrier idle: an instance
+              // the previous CTA left unfinished (COUNT never reached) is not its.
+              nonex_d[req_cta_i] = req_count_i;
+              for (int i = 0; i < NumIds; i++) begin
+                busy_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
+                started_d[EntW'({req_cta_i, 4'(i)})] = 1'b0;
+                secact_d[EntW'({req_cta_i, 4'(i)})]  = 1'b0;
+                passed_d[EntW'({req_cta_i, 4'(i)})]  = '0;
+                waiting_d[EntW'({req_cta_i, 4'(i)})] = '0;
+                tset_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
+                stat_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
+              end
+            end
             OpExit: begin
               nonex_d[req_cta_i] = nonex_q[req_cta_i] - req_count_i;
               if (exit_found) begin

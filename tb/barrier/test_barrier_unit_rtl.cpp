@@ -482,6 +482,34 @@ TEST(BarrierUnitRtl, ImpatientMinimumAndTimeoutStartPortions) {
   EXPECT_TRUE(ls.ok());
 }
 
+// A CTA that leaves an impatient barrier unfinished (COUNT 64 never reached: 32 threads
+// passed by TIMEOUT) and a new CTA launched into the same resident slot: its barrier starts
+// idle. Found by the core's random programs (seed 705): the unit kept the old instance, so
+// the new CTA's 32 arrivals reached COUNT with the old 32 and started at once.
+TEST(BarrierUnitRtl, ANewCtaInAResidentSlotStartsWithIdleBarriers) {
+  Rng rng(12);
+  UnitLockstep ls(12, rng);
+  bool p = false;
+  auto arrival = [] {
+    auto a = syncArrival(0, 3, 60, warpThreads(0));
+    a.count = 64;
+    a.impatient = true;
+    a.timeout = 50;
+    return a;
+  };
+  for (int cta = 0; cta < 2; ++cta) {
+    ls.launch(0, 32);
+    const uint64_t before = ls.wokenTotal;
+    ls.arrive(arrival(), 0, 0xFFFFFFFFu, p);
+    ls.idle(20);
+    EXPECT_EQ(ls.wokenTotal, before) << "CTA " << cta << ": COUNT 64 not reached, TIMEOUT not elapsed";
+    ls.idle(60);
+    EXPECT_EQ(ls.wokenTotal, before + 32) << "CTA " << cta << ": released by TIMEOUT";
+    ls.exitThreads(0, warpThreads(0));
+  }
+  EXPECT_TRUE(ls.ok());
+}
+
 // Seed 000 [0085]: a TIMEOUT measured from the first participating arrival (ISA.md), the
 // first arrival of any thread, the latest participating arrival or the latest arrival of any
 // thread. One scenario for all four: non-participants arrive, participants 40 and 70 cycles

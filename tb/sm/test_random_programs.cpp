@@ -29,6 +29,10 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
         cfg.maxCycles = 2'000'000;
         // Every TIMEOUT origin of seed 000 [0085] in turn (the core's timeouts are checked).
         cfg.timeoutOrigin = static_cast<model::TimeoutOrigin>(i % 4);
+        // ... and the four scheduler policies in turn (the core's issue order differs).
+        static constexpr model::SchedPolicy kPolicies[] = {model::SchedPolicy::Lrr, model::SchedPolicy::Gto,
+                                                            model::SchedPolicy::Oldest, model::SchedPolicy::Cta};
+        cfg.policy = kPolicies[(i / 4) % 4];
         // Every other program gives its barrier ids random slot-arbiter priorities (0..3):
         // the core's grants are then checked against them.
         if (i % 2 == 1) {
