@@ -207,6 +207,23 @@ TEST(SmRtl, SimpleInstructionsOfTwoWarpsRetireOnePerCycle) {
   }
 }
 
+TEST(SmRtl, ABarrierReleaseTakesTwoCycles) {
+  // Four warps reach bar.sync; the last arrival's CHECK hands the first wake to the
+  // divergence unit (a sleeping warp wakes in one cycle) and issues the woken warp at once:
+  // its next instruction retires 2 cycles after the last arrival.
+  const auto k = assembler::assemble(".launch ctas=1 threads=128\nmov r1, %tid\nbar.sync 0\nadd r2, r1, 1\nexit\n",
+                                     "inline.s");
+  SmRtl core(k, RunConfig{});
+  uint64_t lastArrival = 0, firstAfter = 0;
+  core.onRetire([&](const Retired& r) {
+    if (r.pc == 1) lastArrival = r.cycle;
+    if (r.pc == 2 && !firstAfter) firstAfter = r.cycle;
+    return std::string{};
+  });
+  ASSERT_EQ(core.run().status, RunStatus::Ok);
+  EXPECT_EQ(firstAfter - lastArrival, 2u);
+}
+
 TEST(SmRtl, ASingleWarpRetiresASimpleInstructionEverySecondCycle) {
   const std::vector<uint64_t> c = retireCycles(1, 40);
   ASSERT_EQ(c.size(), 42u);
