@@ -67,11 +67,13 @@ int main() {
                 static_cast<unsigned long long>(firstAfter - lastArrival));
   }
 
-  // Critical-section hand-off: from one thread's bar.bot.ocs.nb retire to the next thread's
-  // first section instruction retire. Across warps (lane 0 of 4 warps takes part): the next
-  // thread's warp sleeps, so the hand-off is the unit's and the core's alone. Within one warp
-  // (4 threads of warp 0): the next thread runs only when its warp-mate leaves (here by
-  // exit), so that figure includes the warp's own instructions.
+  // Critical-section hand-off: from one thread's bar.bot.ocs retire to the next thread's
+  // first section instruction retire. Consecutive threads of one warp with a blocking bottom
+  // (the ordered section of ISA.md): the finished thread sleeps, its warp-mate is woken and
+  // issued at once. With a non-blocking bottom the next thread of the same warp runs only when
+  // the finished one leaves (here by exit), so that figure includes the warp's own
+  // instructions. Across warps (lane 0 of 4 warps takes part) the thread select searches two
+  // empty 16-thread groups between members.
   auto handOff = [](const std::string& src, const char* what) {
     const auto k = assemble(src);
     simt::rtl::SmRtl core(k, RunConfig{});
@@ -90,12 +92,15 @@ int main() {
     }
     std::printf(" cycles\n");
   };
-  handOff(".launch ctas=1 threads=128\nmov r1, %laneid\nsetp.eq p1, r1, 0\n@p1 bar.top.ocs 1, 4\n"
-          "@p1 add r2, r1, 1\n@p1 bar.bot.ocs.nb 1\nexit\n",
-          "across warps");
+  handOff(".launch ctas=1 threads=4\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\n"
+          "bar.bot.ocs 1\nexit\n",
+          "consecutive threads, blocking bottom");
   handOff(".launch ctas=1 threads=4\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\n"
           "bar.bot.ocs.nb 1\nexit\n",
-          "within a warp");
+          "consecutive threads, non-blocking bottom");
+  handOff(".launch ctas=1 threads=128\nmov r1, %laneid\nsetp.eq p1, r1, 0\n@p1 bar.top.ocs 1, 4\n"
+          "@p1 add r2, r1, 1\n@p1 bar.bot.ocs.nb 1\nexit\n",
+          "lane 0 of 4 warps, non-blocking bottom");
 
   std::printf("\n== Deque against stack mode: cycles on kernels without locks\n");
   std::printf("%-16s %10s %10s %8s\n", "kernel", "deque", "stack", "ratio");

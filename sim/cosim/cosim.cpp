@@ -131,7 +131,7 @@ RunResult Cosim::run() {
     ++wakes;
     if (log) {
       std::fprintf(stderr, "%8llu wake warp %d mask %08x resume %u%s\n", static_cast<unsigned long long>(w.cycle),
-                   w.warp, w.mask, w.resume, w.afterInflight ? " (after the exit in flight)" : "");
+                   w.warp, w.mask, w.resume, w.afterInflight ? " (after the instruction in flight)" : "");
     }
     for (const bool inflight : {false, true}) {
       if (std::string why = applyTimeouts(inflight); !why.empty()) return why;

@@ -224,6 +224,23 @@ TEST(SmRtl, ABarrierReleaseTakesTwoCycles) {
   EXPECT_EQ(firstAfter - lastArrival, 2u);
 }
 
+TEST(SmRtl, AnOrderedSectionHandsOffToTheNextThreadInTwoCycles) {
+  // Consecutive threads of one warp with a blocking bottom: the finished thread sleeps at its
+  // bottom, the CHECK that retires the bottom wakes the next one and issues it.
+  const auto k = assembler::assemble(
+      ".launch ctas=1 threads=4\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\nbar.bot.ocs 1\nexit\n", "inline.s");
+  SmRtl core(k, RunConfig{});
+  std::vector<uint64_t> bodies, bottoms;
+  core.onRetire([&](const Retired& r) {
+    if (r.pc == 2) bodies.push_back(r.cycle);
+    if (r.pc == 3) bottoms.push_back(r.cycle);
+    return std::string{};
+  });
+  ASSERT_EQ(core.run().status, RunStatus::Ok);
+  ASSERT_EQ(bodies.size(), 4u);
+  for (size_t i = 0; i + 1 < bodies.size(); ++i) EXPECT_EQ(bodies[i + 1] - bottoms[i], 2u) << "thread " << i + 1;
+}
+
 TEST(SmRtl, ASingleWarpRetiresASimpleInstructionEverySecondCycle) {
   const std::vector<uint64_t> c = retireCycles(1, 40);
   ASSERT_EQ(c.size(), 42u);
