@@ -16,11 +16,15 @@
 // of elapsing), and a barrier static (arrivals waiting) longer than static_limit_i is flagged.
 //
 // Critical sections: when a section's portion may start, its waiting threads become queued
-// members (thread state) and the entry goes to the slots' ready FIFO. A slot grant
-// starts the thread select with the queued members; each thread it selects gets a one-thread
-// wake token; its bottom retires it (a blocking bottom puts it to sleep with the bottom's
-// resume address); when the thread select is done the bottom sleepers wake and the slot is
-// released. One section is in service at a time. An entry has at most one item in the FIFO
+// members (thread state) and the entry goes to the slots' ready FIFO. Every granted slot is a
+// section in service, and several run at once (seed 0102, 0108; a section nested in another
+// is served while the outer one's thread is inside). Per slot the table keeps the entry, the
+// thread awake in the section and whether it is awake. The thread select is a search engine
+// they share: a grant starts a search of the section's queued members from logical id 0, a
+// bottom one after the thread that reached it; the thread found gets a one-thread wake token
+// and the engine is free again. A bottom retires the section's thread (a blocking bottom puts
+// it to sleep with the bottom's resume address); when a search finds nobody pending the
+// bottom sleepers wake and the slot is released. An entry has at most one item in the FIFO
 // or the slots: a grant serves the portion the entry has waiting then, or, if a reset dropped
 // it meanwhile, releases the slot unserved (stale); a portion that fires while the entry's
 // item still queues (after a reset) is served by that item.
@@ -29,7 +33,8 @@ module simt_barrier_table #(
   parameter int Warps   = 8,              // warps per CTA (32 threads each)
   parameter int TagW    = 22,
   parameter int TimeW   = 16,
-  parameter int SlotW   = 4,
+  parameter int NumSlots = 16,
+  parameter int SlotW   = 4,              // >= $clog2(NumSlots)
   parameter int CntW    = 12,             // thread counts (COUNT, MIN, waiting, passed)
   localparam int NumIds = 16,
   localparam int NumEnt = NumCtas * NumIds,
@@ -63,7 +68,8 @@ module simt_barrier_table #(
   // Answer to an accepted arrive, in the accept cycle.
   output logic             resp_refused_o,  // the id is busy with another tag: retry later
   output logic             resp_pass_o,     // late arrival at a .pass barrier: continue
-  output logic             resp_sleep_o,    // bottom: the thread in the section sleeps
+  output logic             resp_sleep_o,    // bottom: the thread in the section sleeps ...
+  output logic [4:0]       resp_lane_o,     // ... this lane of the warp
   // Wake tokens.
   output logic             wake_valid_o,
   input  logic             wake_ready_i,
@@ -85,11 +91,9 @@ module simt_barrier_table #(
   output logic [SlotW-1:0] rel_slot_o,
   // Critical sections: the thread select (logical id = warp * 32 + lane within the CTA).
   output logic             ts_start_o,
-  output logic [Thr-1:0]   ts_part_o,
-  output logic             ts_join_o,
-  output logic [TidW-1:0]  ts_join_tid_o,
-  output logic             ts_next_o,
-  output logic             ts_abort_o,
+  output logic [Thr-1:0]   ts_part_o,       // the section's queued members
+  output logic [TidW:0]    ts_from_o,       // search at or above (after the last served)
+  output logic             ts_clear_o,      // the thread found is woken: the engine is free
   input  logic             ts_busy_i,
   input  logic             ts_sel_valid_i,
   input  logic [TidW-1:0]  ts_sel_tid_i,
@@ -114,7 +118,7 @@ module simt_barrier_table #(
   // What a wake pass wakes: a simple portion's sleepers, a finished section's bottom sleepers,
   // and for a reset the top sleepers (waiting or queued), then the bottom sleepers.
   localparam logic [1:0] WkTop = 2'd0, WkBot = 2'd1, WkRstTop = 2'd2, WkRstBot = 2'd3;
-  typedef enum logic [2:0] { StIdle, StCheck, StWake, StScan, StQueue, StJoin } state_e;
+  typedef enum logic [2:0] { StIdle, StCheck, StWake, StScan, StQueue } state_e;
 
   // ---- barrier state table ----------------------------------------------------------------
   logic             busy_d [NumEnt], busy_q [NumEnt];
@@ -152,15 +156,21 @@ module simt_barrier_table #(
   logic [EntW-1:0]  tptr_d, tptr_q;        // timeout scan pointer
   logic [TimeW-1:0] now_q;
   logic [1:0]       wmode_d, wmode_q;      // what the wake pass wakes
-  logic [31:0]      jmask_d, jmask_q;      // late joiners still to hand to the thread select
-  // The section in service: its entry and slot, the selected thread woken, done pending.
-  logic             svc_d, svc_q;
-  logic             stale_d, stale_q;      // the grant was stale: release the slot
-  logic [EntW-1:0]  svc_ent_d, svc_ent_q;
-  logic [SlotW-1:0] svc_slot_d, svc_slot_q;
-  logic             woke_d, woke_q;
+  // Sections in service, one per granted slot: the entry, whether the section's thread is
+  // awake (woken, its bottom not reached) and which thread that is (the next search starts
+  // after it).
+  logic             sv_d [NumSlots], sv_q [NumSlots];
+  logic [EntW-1:0]  sent_d [NumSlots], sent_q [NumSlots];
+  logic             aw_d [NumSlots], aw_q [NumSlots];
+  logic [TidW-1:0]  cur_d [NumSlots], cur_q [NumSlots];
+  // The thread select searches for a slot's section; a slot's portion is done (its bottom
+  // sleepers wake, then it is released); a grant was stale (release the slot).
+  logic             tsown_d, tsown_q;
+  logic [SlotW-1:0] tsslot_d, tsslot_q;
   logic             done_d, done_q;
-  logic             run_d, run_q;          // the thread select serves a started portion
+  logic [SlotW-1:0] dslot_d, dslot_q;
+  logic             stale_d, stale_q;
+  logic [SlotW-1:0] stslot_d, stslot_q;
 
   function automatic logic [CntW-1:0] popcnt(logic [31:0] m);
     popcnt = '0;
@@ -224,45 +234,69 @@ module simt_barrier_table #(
   logic [TagW-1:0]  wk_resume;
   logic             accept;
   logic             stable;        // no section search or wake in flight: requests may enter
-  logic             cs_wake;       // the selected section thread's wake token
-  logic [CtaW-1:0]  svc_cta;
+  logic             cs_wake;       // the thread found for a section gets its wake token
+  logic [EntW-1:0]  own_ent;       // the section the thread select searches for
+  logic [CtaW-1:0]  own_cta;
   logic [WarpW-1:0] sel_warp;
   logic [4:0]       sel_lane;
   logic [CtaW+WarpW-1:0] sel_idx;
   logic [EntW-1:0]  g_ent;
-  logic [CtaW-1:0]  g_cta;
   logic             g_stale;
-  logic             bot_hit;
-  logic [4:0]       j_lane;
-  logic             j_any;
+  logic [EntW-1:0]  ts_ent;        // whose queued members a search starts with
+  logic [CtaW-1:0]  ts_cta;
+  logic             bot_hit;       // a bottom of the thread awake in a section in service
+  logic [SlotW-1:0] bot_slot;
+  logic [TidW-1:0]  bot_tid;
+  logic [CtaW+WarpW-1:0] bot_idx;
+  logic             rst_hit;       // the reset entry's section is in service ...
+  logic [SlotW-1:0] rst_slot;      // ... in this slot
 
   assign req_ent  = EntW'({req_cta_i, req_id_i});
   assign ent_cta  = CtaW'(ent_q >> 4);
   assign ent_id   = ent_q[3:0];
   assign wk_idx   = {ent_cta, w_q};
-  assign svc_cta  = CtaW'(svc_ent_q >> 4);
+  assign own_ent  = sent_q[tsslot_q];
+  assign own_cta  = CtaW'(own_ent >> 4);
   assign sel_warp = WarpW'(ts_sel_tid_i >> 5);
   assign sel_lane = ts_sel_tid_i[4:0];
-  assign sel_idx  = {svc_cta, sel_warp};
+  assign sel_idx  = {own_cta, sel_warp};
   assign g_ent    = grant_bar_i[EntW-1:0];
-  assign g_cta    = CtaW'(g_ent >> 4);
   assign g_stale  = !sq_q[g_ent];
+  assign bot_idx  = {req_cta_i, WarpW'(bot_tid >> 5)};
 
-  // Requests enter only while the section in service (if any) has its thread awake, and, with
-  // no section in service, not while a slot grant is due: a request then meets the unit in the
-  // state the model sees after each transaction.
-  assign stable      = !done_q && !stale_q &&
-                       (svc_q ? (ts_sel_valid_i && woke_q) : !(grant_valid_i || fifo_moving_i));
+  // Requests enter only while every section in service has its thread awake (no search, no
+  // portion ending) and no slot grant is due: a request then meets the unit in the state the
+  // model sees after each transaction.
+  assign stable      = !done_q && !stale_q && !tsown_q && !(grant_valid_i || fifo_moving_i);
   assign req_ready_o = (st_q == StIdle) && stable;
   assign accept      = req_valid_i && req_ready_o;
-  assign cs_wake     = (st_q == StIdle) && svc_q && !stale_q && !done_q && ts_sel_valid_i &&
-                       !woke_q;
+  assign cs_wake     = (st_q == StIdle) && tsown_q && ts_sel_valid_i;
   // The grant waits while the FIFO still moves heads into free slots, so it chooses among
-  // every section that can hold a slot (the rule the model follows, independent of timing).
-  assign grant_take_o = grant_valid_i && !fifo_moving_i && (st_q == StIdle) && !svc_q &&
-                        !done_q && !ts_busy_i;
-  assign bot_hit     = svc_q && !stale_q && (svc_ent_q == req_ent) && ts_sel_valid_i &&
-                       woke_q && (sel_warp == req_warp_i) && req_mask_i[sel_lane];
+  // every section that can hold a slot (the rule the model follows, independent of timing),
+  // and while the thread select searches for another section.
+  assign grant_take_o = grant_valid_i && !fifo_moving_i && (st_q == StIdle) && !tsown_q &&
+                        !done_q && !stale_q;
+
+  // The section whose thread reaches this bottom, and the one a reset ends.
+  always_comb begin
+    bot_hit  = 1'b0;
+    bot_slot = '0;
+    bot_tid  = '0;
+    rst_hit  = 1'b0;
+    rst_slot = '0;
+    for (int i = 0; i < NumSlots; i++) begin
+      if (sv_q[i] && aw_q[i] && sent_q[i] == req_ent && WarpW'(cur_q[i] >> 5) == req_warp_i &&
+          req_mask_i[cur_q[i][4:0]]) begin
+        bot_hit  = 1'b1;
+        bot_slot = SlotW'(i);
+        bot_tid  = cur_q[i];
+      end
+      if (sv_q[i] && sent_q[i] == ent_q) begin
+        rst_hit  = 1'b1;
+        rst_slot = SlotW'(i);
+      end
+    end
+  end
 
   // The threads of the entry being woken, in the warp being woken, for this wake pass.
   always_comb begin
@@ -278,12 +312,15 @@ module simt_barrier_table #(
                 + 1'b1;
   end
 
-  // The queued members of the granted section: the thread select's participants.
+  // The queued members of the section a search starts for: the granted one, or the one whose
+  // thread reaches its bottom.
+  assign ts_ent = grant_take_o ? g_ent : req_ent;
+  assign ts_cta = CtaW'(ts_ent >> 4);
   always_comb begin
     for (int w = 0; w < Warps; w++) begin
       for (int t = 0; t < 32; t++) begin
-        ts_part_o[w*32 + t] = qd_q[{g_cta, WarpW'(w)}][t] &&
-                              (wid_q[{g_cta, WarpW'(w)}][t*4 +: 4] == g_ent[3:0]);
+        ts_part_o[w*32 + t] = qd_q[{ts_cta, WarpW'(w)}][t] &&
+                              (wid_q[{ts_cta, WarpW'(w)}][t*4 +: 4] == ts_ent[3:0]);
       end
     end
   end
@@ -296,10 +333,10 @@ module simt_barrier_table #(
     wake_resume_o = wk_resume;
     if (cs_wake) begin
       wake_valid_o  = 1'b1;
-      wake_cta_o    = svc_cta;
+      wake_cta_o    = own_cta;
       wake_warp_o   = sel_warp;
       wake_mask_o   = 32'd1 << sel_lane;
-      wake_resume_o = tag_q[svc_ent_q] + 1'b1;
+      wake_resume_o = tag_q[own_ent] + 1'b1;
     end else if (st_q == StWake) begin
       wake_valid_o = (wk_mask != '0);
     end
@@ -308,15 +345,7 @@ module simt_barrier_table #(
   assign rdy_valid_o   = (st_q == StQueue);
   assign rdy_bar_o     = ent_q;
   assign rdy_excl_o    = excl_q[ent_q];
-  assign ts_join_tid_o = TidW'({w_q, j_lane});
-
-  // The next late joiner to hand to the thread select: the lowest pending lane.
-  simt_find_next_set #(.N(32), .Wrap(1'b0)) u_join_pick (
-    .vec_i   (jmask_q),
-    .start_i (5'd0),
-    .found_o (j_any),
-    .idx_o   (j_lane)
-  );
+  assign resp_lane_o   = bot_tid[4:0];
 
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
@@ -353,58 +382,67 @@ module simt_barrier_table #(
     scan_d         = scan_q;
     tptr_d         = tptr_q;
     wmode_d        = wmode_q;
-    jmask_d        = jmask_q;
-    svc_d          = svc_q;
+    for (int i = 0; i < NumSlots; i++) begin
+      sv_d[i]   = sv_q[i];
+      sent_d[i] = sent_q[i];
+      aw_d[i]   = aw_q[i];
+      cur_d[i]  = cur_q[i];
+    end
+    tsown_d        = tsown_q && !ts_done_i;
+    tsslot_d       = tsslot_q;
+    done_d         = done_q || (tsown_q && ts_done_i);
+    dslot_d        = (tsown_q && ts_done_i) ? tsslot_q : dslot_q;
     stale_d        = stale_q;
-    svc_ent_d      = svc_ent_q;
-    svc_slot_d     = svc_slot_q;
-    woke_d         = woke_q;
-    done_d         = done_q || (ts_done_i && run_q);
-    run_d          = run_q && !ts_done_i;
+    stslot_d       = stslot_q;
     resp_refused_o = 1'b0;
     resp_pass_o    = 1'b0;
     resp_sleep_o   = 1'b0;
     ts_start_o     = 1'b0;
-    ts_join_o      = 1'b0;
-    ts_next_o      = 1'b0;
-    ts_abort_o     = 1'b0;
+    ts_from_o      = '0;
+    ts_clear_o     = 1'b0;
     rel_valid_o    = 1'b0;
-    rel_slot_o     = svc_slot_q;
+    rel_slot_o     = '0;
 
-    // A slot grant: start the thread select with the section's queued members, or release a
-    // stale slot (its barrier was reset while it queued) the next cycle.
+    // A slot grant: the section is in service and a search of its queued members starts, or,
+    // stale (its barrier was reset while it queued), the slot is released the next cycle.
     if (grant_take_o) begin
-      svc_d      = 1'b1;
-      svc_slot_d = grant_slot_i;
-      svc_ent_d  = g_ent;
-      woke_d     = 1'b0;
-      stale_d    = g_stale;
       inq_d[g_ent] = 1'b0;
-      if (!g_stale) begin
-        ts_start_o   = 1'b1;
-        run_d        = 1'b1;
-        sq_d[g_ent]  = 1'b0;
+      if (g_stale) begin
+        stale_d  = 1'b1;
+        stslot_d = grant_slot_i;
+      end else begin
+        sv_d[grant_slot_i]   = 1'b1;
+        sent_d[grant_slot_i] = g_ent;
+        aw_d[grant_slot_i]   = 1'b0;
+        sq_d[g_ent]          = 1'b0;
+        ts_start_o           = 1'b1;
+        tsown_d              = 1'b1;
+        tsslot_d             = grant_slot_i;
       end
     end
 
     unique case (st_q)
       StIdle: begin
         if (done_q) begin
-          // The portion is done: wake the bottom sleepers, then release the slot.
-          done_d  = 1'b0;
-          ent_d   = svc_ent_q;
+          // A portion is done: wake its bottom sleepers, then release the slot (done stays
+          // set through the wake pass).
+          ent_d   = sent_q[dslot_q];
           w_d     = '0;
           wmode_d = WkBot;
           st_d    = StWake;
         end else if (stale_q) begin
           rel_valid_o = 1'b1;
-          svc_d       = 1'b0;
+          rel_slot_o  = stslot_q;
           stale_d     = 1'b0;
         end else if (cs_wake) begin
+          // The thread found is awake in its section; the thread select is free.
           if (wake_ready_i) begin
             sleep_d[sel_idx][sel_lane] = 1'b0;
             qd_d[sel_idx][sel_lane]    = 1'b0;
-            woke_d                     = 1'b1;
+            aw_d[tsslot_q]             = 1'b1;
+            cur_d[tsslot_q]            = ts_sel_tid_i;
+            ts_clear_o                 = 1'b1;
+            tsown_d                    = 1'b0;
           end
         end else if (accept) begin
           ent_d = req_ent;
@@ -440,16 +478,20 @@ module simt_barrier_table #(
             end
             OpBottom: begin
               // Only the thread inside the section finishes it; others are not in it.
+              // The search for the section's next thread starts after this one.
               if (bot_hit) begin
-                ts_next_o         = 1'b1;
-                woke_d            = 1'b0;
+                aw_d[bot_slot]    = 1'b0;
+                ts_start_o        = 1'b1;
+                ts_from_o         = {1'b0, bot_tid} + 1'b1;
+                tsown_d           = 1'b1;
+                tsslot_d          = bot_slot;
                 passed_d[req_ent] = passed_q[req_ent] + 1'b1;
                 if (!req_nb_i) begin
-                  resp_sleep_o                         = 1'b1;
-                  sleep_d[sel_idx][sel_lane]           = 1'b1;
-                  bot_d[sel_idx][sel_lane]             = 1'b1;
-                  wid_d[sel_idx][sel_lane*4 +: 4]      = req_id_i;
-                  botpc_d[req_ent]                     = req_tag_i;
+                  resp_sleep_o                    = 1'b1;
+                  sleep_d[bot_idx][bot_tid[4:0]]  = 1'b1;
+                  bot_d[bot_idx][bot_tid[4:0]]    = 1'b1;
+                  wid_d[bot_idx][bot_tid[4:0]*4 +: 4] = req_id_i;
+                  botpc_d[req_ent]                = req_tag_i;
                 end
               end
             end
@@ -494,16 +536,15 @@ module simt_barrier_table #(
                   passed_d[req_ent] = passed_q[req_ent] + popcnt(req_mask_i);
                 end else if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
                              secact_q[req_ent]) begin
-                  // A late arrival joins the section's portion: queued members now; the
-                  // thread select rescans for them if it already serves the section.
+                  // A late arrival joins the section's portion: queued members now, found by
+                  // the section's next search (below its position: the second pass, out of
+                  // logical order).
                   sleep_d[{req_cta_i, req_warp_i}] = sleep_q[{req_cta_i, req_warp_i}] | req_mask_i;
                   qd_d[{req_cta_i, req_warp_i}]    = qd_q[{req_cta_i, req_warp_i}] | req_mask_i;
                   for (int t = 0; t < 32; t++) begin
                     if (req_mask_i[t]) wid_d[{req_cta_i, req_warp_i}][t*4 +: 4] = req_id_i;
                   end
-                  w_d     = req_warp_i;
-                  jmask_d = req_mask_i;
-                  st_d    = StJoin;
+                  st_d = StIdle;
                 end else begin
                   if (tmo_latest || !tset_d[req_ent]) tfirst_d[req_ent] = now_q;
                   tset_d[req_ent] = 1'b1;
@@ -587,17 +628,6 @@ module simt_barrier_table #(
         end
       end
 
-      StJoin: begin
-        // One late joiner per cycle to the thread select, if it serves this section.
-        if (svc_q && !stale_q && svc_ent_q == ent_q && j_any) begin
-          ts_join_o        = 1'b1;
-          jmask_d[j_lane]  = 1'b0;
-        end else begin
-          jmask_d = '0;
-          st_d    = StIdle;
-        end
-      end
-
       StWake: begin
         // One warp per cycle; a token waits for wake_ready_i.
         if (!wake_valid_o || wake_ready_i) begin
@@ -615,20 +645,20 @@ module simt_barrier_table #(
               busy_d[ent_q]   = 1'b0;
               secact_d[ent_q] = 1'b0;
               sq_d[ent_q]     = 1'b0;
-              if (svc_q && !stale_q && svc_ent_q == ent_q) begin
-                ts_abort_o  = ts_busy_i;
-                run_d       = 1'b0;
-                rel_valid_o = 1'b1;
-                svc_d       = 1'b0;
-                woke_d      = 1'b0;
-                done_d      = 1'b0;
+              if (rst_hit) begin
+                rel_valid_o    = 1'b1;
+                rel_slot_o     = rst_slot;
+                sv_d[rst_slot] = 1'b0;
+                aw_d[rst_slot] = 1'b0;
               end
             end else if (wmode_q == WkBot) begin
               // The section's portion is done: free the slot; the next portion may start.
               secact_d[ent_q] = 1'b0;
               rel_valid_o     = 1'b1;
-              svc_d           = 1'b0;
-              woke_d          = 1'b0;
+              rel_slot_o      = dslot_q;
+              sv_d[dslot_q]   = 1'b0;
+              aw_d[dslot_q]   = 1'b0;
+              done_d          = 1'b0;
               if (waiting_q[ent_q] == '0 &&
                   passed_q[ent_q] >= ((count_q[ent_q] != '0) ? count_q[ent_q] : nonex_q[ent_cta]))
               begin
@@ -703,14 +733,18 @@ module simt_barrier_table #(
       tptr_q     <= '0;
       now_q      <= '0;
       wmode_q    <= WkTop;
-      jmask_q    <= '0;
-      svc_q      <= 1'b0;
-      stale_q    <= 1'b0;
-      svc_ent_q  <= '0;
-      svc_slot_q <= '0;
-      woke_q     <= 1'b0;
+      for (int i = 0; i < NumSlots; i++) begin
+        sv_q[i]   <= 1'b0;
+        sent_q[i] <= '0;
+        aw_q[i]   <= 1'b0;
+        cur_q[i]  <= '0;
+      end
+      tsown_q    <= 1'b0;
+      tsslot_q   <= '0;
       done_q     <= 1'b0;
-      run_q      <= 1'b0;
+      dslot_q    <= '0;
+      stale_q    <= 1'b0;
+      stslot_q   <= '0;
     end else begin
       for (int e = 0; e < NumEnt; e++) begin
         busy_q[e]    <= busy_d[e];
@@ -747,14 +781,18 @@ module simt_barrier_table #(
       tptr_q     <= tptr_d;
       now_q      <= now_q + 1'b1;
       wmode_q    <= wmode_d;
-      jmask_q    <= jmask_d;
-      svc_q      <= svc_d;
-      stale_q    <= stale_d;
-      svc_ent_q  <= svc_ent_d;
-      svc_slot_q <= svc_slot_d;
-      woke_q     <= woke_d;
+      for (int i = 0; i < NumSlots; i++) begin
+        sv_q[i]   <= sv_d[i];
+        sent_q[i] <= sent_d[i];
+        aw_q[i]   <= aw_d[i];
+        cur_q[i]  <= cur_d[i];
+      end
+      tsown_q    <= tsown_d;
+      tsslot_q   <= tsslot_d;
       done_q     <= done_d;
-      run_q      <= run_d;
+      dslot_q    <= dslot_d;
+      stale_q    <= stale_d;
+      stslot_q   <= stslot_d;
     end
   end
 
@@ -789,11 +827,25 @@ module simt_barrier_table #(
       end
       if (cs_wake) begin
         assert (qd_q[sel_idx][sel_lane] && sleep_q[sel_idx][sel_lane] &&
-                wid_q[sel_idx][sel_lane*4 +: 4] == svc_ent_q[3:0])
+                wid_q[sel_idx][sel_lane*4 +: 4] == own_ent[3:0])
           else $error("barrier_table: section wake of a thread that is not a queued member");
       end
-      assert (!(svc_q && !stale_q) || secact_q[svc_ent_q])
-        else $error("barrier_table: section in service without a portion");
+      for (int i = 0; i < NumSlots; i++) begin
+        assert (!sv_q[i] || secact_q[sent_q[i]])
+          else $error("barrier_table: section in service without a portion");
+        // A section in service has its thread awake, or the thread select searches for it,
+        // or its portion is ending.
+        assert (!sv_q[i] || aw_q[i] || (tsown_q && tsslot_q == SlotW'(i)) ||
+                (done_q && dslot_q == SlotW'(i)) || (st_q == StWake && wmode_q == WkRstBot))
+          else $error("barrier_table: section %0d in service with nobody awake", i);
+        for (int j = i + 1; j < NumSlots; j++) begin
+          assert (!(sv_q[i] && sv_q[j] && sent_q[i] == sent_q[j]))
+            else $error("barrier_table: one barrier in service in two slots");
+        end
+      end
+      assert (!(tsown_q && done_q)) else $error("barrier_table: search and end of a portion at once");
+      assert (!ts_busy_i || tsown_q) else $error("barrier_table: thread select busy unasked");
+      assert (!ts_start_o || !ts_busy_i) else $error("barrier_table: search started while busy");
       assert (!wake_valid_o || st_q == StWake || cs_wake)
         else $error("barrier_table: wake outside a wake pass");
     end
@@ -803,14 +855,14 @@ module simt_barrier_table #(
 `ifdef FORMAL
   // Table bookkeeping: an idle entry has no waiters and no section, queued or bottom threads
   // are asleep, and the FSM is in a legal state. The environment behaves as the unit's thread
-  // select and slots do: a selected thread is a queued member of the section in service (or
-  // already woken), done comes only while serving, and a slot holds only pushed entries.
+  // select and slots do: a thread found is a queued member of the section searched for,
+  // results come only while a search runs, and a slot holds only pushed entries.
   always @(posedge clk_i) begin
     if (rst_ni) begin
-      assume (!ts_done_i || (run_q && svc_q && !stale_q && !done_q && !ts_sel_valid_i));
-      assume (!ts_sel_valid_i || (run_q && svc_q && !stale_q && !done_q &&
-                                  (woke_q || (qd_q[sel_idx][sel_lane] && !bot_q[sel_idx][sel_lane] &&
-                                              wid_q[sel_idx][sel_lane*4 +: 4] == svc_ent_q[3:0]))));
+      assume (!ts_done_i || (tsown_q && !ts_sel_valid_i));
+      assume (!ts_sel_valid_i || (tsown_q && qd_q[sel_idx][sel_lane] && !bot_q[sel_idx][sel_lane] &&
+                                  wid_q[sel_idx][sel_lane*4 +: 4] == own_ent[3:0]));
+      assume (!ts_busy_i || tsown_q);
       assume (!grant_valid_i || inq_q[g_ent]);
       assume (req_cta_i <= CtaW'(NumCtas - 1) && req_warp_i <= WarpW'(Warps - 1));
       assume (!(req_valid_i && req_op_i == OpArrive) ||
@@ -822,7 +874,7 @@ module simt_barrier_table #(
       end
       for (int i = 0; i < NumCtas * Warps; i++) assert (((qd_q[i] | bot_q[i]) & ~sleep_q[i]) == '0);
       assert (st_q == StIdle || st_q == StCheck || st_q == StWake || st_q == StScan ||
-              st_q == StQueue || st_q == StJoin);
+              st_q == StQueue);
       assert (!wake_valid_o || st_q == StWake || cs_wake);
     end
   end

@@ -6,10 +6,11 @@
 // tokens {cta, warp, mask, resume} go to the divergence unit, which re-activates the threads
 // through its token queue (ARCHITECTURE.md). Simple conditional barriers wake all their
 // participants one warp per cycle; a critical section's portion queues for a slot, and when
-// the arbiter grants it the thread select serves its members one thread at a time in
-// ascending logical id (logical id = warp * 32 + lane within the CTA, the launcher's order).
-// One section is in service at a time; the others wait in their slots, and an exclusive one
-// waits for every slot to be free (seed 0105). The slot arbiter's priority is per barrier id
+// the arbiter grants it the section is in service: its members run one thread at a time in
+// ascending logical id (logical id = warp * 32 + lane within the CTA, the launcher's order),
+// each found by the thread select, which the sections in service share. Every granted slot
+// is in service, so sections of different ids and CTAs, and a section nested in another, run
+// at once; an exclusive one waits for every slot to be free and runs alone (seed 0105). The slot arbiter's priority is per barrier id
 // (seed 0108), written through prio_we_i. The ready FIFO holds NumCtas * 16 - NumSlots
 // entries (16 at the defaults), enough for every barrier of every resident CTA.
 module simt_barrier_unit #(
@@ -56,6 +57,7 @@ module simt_barrier_unit #(
   output logic              resp_refused_o,
   output logic              resp_pass_o,
   output logic              resp_sleep_o,
+  output logic [4:0]        resp_lane_o,     // bottom: the lane that sleeps
   // Wake tokens for the divergence unit.
   output logic              wake_valid_o,
   input  logic              wake_ready_i,
@@ -74,8 +76,6 @@ module simt_barrier_unit #(
   output logic [NumEnt-1:0] static_long_o,
   output logic [NumSlots-1:0] slots_occupied_o,
   output logic [FCntW-1:0]  fifo_count_o,
-  output logic              section_valid_o,  // a section thread is selected
-  output logic [TidW-1:0]   section_tid_o,
   output logic              tmo_fire_o,       // a portion starts by its TIMEOUT ...
   output logic [BarW-1:0]   tmo_fire_bar_o,   // ... of this entry ({cta, id})
   output logic              grant_fire_o,     // the slot arbiter's grant starts a section ...
@@ -91,9 +91,10 @@ module simt_barrier_unit #(
   logic [BarW-1:0]  grant_bar;
   logic             rel_valid;
   logic [SlotW-1:0] rel_slot;
-  logic             ts_start, ts_join, ts_next, ts_abort, ts_busy, ts_sel_valid, ts_done;
+  logic             ts_start, ts_clear, ts_busy, ts_sel_valid, ts_done;
   logic [Thr-1:0]   ts_part;
-  logic [TidW-1:0]  ts_join_tid, ts_sel_tid;
+  logic [TidW:0]    ts_from;
+  logic [TidW-1:0]  ts_sel_tid;
   logic             excl_running, head_take;
   /* verilator lint_off UNUSED */
   logic [TidW-1:0]  ts_sel_phys;  // the unit names threads by CTA-relative id: map unused
@@ -103,8 +104,9 @@ module simt_barrier_unit #(
     .NumCtas (NumCtas),
     .Warps   (Warps),
     .TagW    (TagW),
-    .TimeW   (TimeW),
-    .SlotW   (SlotW)
+    .TimeW    (TimeW),
+    .NumSlots (NumSlots),
+    .SlotW    (SlotW)
   ) u_table (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -129,6 +131,7 @@ module simt_barrier_unit #(
     .resp_refused_o (resp_refused_o),
     .resp_pass_o    (resp_pass_o),
     .resp_sleep_o   (resp_sleep_o),
+    .resp_lane_o    (resp_lane_o),
     .wake_valid_o   (wake_valid_o),
     .wake_ready_i   (wake_ready_i),
     .wake_cta_o     (wake_cta_o),
@@ -148,10 +151,8 @@ module simt_barrier_unit #(
     .rel_slot_o     (rel_slot),
     .ts_start_o     (ts_start),
     .ts_part_o      (ts_part),
-    .ts_join_o      (ts_join),
-    .ts_join_tid_o  (ts_join_tid),
-    .ts_next_o      (ts_next),
-    .ts_abort_o     (ts_abort),
+    .ts_from_o      (ts_from),
+    .ts_clear_o     (ts_clear),
     .ts_busy_i      (ts_busy),
     .ts_sel_valid_i (ts_sel_valid),
     .ts_sel_tid_i   (ts_sel_tid),
@@ -199,10 +200,8 @@ module simt_barrier_unit #(
     .map_base_i   ('0),
     .start_i      (ts_start),
     .start_part_i (ts_part),
-    .join_i       (ts_join),
-    .join_tid_i   (ts_join_tid),
-    .next_i       (ts_next),
-    .abort_i      (ts_abort),
+    .start_from_i (ts_from),
+    .clear_i      (ts_clear),
     .busy_o       (ts_busy),
     .sel_valid_o  (ts_sel_valid),
     .sel_tid_o    (ts_sel_tid),
@@ -212,8 +211,6 @@ module simt_barrier_unit #(
 
   assign grant_fire_o     = grant_take;
   assign grant_fire_bar_o = grant_bar;
-  assign section_valid_o = ts_sel_valid;
-  assign section_tid_o   = ts_sel_tid;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -224,11 +221,9 @@ module simt_barrier_unit #(
   end
 
 `ifdef VERILATOR
-  // The thread select starts only on a grant; a section thread is selected only while a
-  // section is in service; an exclusive section never shares the slots.
+  // An exclusive section never shares the slots.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!ts_start || grant_take) else $error("barrier_unit: thread select started unasked");
       assert (!excl_running || $onehot(slots_occupied_o))
         else $error("barrier_unit: exclusive section shares the slots");
     end

@@ -1,17 +1,18 @@
-// Thread select of the barrier unit (seed 000 [0103]-[0106], [0117], [0123]): serves the
-// participants of one critical-section portion one thread at a time in ascending logical id.
+// Thread select of the barrier unit (seed 000 [0103]-[0106], [0117], [0123]): finds the next
+// participant of a critical-section portion to run, in ascending logical id.
 //
-// The execution mask is generated one thread group (16 threads) at a time: each search cycle
-// looks at one group's pending bits (participant, not yet served) above the last served
-// offset with a find-next-set; an empty group costs one cycle and the search moves to the
-// next group. When the last group is passed and a late arrival has joined meanwhile (the
-// rescan flag), the search starts again at group 0, so late joiners below the current
-// position run out of logical order; otherwise the portion is done.
-//
-// The selected thread is "awake" while sel_valid_o is high; next_i (its bottom was reached)
-// retires it and searches in the same cycle, so a successor in the same group is awake in the
-// next cycle (a one-cycle hand-off). The logical-to-physical map is kept per thread group:
-// sel_phys_o = map[group] + offset.
+// It is a search engine shared by every section in service: the barrier table starts a search
+// with the portion's pending members (start_part_i, read from the thread state table) and the
+// position after the thread it served last (start_from_i), when a slot is granted (from 0)
+// and when the section's thread reaches its bottom. The execution mask is generated one
+// thread group (16 threads) at a time: each search cycle looks at one group's pending bits at
+// or above the position with a find-next-set, the first group in the start cycle itself; an
+// empty group costs one cycle and the search moves on. Past the last group, if anything is
+// pending (late joiners below the position: the seed's rescan), the search runs once more
+// from group 0, so those run out of logical order; with nothing pending the search is done
+// at once. The found thread is held (sel_valid_o) until the table has woken it (clear_i),
+// which frees the engine for another section. The logical-to-physical map is kept per
+// thread group: sel_phys_o = map[group] + offset.
 module simt_thread_select #(
   parameter int MaxThreads = 256,   // logical ids per CTA, a multiple of 16
   parameter int PhysW      = 8,     // physical thread id width
@@ -26,101 +27,94 @@ module simt_thread_select #(
   input  logic                  map_we_i,
   input  logic [GrpW-1:0]       map_group_i,
   input  logic [PhysW-1:0]      map_base_i,     // physical id of the group's first thread
-  // Start a portion with these participants (all arrived).
+  // Search the pending members at or above start_from_i (MaxThreads: none above).
   input  logic                  start_i,
   input  logic [MaxThreads-1:0] start_part_i,
-  // A late arrival joins the running portion (sets the rescan flag).
-  input  logic                  join_i,
-  input  logic [TidW-1:0]       join_tid_i,
-  // The awake thread reached its bottom: serve the next one.
-  input  logic                  next_i,
-  // bar.reset: drop the portion.
-  input  logic                  abort_i,
+  input  logic [TidW:0]         start_from_i,
+  // The selected thread was taken, or the portion dropped: the search ends.
+  input  logic                  clear_i,
   output logic                  busy_o,
   output logic                  sel_valid_o,
   output logic [TidW-1:0]       sel_tid_o,
   output logic [PhysW-1:0]      sel_phys_o,
-  output logic                  done_o          // one-cycle pulse: every participant served
+  output logic                  done_o          // one-cycle pulse: nobody pending
 );
 
-  logic [MaxThreads-1:0] pend_d, pend_q;        // participants not yet served
+  logic [MaxThreads-1:0] pend_d, pend_q;        // members pending when the search started
   logic [PhysW-1:0]      map_q [NumGroups];
   logic                  busy_d, busy_q;
   logic [GrpW-1:0]       grp_d, grp_q;          // the group being searched
   logic [4:0]            after_d, after_q;      // search offsets >= after_q (16: none left)
-  logic                  rescan_d, rescan_q;
+  logic                  wrap_d, wrap_q;        // a pass from group 0 follows
   logic                  sel_valid_d, sel_valid_q;
   logic [TidW-1:0]       sel_d, sel_q;
   logic                  done_d, done_q;
 
-  // One group's execution mask: its pending bits, with the retiring thread cleared.
-  logic [GroupSize-1:0]  gmask;
+  // The group searched this cycle: the start's own first group, or the one in progress.
+  logic                  any_part, searching, s_wrap;
+  logic [GrpW-1:0]       s_grp;
+  logic [4:0]            s_after;
+  logic [GroupSize-1:0]  s_mask;
   logic                  g_found;
   logic [3:0]            g_off;
-  logic                  searching;
 
-  assign searching = busy_q && (!sel_valid_q || next_i) && !abort_i;
+  assign any_part  = |start_part_i;
+  assign searching = !clear_i && (start_i || (busy_q && !sel_valid_q));
 
   always_comb begin
-    gmask = pend_q[grp_q * GroupSize +: GroupSize];
-    if (sel_valid_q && sel_q[TidW-1:4] == grp_q) gmask[sel_q[3:0]] = 1'b0;
+    if (start_i) begin
+      s_grp   = start_from_i[TidW] ? '0 : GrpW'(start_from_i[TidW-1:4]);
+      s_after = start_from_i[TidW] ? 5'd0 : {1'b0, start_from_i[3:0]};
+      s_wrap  = !start_from_i[TidW] && (start_from_i != '0);
+      s_mask  = any_part ? start_part_i[s_grp * GroupSize +: GroupSize] : '0;
+    end else begin
+      s_grp   = grp_q;
+      s_after = after_q;
+      s_wrap  = wrap_q;
+      s_mask  = pend_q[grp_q * GroupSize +: GroupSize];
+    end
   end
 
   simt_find_next_set #(.N(GroupSize), .Wrap(1'b0)) u_group_search (
-    .vec_i   (after_q[4] ? '0 : gmask),
-    .start_i (after_q[3:0]),
+    .vec_i   (s_after[4] ? '0 : s_mask),
+    .start_i (s_after[3:0]),
     .found_o (g_found),
     .idx_o   (g_off)
   );
 
   always_comb begin
-    pend_d      = pend_q;
+    pend_d      = start_i ? start_part_i : pend_q;
     busy_d      = busy_q;
     grp_d       = grp_q;
     after_d     = after_q;
-    rescan_d    = rescan_q;
+    wrap_d      = wrap_q;
     sel_valid_d = sel_valid_q;
     sel_d       = sel_q;
     done_d      = 1'b0;
-    if (abort_i) begin
+    if (clear_i) begin
       busy_d      = 1'b0;
       sel_valid_d = 1'b0;
-      pend_d      = '0;
-      rescan_d    = 1'b0;
-    end else if (start_i) begin
-      pend_d      = start_part_i;
-      busy_d      = 1'b1;
-      grp_d       = '0;
-      after_d     = '0;
-      rescan_d    = 1'b0;
+    end else if (start_i && !any_part) begin
+      busy_d      = 1'b0;
       sel_valid_d = 1'b0;
-    end else begin
-      if (sel_valid_q && next_i) begin
-        pend_d[sel_q] = 1'b0;
-        sel_valid_d   = 1'b0;
-      end
-      if (searching) begin
-        if (g_found) begin
-          sel_valid_d = 1'b1;
-          sel_d       = {grp_q, g_off};
-          after_d     = {1'b0, g_off} + 5'd1;
-        end else if (grp_q != GrpW'(NumGroups - 1)) begin
-          grp_d   = grp_q + 1'b1;
-          after_d = '0;
-        end else if (rescan_q || join_i) begin
-          grp_d    = '0;
-          after_d  = '0;
-          rescan_d = 1'b0;
-        end else begin
-          busy_d = 1'b0;
-          done_d = 1'b1;
-        end
-      end
-      // A late arrival: pending again (never served yet), found in order if still ahead of
-      // the search, else by the rescan.
-      if (join_i && busy_q) begin
-        pend_d[join_tid_i] = 1'b1;
-        if (!(searching && !g_found && grp_q == GrpW'(NumGroups - 1))) rescan_d = 1'b1;
+      done_d      = 1'b1;
+    end else if (searching) begin
+      busy_d      = 1'b1;
+      sel_valid_d = 1'b0;
+      if (g_found) begin
+        sel_valid_d = 1'b1;
+        sel_d       = {s_grp, g_off};
+      end else if (s_grp != GrpW'(NumGroups - 1)) begin
+        grp_d   = s_grp + 1'b1;
+        after_d = '0;
+        wrap_d  = s_wrap;
+      end else if (s_wrap) begin
+        grp_d   = '0;
+        after_d = '0;
+        wrap_d  = 1'b0;
+      end else begin
+        busy_d = 1'b0;
+        done_d = 1'b1;
       end
     end
   end
@@ -131,7 +125,7 @@ module simt_thread_select #(
       busy_q      <= 1'b0;
       grp_q       <= '0;
       after_q     <= '0;
-      rescan_q    <= 1'b0;
+      wrap_q      <= 1'b0;
       sel_valid_q <= 1'b0;
       sel_q       <= '0;
       done_q      <= 1'b0;
@@ -140,7 +134,7 @@ module simt_thread_select #(
       busy_q      <= busy_d;
       grp_q       <= grp_d;
       after_q     <= after_d;
-      rescan_q    <= rescan_d;
+      wrap_q      <= wrap_d;
       sel_valid_q <= sel_valid_d;
       sel_q       <= sel_d;
       done_q      <= done_d;
@@ -161,11 +155,12 @@ module simt_thread_select #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!sel_valid_q || busy_q) else $error("thread_select: awake thread outside a portion");
-      assert (!sel_valid_q || pend_q[sel_q]) else $error("thread_select: awake thread not pending");
-      assert (!(start_i && busy_q)) else $error("thread_select: start while a portion runs");
-      assert (!(next_i && !sel_valid_q)) else $error("thread_select: next without an awake thread");
-      assert (!(join_i && !busy_q)) else $error("thread_select: join outside a portion");
+      assert (!sel_valid_q || busy_q) else $error("thread_select: selected thread outside a search");
+      assert (!sel_valid_q || pend_q[sel_q]) else $error("thread_select: selected thread not pending");
+      assert (!(start_i && busy_q)) else $error("thread_select: start while a search runs");
+      assert (!(start_i && clear_i)) else $error("thread_select: start and clear at once");
+      assert (start_from_i <= (TidW + 1)'(MaxThreads) || !start_i)
+        else $error("thread_select: start position out of range");
       assert (!(done_q && busy_q)) else $error("thread_select: done while busy");
     end
   end

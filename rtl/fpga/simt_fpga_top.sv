@@ -188,6 +188,8 @@ module simt_fpga_top #(
     .trace_grant_o       (),
     .trace_grant_warp_o  (),
     .trace_grant_id_o    (),
+    .trace_launch_o      (),
+    .trace_launch_warp_o (),
     .dbg_warp_i          ('0),
     .dbg_resident_o      (),
     .dbg_done_o          (),

@@ -124,6 +124,10 @@ module simt_sm #(
   output logic                     trace_grant_o,
   output logic [WarpW-1:0]         trace_grant_warp_o,
   output logic [3:0]               trace_grant_id_o,
+  // A CTA launch starts: the warp slot its first warp takes (the core's placement, which
+  // depends on when it retires finished CTAs; the model follows it).
+  output logic                     trace_launch_o,
+  output logic [WarpW-1:0]         trace_launch_warp_o,
 
   // Debug view of one warp (valid while the core is idle, done or faulted) and status.
   input  logic [WarpW-1:0]         dbg_warp_i,
@@ -533,7 +537,6 @@ module simt_sm #(
     .mnt_rdata_o         (mnt_rdata_o)
   );
 
-  localparam int BuTidW = $clog2(NumWarps * 32);
   logic                  bu_req_valid, bu_req_ready;
   logic [2:0]            bu_req_op;
   logic [CtaW-1:0]       bu_req_cta;
@@ -545,8 +548,7 @@ module simt_sm #(
   logic [WarpW-1:0]      bu_wake_warp;
   logic [31:0]           bu_wake_mask;
   logic [AddrW-1:0]      bu_wake_resume;
-  logic                  bu_sec_valid;
-  logic [BuTidW-1:0]     bu_sec_tid;
+  logic [4:0]            bu_sleep_lane;
   /* verilator lint_off UNUSED */
   logic [NumBarSlots-1:0] bu_slots;
   logic                  bu_tmo_fire;
@@ -596,6 +598,7 @@ module simt_sm #(
     .resp_refused_o   (bu_refused),
     .resp_pass_o      (bu_pass),
     .resp_sleep_o     (bu_sleep),
+    .resp_lane_o      (bu_sleep_lane),
     .wake_valid_o     (bu_wake_valid),
     .wake_ready_i     (bu_wake_ready),
     .wake_cta_o       (bu_wake_cta),
@@ -611,8 +614,6 @@ module simt_sm #(
     .static_long_o    (bar_static_long_o),
     .slots_occupied_o (bu_slots),
     .fifo_count_o     (bu_fifo_count),
-    .section_valid_o  (bu_sec_valid),
-    .section_tid_o    (bu_sec_tid),
     .tmo_fire_o       (bu_tmo_fire),
     .tmo_fire_bar_o   (bu_tmo_bar),
     .grant_fire_o     (bu_grant_fire),
@@ -1384,7 +1385,7 @@ module simt_sm #(
           end else if (is_bottom && bu_sleep) begin
             // The thread inside the section sleeps at its bottom (blocking bottom).
             du_op_d    = simt_pkg::DuBarSleep;
-            du_guard_d = 32'd1 << bu_sec_tid[4:0];
+            du_guard_d = 32'd1 << bu_sleep_lane;
             state_d    = StDu;
           end else begin
             state_d = StDu;
@@ -1646,6 +1647,8 @@ module simt_sm #(
   assign trace_grant_o      = bu_grant_fire;
   assign trace_grant_warp_o = slot_of_q[{CtaW'(bu_grant_bar >> 4), WarpW'(0)}];
   assign trace_grant_id_o   = bu_grant_bar[3:0];
+  assign trace_launch_o      = (state_q == StLaunchWarp) && (lwarp_q == '0);
+  assign trace_launch_warp_o = first_free_slot;
   assign dbg_resident_o     = resident_q[dbg_warp_i];
   assign dbg_done_o         = wdone_q[dbg_warp_i];
   assign dbg_held_o         = held_q[dbg_warp_i];
@@ -1835,8 +1838,7 @@ module simt_sm #(
         else $error("sm: memory access by a lane that does not execute");
       // A blocking bottom puts to sleep the thread in the section, which is in this warp.
       if (state_q == StBarReq && bu_req_ready && is_bottom && bu_sleep)
-        assert (bu_sec_valid && bu_sec_tid[BuTidW-1:5] == wic_q[w_q] &&
-                exec[bu_sec_tid[4:0]])
+        assert (exec[bu_sleep_lane])
         else $error("sm: bottom sleep of a thread that is not in the section");
       if (state_q == StIdle && started_q) assert (finished_q <= cfg_nctaid_i)
         else $error("sm: more CTAs finished than launched");

@@ -58,7 +58,7 @@ struct SmRtl::Impl {
   WakeHook wakeHook;
   CycleHook cycleHook;
   AcceptHook acceptHook, requestHook;
-  BarrierHook timeoutHook, grantHook;
+  BarrierHook timeoutHook, grantHook, launchHook;
   // The instruction in flight: register writes (lane, reg -> value, first old value) and
   // global writes (addr -> old, new), reduced to changes at retire.
   std::map<std::pair<int, int>, uint32_t> rfNew;
@@ -354,6 +354,10 @@ struct SmRtl::Impl {
       const std::string v = timeoutHook(BarrierEvent{cycle, dut->trace_tmo_warp_o, dut->trace_tmo_id_o});
       if (!v.empty()) return v;
     }
+    if (dut->trace_launch_o && launchHook) {
+      const std::string v = launchHook(BarrierEvent{cycle, dut->trace_launch_warp_o, 0});
+      if (!v.empty()) return v;
+    }
     if (dut->trace_grant_o && grantHook) {
       const std::string v = grantHook(BarrierEvent{cycle, dut->trace_grant_warp_o, dut->trace_grant_id_o});
       if (!v.empty()) return v;
@@ -417,7 +421,7 @@ struct SmRtl::Impl {
         res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
         break;
       }
-      if (retire || wakeHook || acceptHook || requestHook || timeoutHook || grantHook) {
+      if (retire || wakeHook || acceptHook || requestHook || timeoutHook || grantHook || launchHook) {
         const std::string verdict = observe();
         if (!verdict.empty()) {
           res.status = RunStatus::Mismatch;
@@ -465,6 +469,7 @@ void SmRtl::onBarrierAccept(AcceptHook f) { impl_->acceptHook = std::move(f); }
 void SmRtl::onBarrierRequest(AcceptHook f) { impl_->requestHook = std::move(f); }
 void SmRtl::onBarrierTimeout(BarrierHook f) { impl_->timeoutHook = std::move(f); }
 void SmRtl::onBarrierGrant(BarrierHook f) { impl_->grantHook = std::move(f); }
+void SmRtl::onLaunch(BarrierHook f) { impl_->launchHook = std::move(f); }
 RunResult SmRtl::run() { return impl_->run(); }
 
 }  // namespace simt::rtl

@@ -81,6 +81,9 @@ class SmRtl {
   void onBarrierRequest(AcceptHook f);
   void onBarrierTimeout(BarrierHook f);
   void onBarrierGrant(BarrierHook f);
+  // A CTA launch starts, its first warp in warp slot `warp` (BarrierEvent's id unused): the
+  // placement depends on when the core retires finished CTAs, which the model follows.
+  void onLaunch(BarrierHook f);
   model::RunResult run();
 
  private:

@@ -323,35 +323,63 @@ TEST_F(BarrierUnitTest, ExclusiveSectionRunsAlone) {
   EXPECT_EQ(w[1].cta, 1);
 }
 
-// Seed 0101-0102: sections queue for the execution slots; the thread select serves one at a
-// time, so a second section waits in its slot until the first portion is done.
-TEST_F(BarrierUnitTest, SectionsWaitInSlotsForTheThreadSelect) {
-  arrive(arrival(1, 10, BarrierKind::Ordered, {4}, 1));
+// Seed 0101-0102, 0108: every section that holds a slot is in service; sections of different
+// ids run at once, each one thread at a time.
+TEST_F(BarrierUnitTest, SectionsOfDifferentIdsAreInServiceAtOnce) {
+  arrive(arrival(1, 10, BarrierKind::Ordered, {4, 6}, 2));
   arrive(arrival(2, 20, BarrierKind::Ordered, {5}, 1));
   auto w = wakes();
-  ASSERT_EQ(w.size(), 1u);
+  ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].threads, std::vector<int>{4});
+  EXPECT_EQ(w[1].threads, std::vector<int>{5});
+  EXPECT_EQ(w[1].resume, 21u);
   EXPECT_EQ(bu.stats["barrier_slot_entries"], 2u) << "both sections hold a slot";
   std::vector<int> sleepNow;
   bu.bottom(0, 1, 30, true, {4}, sleepNow);
   w = wakes();
   ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(w[0].threads, std::vector<int>{5}) << "the second section is served next";
-  EXPECT_EQ(w[0].resume, 21u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{6}) << "section 1's next thread; 5 is still inside 2";
 }
 
-// Seed 0108: a priority per barrier id; the highest waiting slot is served first.
+// A thread inside section 1 reaches the top of section 2: the inner section is served at once
+// (the outer one keeps its slot), and the outer one goes on after the inner one ends.
+TEST_F(BarrierUnitTest, ANestedSectionIsServedInsideTheOuterOne) {
+  arrive(arrival(1, 10, BarrierKind::Ordered, {0, 1}, 2));
+  ASSERT_EQ(wakes().size(), 1u);
+  arrive(arrival(2, 12, BarrierKind::Ordered, {0}, 1));
+  auto w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{0});
+  EXPECT_EQ(w[0].resume, 13u) << "inside section 2";
+  std::vector<int> sleepNow;
+  bu.bottom(0, 2, 14, false, {0}, sleepNow);
+  EXPECT_EQ(sleepNow, std::vector<int>{0});
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].resume, 15u) << "section 2 done: thread 0 continues inside section 1";
+  sleepNow.clear();
+  bu.bottom(0, 1, 16, false, {0}, sleepNow);
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{1}) << "section 1's next thread";
+}
+
+// Seed 0108: a priority per barrier id; of the slots waiting at once, the highest is granted
+// first. Two sections wait in the FIFO behind an exclusive one and enter slots together.
 TEST_F(BarrierUnitTest, HigherPriorityIdIsServedFirst) {
   bu.setPriority(3, 2);
-  arrive(arrival(1, 10, BarrierKind::Ordered, {0}, 1));  // in service at once
+  auto ex = arrival(1, 10, BarrierKind::Ordered, {0}, 1);
+  ex.exclusive = true;
+  arrive(ex);
   arrive(arrival(2, 20, BarrierKind::Ordered, {1}, 1));  // priority 0, waits
   arrive(arrival(3, 30, BarrierKind::Ordered, {2}, 1));  // priority 2, waits
   EXPECT_EQ(wakes().size(), 1u);
   std::vector<int> sleepNow;
   bu.bottom(0, 1, 40, true, {0}, sleepNow);
   const auto w = wakes();
-  ASSERT_EQ(w.size(), 1u);
+  ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].threads, std::vector<int>{2}) << "id 3 overtakes id 2";
+  EXPECT_EQ(w[1].threads, std::vector<int>{1});
 }
 
 TEST_F(BarrierUnitTest, ExternalGrantsAreCheckedAndFollowed) {
@@ -367,26 +395,29 @@ TEST_F(BarrierUnitTest, ExternalGrantsAreCheckedAndFollowed) {
   auto w = wakes();
   ASSERT_EQ(w.size(), 1u);
   EXPECT_EQ(w[0].threads, std::vector<int>{1});
-  const std::string busy = bu.forceGrant(0, 1);
-  EXPECT_NE(busy.find("while barrier 2 of cta 0 is in service"), std::string::npos) << busy;
+  const std::string again = bu.forceGrant(0, 2);
+  EXPECT_NE(again.find("already in service"), std::string::npos) << again;
   arrive(arrival(3, 30, BarrierKind::Ordered, {2}, 1));  // priority 2
-  std::vector<int> sleepNow;
-  bu.bottom(0, 2, 40, true, {1}, sleepNow);
-  wakes();
   const std::string low = bu.forceGrant(0, 1);
   EXPECT_NE(low.find("at priority 0 while a slot of priority 2 waits"), std::string::npos) << low;
   EXPECT_EQ(bu.forceGrant(0, 3), "");
   w = wakes();
   ASSERT_EQ(w.size(), 1u);
   EXPECT_EQ(w[0].threads, std::vector<int>{2});
+  EXPECT_EQ(bu.forceGrant(0, 1), "") << "sections 2 and 3 in service: 1 may start too";
+  w = wakes();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].threads, std::vector<int>{0});
 }
 
-// A section reset while it waits for a slot leaves a stale slot entry that is released
-// unserved; the id can be used again meanwhile.
+// A section reset while it waits for a slot (behind an exclusive one) leaves a stale FIFO
+// entry that is released unserved once it gets a slot; the id can be used again meanwhile.
 TEST_F(BarrierUnitTest, ResetOfAQueuedSectionIsNeverServed) {
-  arrive(arrival(1, 10, BarrierKind::Ordered, {0}, 1));
+  auto ex = arrival(1, 10, BarrierKind::Ordered, {0}, 1);
+  ex.exclusive = true;
+  arrive(ex);
   arrive(arrival(2, 20, BarrierKind::Ordered, {1, 2}, 2));
-  wakes();
+  ASSERT_EQ(wakes().size(), 1u);
   bu.reset(0, 2);
   auto w = wakes();
   ASSERT_EQ(w.size(), 1u);

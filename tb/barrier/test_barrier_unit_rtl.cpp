@@ -182,7 +182,10 @@ class UnitLockstep {
     model_.removeCta(cta);
     model_.addCta(cta, threads);
     threads_[cta] = threads;
-    for (int t = 0; t < kWarps * 32; ++t) state_[{cta, t}] = t < threads ? kAwake : kGone;
+    for (int t = 0; t < kWarps * 32; ++t) {
+      state_[{cta, t}] = t < threads ? kAwake : kGone;
+      outer_.erase({cta, t});
+    }
     settle();
   }
   void setTimeoutOrigin(model::TimeoutOrigin o) {
@@ -234,6 +237,9 @@ class UnitLockstep {
     passed = !passNow.empty();
     if (res == BarrierUnit::Arrive::Accepted && passNow.empty()) {
       for (int t : a.threads) {
+        // A thread inside a section reaching another barrier (nesting) returns to that
+        // section when it continues after the inner one.
+        if (state_[{a.cta, t}] == kInSection) outer_[{a.cta, t}].push_back(topId_[{a.cta, t}]);
         state_[{a.cta, t}] = kAsleep;
         topTag_[{a.cta, t}] = a.kind == BarrierKind::Sync ? -1 : static_cast<int64_t>(a.tag);
         topId_[{a.cta, t}] = a.id;
@@ -262,6 +268,7 @@ class UnitLockstep {
     EXPECT_EQ(ans.sleep, !sleepNow.empty()) << "bottom sleep differs at cycle " << bench_.acceptCycle();
     state_[{cta, tid}] = sleepNow.empty() ? kAwake : kAsleep;
     topTag_[{cta, tid}] = -1;
+    if (sleepNow.empty()) backToOuter({cta, tid});
     model_.evaluate(bench_.acceptCycle());
     collectModel();
     settle();
@@ -290,6 +297,10 @@ class UnitLockstep {
     }
   }
   bool awake(int cta, int tid) const { return state_.at({cta, tid}) == kAwake; }
+  // Inside a section of another id than `id` (may reach barrier `id`: nesting).
+  bool insideOther(int cta, int tid, int id) const {
+    return state_.at({cta, tid}) == kInSection && topId_.at({cta, tid}) != id;
+  }
   // Threads woken at a critical section's top: they are inside the section (or were released
   // by a reset, which the pipeline cannot tell apart; their bottom is then a no-op).
   std::vector<ThreadKey> inSection() const {
@@ -310,6 +321,14 @@ class UnitLockstep {
 
  private:
   enum State { kAwake, kAsleep, kInSection, kGone };
+  // A thread that continues after a nested barrier is inside its outer section again.
+  void backToOuter(const ThreadKey& k) {
+    auto it = outer_.find(k);
+    if (state_[k] != kAwake || it == outer_.end() || it->second.empty()) return;
+    state_[k] = kInSection;
+    topId_[k] = it->second.back();
+    it->second.pop_back();
+  }
   // The last requests, for a failure's report.
   void note(const Request& r) {
     static const char* const kOps[] = {"launch", "exit", "arrive", "reset", "bottom"};
@@ -352,6 +371,7 @@ class UnitLockstep {
       const int64_t top = topTag_[key];
       state_[key] = (top >= 0 && resume == static_cast<uint32_t>(top) + 1) ? kInSection : kAwake;
       topTag_[key] = -1;
+      backToOuter(key);
       pending_.erase(it);
       wakeOrder.push_back(key);
       ++wokenTotal;
@@ -393,6 +413,7 @@ class UnitLockstep {
   std::map<ThreadKey, State> state_;
   std::map<ThreadKey, int64_t> topTag_;  // the section top a sleeper waits at (-1: none)
   std::map<ThreadKey, int> topId_;       // ... and its id
+  std::map<ThreadKey, std::vector<int>> outer_;  // sections a nested thread returns to
   std::map<ThreadKey, std::pair<uint32_t, uint64_t>> pending_;
   int threads_[kCtas] = {0, 0};
 };
@@ -733,8 +754,9 @@ TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
 }
 
 // From the completing arrival's accept to the first member's wake token: check, push into
-// the ready FIFO, FIFO to slot, grant and thread select start, search of group 0, wake.
-TEST(BarrierUnitRtl, SectionStartsSixCyclesAfterTheCompletingArrival) {
+// the ready FIFO, FIFO to slot, grant with the thread select's search of group 0 in the same
+// cycle, wake.
+TEST(BarrierUnitRtl, SectionStartsFiveCyclesAfterTheCompletingArrival) {
   UnitBench b(21);
   launchCta(b, 0, 32);
   Request a = arriveReq(0, 1, 0, 0x1u, 70, BarrierKind::Ordered);
@@ -744,7 +766,7 @@ TEST(BarrierUnitRtl, SectionStartsSixCyclesAfterTheCompletingArrival) {
   for (int i = 0; i < 12; ++i) b.idle();
   const auto w = b.takeWakes();
   ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(std::get<2>(w[0]), accepted + 6);
+  EXPECT_EQ(std::get<2>(w[0]), accepted + 5);
   EXPECT_EQ(std::get<1>(w[0]), 71u);
   EXPECT_TRUE(b.ok());
 }
@@ -777,10 +799,10 @@ TEST(BarrierUnitRtl, ExclusiveSectionWaitsForTheSlotsToEmpty) {
   EXPECT_TRUE(ls.ok());
 }
 
-// Seed 0101-0102 under full load: one section in service, the other 31 barriers of both CTAs
-// become sections at once; 15 wait in the remaining slots, 16 in the ready FIFO (sized for every
-// barrier, so the table is never held and the section in service can finish); all are then
-// served, one after another, in the model's order.
+// Seed 0101-0102 under full load: all 32 barriers of both CTAs become sections; 16 take the
+// slots and all 16 are in service at once (a thread inside each), the ready FIFO holds the
+// other 16 (sized for every barrier, so the table is never held); each portion's end frees a
+// slot for the next, until all 32 are served.
 TEST(BarrierUnitRtl, AllSlotsBusyTheFifoHoldsTheRest) {
   Rng rng(22);
   UnitLockstep ls(22, rng);
@@ -795,34 +817,101 @@ TEST(BarrierUnitRtl, AllSlotsBusyTheFifoHoldsTheRest) {
   ls.idle(40);
   EXPECT_EQ(ls.bench().dut().slots_occupied_o, 0xFFFFu) << "all 16 slots busy";
   EXPECT_EQ(ls.bench().dut().fifo_count_o, 16u) << "the FIFO holds the other 16";
+  EXPECT_EQ(ls.inSection().size(), 16u) << "every slot's section has its thread inside at once";
   int served = 0;
+  size_t most = 0;
   for (int i = 0; i < 40 && ls.ok(); ++i) {
     const auto in = ls.inSection();
     if (in.empty()) break;
-    ASSERT_EQ(in.size(), 1u);
+    most = std::max(most, in.size());
     ls.bottom(in[0].cta, in[0].tid, in[0].tid, 500, /*nb=*/true);  // section id = thread id
     ++served;
   }
   EXPECT_EQ(served, 32);
+  EXPECT_EQ(most, 16u);
   ls.idle(40);  // the last portion ends after its search and bottom pass
   EXPECT_EQ(ls.bench().dut().slots_occupied_o, 0u);
   EXPECT_TRUE(ls.ok());
 }
 
-// Seed 0108: priorities per barrier id in the slot arbiter.
+// Seed 0102, 0108: sections of different CTAs and ids are in service at once, each with its
+// own thread inside, one thread at a time within each.
+TEST(BarrierUnitRtl, SectionsOfTwoCtasRunAtOnce) {
+  Rng rng(23);
+  UnitLockstep ls(23, rng);
+  ls.launch(0, 32);
+  ls.launch(1, 32);
+  bool p = false;
+  ls.arrive(sectionArrival(0, 1, 10, {0, 1}, 2), 0, 0x3u, p);
+  ls.arrive(sectionArrival(1, 1, 10, {4, 5}, 2), 0, 0x30u, p);
+  auto in = ls.inSection();
+  ASSERT_EQ(in.size(), 2u) << "one thread inside each CTA's section";
+  EXPECT_EQ(in[0].tid, 0);
+  EXPECT_EQ(in[1].tid, 4);
+  ls.bottom(1, 1, 4, 15, false);
+  in = ls.inSection();
+  ASSERT_EQ(in.size(), 2u);
+  EXPECT_EQ(in[0].tid, 0) << "CTA 0's thread is still inside";
+  EXPECT_EQ(in[1].tid, 5) << "CTA 1's next thread took over";
+  EXPECT_TRUE(ls.ok());
+}
+
+// A section nested in another (a thread inside section 1 reaches the top of section 2): the
+// inner one is served while the outer one's thread is inside it; the outer one then ends as
+// usual. With one section in service at a time (the unit before 2026-11-23) this deadlocked.
+TEST(BarrierUnitRtl, ANestedSectionRunsInsideTheOuterOne) {
+  Rng rng(24);
+  UnitLockstep ls(24, rng);
+  ls.launch(0, 32);
+  bool p = false;
+  ls.arrive(sectionArrival(0, 1, 10, {0, 1}, 2), 0, 0x3u, p);
+  ASSERT_EQ(ls.inSection().size(), 1u);
+  ls.arrive(sectionArrival(0, 2, 12, {0}, 1), 0, 0x1u, p);  // thread 0, inside section 1
+  auto in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u) << "thread 0 is inside section 2 now";
+  EXPECT_EQ(ls.sectionOf(in[0]), 2);
+  EXPECT_EQ(__builtin_popcount(ls.bench().dut().slots_occupied_o), 2) << "both in service";
+  EXPECT_TRUE(ls.bottom(0, 2, 0, 14, false));  // inner bottom: sleeps until its portion ends
+  ls.idle(10);
+  in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u) << "section 2 done: thread 0 continues inside section 1";
+  EXPECT_EQ(in[0].tid, 0);
+  EXPECT_EQ(ls.sectionOf(in[0]), 1);
+  EXPECT_TRUE(ls.bottom(0, 1, 0, 16, false));
+  in = ls.inSection();
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_EQ(in[0].tid, 1) << "section 1's next thread";
+  ls.bottom(0, 1, 1, 16, false);
+  ls.idle(10);
+  EXPECT_TRUE(ls.awake(0, 0));
+  EXPECT_TRUE(ls.awake(0, 1));
+  EXPECT_EQ(ls.bench().dut().slots_occupied_o, 0u);
+  EXPECT_TRUE(ls.ok());
+}
+
+// Seed 0108: priorities per barrier id in the slot arbiter. Two sections wait in the FIFO
+// behind an exclusive one; when it ends both enter slots and the higher priority is granted
+// first, though it arrived last.
 TEST(BarrierUnitRtl, HigherPriorityIdIsServedFirst) {
   Rng rng(17);
   UnitLockstep ls(17, rng);
   ls.setPriority(5, 3);
   ls.launch(0, 32);
   bool p = false;
-  ls.arrive(sectionArrival(0, 1, 10, {0}, 1), 0, 0x1u, p);
+  auto ex = sectionArrival(0, 1, 10, {0}, 1);
+  ex.exclusive = true;
+  ls.arrive(ex, 0, 0x1u, p);
   ls.arrive(sectionArrival(0, 2, 20, {1}, 1), 0, 0x2u, p);
   ls.arrive(sectionArrival(0, 5, 30, {2}, 1), 0, 0x4u, p);
+  ls.idle(4);
+  EXPECT_EQ(ls.bench().dut().fifo_count_o, 2u) << "both wait behind the exclusive section";
   ls.bottom(0, 1, 0, 11, true);
-  auto in = ls.inSection();
-  ASSERT_EQ(in.size(), 1u);
-  EXPECT_EQ(in[0].tid, 2) << "id 5 (priority 3) before id 2 (priority 0)";
+  ls.idle(10);
+  ASSERT_EQ(ls.inSection().size(), 2u);
+  const auto& order = ls.wakeOrder;
+  ASSERT_GE(order.size(), 2u);
+  EXPECT_EQ(order[order.size() - 2].tid, 2) << "id 5 (priority 3) before id 2 (priority 0)";
+  EXPECT_EQ(order.back().tid, 1);
   EXPECT_TRUE(ls.ok());
 }
 
@@ -862,13 +951,14 @@ TEST(BarrierUnitRtl, ResetOfASectionReleasesEveryoneAndTheSlot) {
   bool p = false;
   ls.arrive(sectionArrival(0, 3, 60, {0, 1, 2}, 3), 0, 0x7u, p);
   ls.bottom(0, 3, 0, 70, false);  // thread 0 asleep at the bottom, 1 inside, 2 queued
-  ls.arrive(sectionArrival(0, 4, 80, {3}, 1), 0, 0x8u, p);  // waits in a slot
+  ls.arrive(sectionArrival(0, 4, 80, {3}, 1), 0, 0x8u, p);  // in service too
+  EXPECT_EQ(ls.inSection().size(), 2u);
   const uint64_t before = ls.wokenTotal;
   ls.reset(0, 3);
   ls.idle(10);
   EXPECT_TRUE(ls.awake(0, 0)) << "the bottom sleeper continues after its bottom";
-  EXPECT_EQ(ls.wokenTotal, before + 3) << "threads 0 and 2, then thread 3 enters its section";
-  EXPECT_EQ(ls.wakeOrder.back().tid, 3);
+  EXPECT_EQ(ls.wokenTotal, before + 2) << "threads 0 and 2";
+  EXPECT_EQ(__builtin_popcount(ls.bench().dut().slots_occupied_o), 1) << "section 3's slot is free";
   EXPECT_TRUE(ls.ok());
 }
 
@@ -901,7 +991,7 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
                 "impatient_timeout", "reset", "exit", "multi_warp_wake", "wake_backpressure",
                 "relaunch", "section_entry", "blocking_bottom", "nonblocking_bottom",
                 "exclusive_section", "late_join", "out_of_order", "stale_slot",
-                "slots_shared"});
+                "slots_shared", "sections_at_once", "nested_arrival"});
     constexpr int kIdsUsed = 4;
     for (int id = 0; id < kIdsUsed; ++id) ls.setPriority(id, rng.below(2));
     // Per id: its kind and exclusivity (a place in the program): a simple barrier, an ordered
@@ -930,12 +1020,22 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
         const int warp = rng.below((n + 31) / 32);
         std::vector<int> tids;
         const int pct = rng.chance(50) ? 100 : rng.range(10, 90);
+        const int id = rng.below(kIdsUsed);
+        // Threads inside a section of another id arrive too (nested barriers and sections).
+        const bool nest = rng.chance(30);
+        bool nested = false;
         for (int l = 0; l < 32; ++l) {
           const int t = warp * 32 + l;
-          if (t < n && ls.awake(cta, t) && rng.chance(pct)) tids.push_back(t);
+          if (t >= n || !rng.chance(pct)) continue;
+          if (ls.awake(cta, t)) {
+            tids.push_back(t);
+          } else if (nest && ls.insideOther(cta, t, id)) {
+            tids.push_back(t);
+            nested = true;
+          }
         }
         if (tids.empty()) continue;
-        const int id = rng.below(kIdsUsed);
+        cov.sample("nested_arrival", nested);
         auto a = syncArrival(cta, id, static_cast<uint32_t>(100 * id + rng.below(2)), tids);
         a.kind = kindOf[id];
         a.exclusive = exclOf[id];
@@ -992,6 +1092,7 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
       cov.sample("out_of_order", stat("barrier_out_of_order") > 0);
       cov.sample("stale_slot", stat("barrier_slot_stale") > 0);
       cov.sample("slots_shared", ls.bench().maxSlotsOccupied >= 2);
+      cov.sample("sections_at_once", ls.inSection().size() >= 2);
     }
     ls.idle(100);
     EXPECT_TRUE(ls.ok());

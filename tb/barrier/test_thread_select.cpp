@@ -1,8 +1,11 @@
 // simt_thread_select (64 logical threads = 4 groups of 16) against model::ThreadSelect every
-// cycle, plus a model-independent check that each portion serves every participant and late
-// joiner exactly once, in ascending logical order within a pass. Directed tests name the
-// seed 000 behaviours: logical order, one group at a time, rescan for late arrivals, the
-// per-group logical-to-physical map.
+// cycle, plus a model-independent check of every search: the thread found is the first
+// pending one at or above the start position, else (late joiners below it) the first pending
+// one from group 0, and a search ends done exactly when nothing is pending. Directed tests
+// name the seed 000 behaviours: logical order, one group per cycle, the second pass for late
+// arrivals, the per-group logical-to-physical map. The bench plays the barrier table: it
+// keeps the portion's pending members, takes each thread found (clear) and starts the next
+// search after the position of the thread served last.
 #include <functional>
 #include <set>
 
@@ -23,9 +26,8 @@ class SelectBench {
   explicit SelectBench(uint64_t seed) : sim_("simt_thread_select", seed), model_(kThreads, kPhysW) {
     auto s = [](const char* n, int w) { return waveSignal("simt_thread_select", n, w); };
     sim_.setWaveGroups({
-        {"control", {s("start_i", 1), s("join_i", 1), s("join_tid_i", 6), s("next_i", 1),
-                     s("abort_i", 1)}},
-        {"search", {s("busy_q", 1), s("grp_q", 2), s("after_q", 5), s("rescan_q", 1),
+        {"control", {s("start_i", 1), s("start_from_i", 7), s("clear_i", 1)}},
+        {"search", {s("busy_q", 1), s("grp_q", 2), s("after_q", 5), s("wrap_q", 1),
                     s("pend_q", kThreads)}},
         {"selected", {s("sel_valid_o", 1), s("sel_tid_o", 6), s("sel_phys_o", kPhysW),
                       s("done_o", 1)}},
@@ -42,10 +44,8 @@ class SelectBench {
     uint64_t part = 0;
     for (int t = 0; t < kThreads && in.start; ++t) part |= static_cast<uint64_t>(in.startPart[static_cast<size_t>(t)]) << t;
     d.start_part_i = part;
-    d.join_i = in.join;
-    d.join_tid_i = static_cast<uint8_t>(in.joinTid);
-    d.next_i = in.next;
-    d.abort_i = in.abort;
+    d.start_from_i = static_cast<uint8_t>(in.startFrom);
+    d.clear_i = in.clear;
     sim_.eval();
     const auto o = model_.out();
     const bool physKnown = o.selValid && model_.mapKnown(o.selTid / 16);
@@ -76,73 +76,75 @@ model::ThreadSelect::In idle() {
   return in;
 }
 
-model::ThreadSelect::In startWith(const std::set<int>& part) {
+model::ThreadSelect::In startWith(const std::set<int>& part, int from = 0) {
   auto in = idle();
   in.start = true;
+  in.startFrom = from;
   for (int t : part) in.startPart[static_cast<size_t>(t)] = true;
   return in;
 }
 
-// Runs a portion to completion, retiring each awake thread after holdCycles; returns the
-// served order and the cycles between each retire and the next thread waking.
+// Serves a portion as the barrier table does: each search starts after the thread served
+// last; the thread found is taken (clear) and runs holdCycles before its bottom starts the
+// next search. beforeStart may add late joiners to the pending set. Returns the served order
+// and, per search, the cycles from its start to the thread found (or to done).
 struct Served {
   std::vector<int> order;
-  std::vector<int> handoff;
+  std::vector<int> latency;
 };
-Served serveAll(SelectBench& b, int holdCycles, const std::function<void(int, model::ThreadSelect::In&)>& extra = {}) {
+Served serveAll(SelectBench& b, std::set<int> pending, int holdCycles,
+                const std::function<void(std::set<int>&)>& beforeStart = {}) {
   Served s;
-  int sinceRetire = -1, held = 0;
-  for (int c = 0; c < 2000; ++c) {
-    auto in = idle();
-    const auto o = b.out();
-    if (o.done) break;
-    if (o.selValid) {
-      if (held == 0) {
-        s.order.push_back(o.selTid);
-        if (sinceRetire >= 0) s.handoff.push_back(sinceRetire);
-      }
-      if (++held > holdCycles) {
-        in.next = true;
-        held = 0;
-        sinceRetire = 0;
-      }
-    } else if (sinceRetire >= 0) {
-      ++sinceRetire;
+  int from = 0;
+  for (int search = 0; search < 2 * kThreads + 2; ++search) {
+    if (beforeStart) beforeStart(pending);
+    b.cycle(startWith(pending, from));
+    int cycles = 1;
+    while (!b.out().selValid && !b.out().done && cycles < 100) {
+      b.cycle(idle());
+      ++cycles;
     }
-    if (extra) extra(c, in);
-    b.cycle(in);
-    if (in.next) sinceRetire = 1;
+    s.latency.push_back(cycles);
+    if (b.out().done || !b.out().selValid) break;
+    const int t = b.out().selTid;
+    s.order.push_back(t);
+    pending.erase(t);
+    from = t + 1;
+    auto take = idle();
+    take.clear = true;
+    b.cycle(take);
+    for (int h = 0; h < holdCycles; ++h) b.cycle(idle());
   }
   return s;
 }
 
 TEST(ThreadSelect, ServesParticipantsInAscendingLogicalOrder) {
   SelectBench b(1);
-  b.cycle(startWith({40, 3, 18, 17, 63}));
-  const Served s = serveAll(b, 2);
+  const Served s = serveAll(b, {40, 3, 18, 17, 63}, 2);
   EXPECT_EQ(s.order, (std::vector<int>{3, 17, 18, 40, 63}));
   EXPECT_TRUE(b.ok());
 }
 
-TEST(ThreadSelect, HandOffIsOneCycleWithinAGroupAndOneMorePerEmptyGroup) {
+// Seed 0106: the execution mask is generated one thread group at a time, the start's first
+// group in the start cycle itself.
+TEST(ThreadSelect, SearchLooksAtOneGroupPerCycleTheFirstInTheStartCycle) {
   SelectBench b(2);
-  b.cycle(startWith({16, 17, 50}));
-  const Served s = serveAll(b, 0);
+  const Served s = serveAll(b, {16, 17, 50}, 0);
   ASSERT_EQ(s.order, (std::vector<int>{16, 17, 50}));
-  ASSERT_EQ(s.handoff.size(), 2u);
-  EXPECT_EQ(s.handoff[0], 1) << "same group: the successor is awake the next cycle";
-  EXPECT_EQ(s.handoff[1], 3) << "group 1 exhausted (1), group 2 empty (1), found in group 3 (1)";
+  EXPECT_EQ(s.latency, (std::vector<int>{2, 1, 3, 1}))
+      << "16: group 0 empty, found in group 1; 17: same group, found in the start cycle; "
+         "50: groups 1 and 2 empty, found in group 3; then nothing pending: done at once";
   EXPECT_TRUE(b.ok());
 }
 
-TEST(ThreadSelect, LateJoinerBelowTheSearchIsRescannedOutOfOrder) {
+// Claims 16-17: a late joiner below the position is found by the second pass from group 0,
+// out of logical order; one ahead of it is found in order.
+TEST(ThreadSelect, LateJoinerBelowThePositionIsServedOutOfOrder) {
   SelectBench b(3);
-  b.cycle(startWith({20, 30}));
   bool joined = false;
-  const Served s = serveAll(b, 3, [&](int, model::ThreadSelect::In& in) {
-    if (!joined && b.out().selValid && b.out().selTid == 20) {
-      in.join = true;
-      in.joinTid = 5;   // below the position being searched: needs the rescan
+  const Served s = serveAll(b, {20, 30}, 3, [&](std::set<int>& p) {
+    if (!joined && !p.count(20)) {
+      p.insert(5);
       joined = true;
     }
   });
@@ -152,12 +154,10 @@ TEST(ThreadSelect, LateJoinerBelowTheSearchIsRescannedOutOfOrder) {
 
 TEST(ThreadSelect, LateJoinerAheadIsServedInOrder) {
   SelectBench b(4);
-  b.cycle(startWith({2, 60}));
   bool joined = false;
-  const Served s = serveAll(b, 3, [&](int, model::ThreadSelect::In& in) {
-    if (!joined && b.out().selValid && b.out().selTid == 2) {
-      in.join = true;
-      in.joinTid = 33;
+  const Served s = serveAll(b, {2, 60}, 3, [&](std::set<int>& p) {
+    if (!joined && !p.count(2)) {
+      p.insert(33);
       joined = true;
     }
   });
@@ -175,45 +175,47 @@ TEST(ThreadSelect, PhysicalIdComesFromThePerGroupMap) {
     in.mapBase = bases[g];
     b.cycle(in);
   }
-  b.cycle(startWith({1, 35}));
   std::vector<uint32_t> phys;
-  for (int c = 0; c < 20 && !b.out().done; ++c) {
-    auto in = idle();
-    if (b.out().selValid) {
-      phys.push_back(b.out().selPhys);
-      in.next = true;
-    }
-    b.cycle(in);
+  for (int from : {0, 2}) {
+    b.cycle(startWith({1, 35}, from));
+    for (int c = 0; c < 8 && !b.out().selValid; ++c) b.cycle(idle());
+    ASSERT_TRUE(b.out().selValid);
+    phys.push_back(b.out().selPhys);
+    auto take = idle();
+    take.clear = true;
+    b.cycle(take);
   }
   EXPECT_EQ(phys, (std::vector<uint32_t>{65, 163}));
   EXPECT_TRUE(b.ok());
 }
 
-TEST(ThreadSelect, AbortDropsThePortion) {
+TEST(ThreadSelect, ClearDropsTheSearch) {
   SelectBench b(6);
-  b.cycle(startWith({1, 2, 3}));
-  b.cycle(idle());
-  ASSERT_TRUE(b.out().selValid);
+  b.cycle(startWith({60}));
+  EXPECT_TRUE(b.out().busy);
+  EXPECT_FALSE(b.out().selValid);
   auto in = idle();
-  in.abort = true;
+  in.clear = true;
   b.cycle(in);
   EXPECT_FALSE(b.out().busy);
+  for (int c = 0; c < 6; ++c) b.cycle(idle());
   EXPECT_FALSE(b.out().selValid);
+  EXPECT_FALSE(b.out().done);
   EXPECT_TRUE(b.ok());
 }
 
-TEST(ThreadSelect, RandomPortionsMatchModel) {
+TEST(ThreadSelect, RandomSearchesMatchModel) {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
     SelectBench b(seed);
     Coverage cov("thread_select");
-    cov.define({"start_empty", "start_full", "group_skip", "same_group_handoff", "join_ahead",
-                "join_behind_rescan", "join_in_final_decision", "abort_while_busy", "done",
+    cov.define({"start_empty", "start_full", "group_skip", "found_in_start_cycle",
+                "found_below_position", "from_end", "clear_while_searching", "done",
                 "phys_map"});
-    std::set<int> everPending, served;
-    int lastServed = -1;
-    bool wrapped = false;
+    std::set<int> part;
+    int from = 0, started = -1;
+    bool searching = false;
     const int cycles = 30000 * lengthScale();
     for (int c = 0; c < cycles && b.ok(); ++c) {
       auto in = idle();
@@ -224,54 +226,45 @@ TEST(ThreadSelect, RandomPortionsMatchModel) {
         in.mapBase = static_cast<uint32_t>(rng.bits(4)) * 16;
         cov.hit("phys_map");
       }
-      if (o.done) {
-        // Model-independent: every participant and joiner served exactly once.
-        EXPECT_EQ(served, everPending) << "portion ended without serving everyone";
-        cov.hit("done");
+      if (searching && (o.done || o.selValid)) {
+        // Model-independent: the first pending at or above the position, else the first.
+        auto it = part.lower_bound(from);
+        if (it == part.end()) it = part.begin();
+        if (part.empty()) {
+          EXPECT_TRUE(o.done) << "nothing pending, yet thread " << o.selTid << " found";
+        } else {
+          EXPECT_TRUE(o.selValid) << "search done with threads pending";
+          EXPECT_EQ(o.selTid, *it) << "search from " << from;
+          cov.sample("found_below_position", o.selTid < from);
+          cov.sample("found_in_start_cycle", c == started + 1);
+          if (o.selTid / 16 > std::min(from, kThreads - 1) / 16 + 1) cov.hit("group_skip");
+        }
+        if (o.done) cov.hit("done");
+        searching = false;
       }
-      if (!o.busy) {
-        if (rng.chance(30)) {
-          const int density = rng.range(0, 100);
-          std::set<int> part;
-          for (int t = 0; t < kThreads; ++t) {
-            if (rng.chance(density)) part.insert(t);
-          }
-          cov.sample("start_empty", part.empty());
-          cov.sample("start_full", part.size() == kThreads);
-          in = startWith(part);
-          everPending = part;
-          served.clear();
-          lastServed = -1;
-          wrapped = false;
+      if (o.selValid && rng.chance(50)) {
+        in.clear = true;  // the table takes the thread
+      } else if (!o.busy && !o.selValid && rng.chance(30)) {
+        const int density = rng.chance(10) ? 0 : rng.range(0, 100);
+        part.clear();
+        for (int t = 0; t < kThreads; ++t) {
+          if (rng.chance(density)) part.insert(t);
         }
-      } else {
-        if (o.selValid && rng.chance(40)) {
-          in.next = true;
-          if (!served.insert(o.selTid).second) ADD_FAILURE() << "thread " << o.selTid << " served twice";
-          if (o.selTid < lastServed) wrapped = true;
-          // Ascending order within a pass; only a rescan may go back.
-          if (!wrapped) EXPECT_GT(o.selTid, lastServed);
-          if (lastServed >= 0 && o.selTid / 16 == lastServed / 16) cov.hit("same_group_handoff");
-          if (lastServed >= 0 && o.selTid / 16 > lastServed / 16 + 1) cov.hit("group_skip");
-          lastServed = o.selTid;
-        }
-        if (rng.chance(4) && everPending.size() < kThreads) {
-          int t;
-          do {
-            t = rng.below(kThreads);
-          } while (everPending.count(t));
-          in.join = true;
-          in.joinTid = t;
-          everPending.insert(t);
-          cov.sample("join_ahead", t > lastServed);
-          cov.sample("join_behind_rescan", t < lastServed);
-          cov.sample("join_in_final_decision", !o.selValid);
-        }
-        if (rng.chance(1) && rng.chance(10)) {
-          in = idle();
-          in.abort = true;
-          cov.hit("abort_while_busy");
-        }
+        from = rng.chance(10) ? kThreads : rng.range(0, kThreads - 1);
+        cov.sample("start_empty", part.empty());
+        cov.sample("start_full", part.size() == kThreads);
+        cov.sample("from_end", from == kThreads);
+        const auto keepMap = in;
+        in = startWith(part, from);
+        in.mapWe = keepMap.mapWe;
+        in.mapGroup = keepMap.mapGroup;
+        in.mapBase = keepMap.mapBase;
+        searching = true;
+        started = c;
+      } else if (o.busy && !o.selValid && rng.chance(2)) {
+        in.clear = true;  // a reset drops the portion mid-search
+        searching = false;
+        cov.hit("clear_while_searching");
       }
       b.cycle(in);
     }

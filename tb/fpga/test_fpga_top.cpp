@@ -147,31 +147,32 @@ TEST(FpgaTop, RunsAKernelLoadedThroughTheHostPort) {
 }
 
 TEST(FpgaTop, TheBarrierPriorityRegisterOrdersWaitingSections) {
-  // Lane 0 of warp 0 holds section 0; meanwhile warp 1 diverges: lane 0 queues at section 1,
-  // then lane 1 at section 2. Round robin serves section 1 next; with id 2 at priority 3
-  // (register 0x0009, 2 bits per id) section 2 overtakes it. order[] holds each ticket.
+  // Lane 0 of warp 0 holds the exclusive section 0; meanwhile warp 1 diverges: lane 0 queues
+  // at section 1, lane 1 at section 2, both in the ready FIFO. When section 0 ends both take
+  // slots; round robin grants section 2 (slot 1) first; with id 1 at priority 3 (register
+  // 0x0009, 2 bits per id) section 1 overtakes it. order[] holds each ticket.
   const auto k = assembler::assemble(
       ".launch ctas=1 threads=64\n.data\nticket: .word 0\norder: .zero 12\n.text\n"
       "mov r1, %laneid\nmov r20, %warpid\nmov r2, 1\nsetp.eq p1, r20, 0\n@p1 bra w0\n"
       "setp.eq p0, r1, 0\n@p0 bra s1\nsetp.eq p0, r1, 1\n@!p0 exit\n"
       "bar.top.ocs 2, 1\natom.global.add r5, [ticket], r2\nst.global [order+8], r5\nbar.bot.ocs 2\nexit\n"
       "s1: bar.top.ocs 1, 1\natom.global.add r5, [ticket], r2\nst.global [order+4], r5\nbar.bot.ocs 1\nexit\n"
-      "w0: setp.eq p0, r1, 0\n@!p0 exit\nbar.top.ocs 0, 1\natom.global.add r5, [ticket], r2\n"
+      "w0: setp.eq p0, r1, 0\n@!p0 exit\nbar.top.ocs.ex 0, 1\natom.global.add r5, [ticket], r2\n"
       "st.global [order], r5\nmov r22, 400\nhold: setp.gt p2, r22, 0\n@!p2 bra out\nsub r22, r22, 1\n"
       "bra hold\nout: bar.bot.ocs 0\nexit\n",
       "inline.s");
   for (const uint8_t prio : {0, 3}) {
     HostPort host;
-    host.write(kBarPrio, static_cast<uint32_t>(prio) << 4);
-    EXPECT_EQ(host.read(kBarPrio), static_cast<uint32_t>(prio) << 4);
+    host.write(kBarPrio, static_cast<uint32_t>(prio) << 2);
+    EXPECT_EQ(host.read(kBarPrio), static_cast<uint32_t>(prio) << 2);
     host.launch(k);
     ASSERT_EQ(host.wait() & 0x6u, 0x2u) << "done without a fault";
     model::RunConfig cfg;
-    cfg.barrierPriority[2] = prio;
+    cfg.barrierPriority[1] = prio;
     const model::RunResult m = model::SmModel(k, cfg).run();
     ASSERT_EQ(m.status, model::RunStatus::Ok) << m.message;
     const std::vector<uint32_t> order = {m.global[1], m.global[2], m.global[3]};
-    const std::vector<uint32_t> expected = prio ? std::vector<uint32_t>{0, 2, 1} : std::vector<uint32_t>{0, 1, 2};
+    const std::vector<uint32_t> expected = prio ? std::vector<uint32_t>{0, 1, 2} : std::vector<uint32_t>{0, 2, 1};
     EXPECT_EQ(order, expected) << "the model's order, priority " << int{prio};
     EXPECT_EQ(host.data(4), std::vector<uint32_t>(m.global.begin(), m.global.begin() + 4)) << "priority " << int{prio};
   }

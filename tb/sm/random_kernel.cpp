@@ -55,28 +55,35 @@ class Generator {
   // id: after a non-blocking bottom a thread may reach the next section while this one still
   // serves others (one id, two tags: a deadlock). An impatient one has its warps arrive
   // staggered and, guarded, only some threads take part (the body carries the same guard):
-  // portions start by MIN or TIMEOUT and late arrivals join the running portion. Several
-  // sections of one program (and of several CTAs) queue for the slot arbiter, whose grants
-  // the co-simulation follows.
-  void section() {
+  // portions start by MIN or TIMEOUT and late arrivals join the running portion. A
+  // non-exclusive one may hold a nested section (COUNT 1: each thread inside the outer one is
+  // a portion of its own), in service while the outer one is. Several sections of one
+  // program (and of several CTAs) queue for the slot arbiter, whose grants the co-simulation
+  // follows.
+  void section(bool inner = false, std::string g = "") {
     const int id = sectionId_++;
-    const std::string g = rng_.chance(50) ? "" : "@" + pred() + " ";
-    const bool imp = !g.empty() || rng_.chance(30);
+    if (!inner) g = rng_.chance(50) ? "" : "@" + pred() + " ";
+    const bool imp = !inner && (!g.empty() || rng_.chance(30));
     std::string top = std::string("bar.top.") + (rng_.chance(60) ? "ocs" : "ucs");
     const std::string bot = "bar.bot." + top.substr(8);
-    if (rng_.chance(20)) top += ".ex";
+    const bool excl = !inner && rng_.chance(20);
+    if (excl) top += ".ex";
     if (imp) {
       const std::string loop = label(), go = label();
       os_ << "mov r20, %warpid\nmul r20, r20, " << rng_.range(5, 60) << "\n" << loop
           << ": setp.gt p6, r20, 0\n@!p6 bra " << go << "\nsub r20, r20, 1\nbra " << loop << "\n" << go
           << ": " << g << top << ".imp " << id << ", " << threads_ << ", "
           << (rng_.chance(30) ? rng_.range(1, threads_) : 0) << ", " << rng_.range(10, 150) << "\n";
+    } else if (inner) {
+      os_ << g << top << " " << id << ", 1\n";
     } else {
       os_ << top << " " << id << "\n";
     }
     os_ << g << "ld.global r21, [acc+8]\n" << g << "add r21, r21, " << reg() << "\n" << g
-        << "st.global [acc+8], r21\n" << g << "mov " << dst() << ", r21\n" << g << bot
-        << (rng_.chance(50) ? ".nb " : " ") << id << "\n";
+        << "st.global [acc+8], r21\n";
+    if (!inner && !excl && sectionId_ < 16 && rng_.chance(30)) section(/*inner=*/true, g);
+    os_ << g << "mov " << dst() << ", r21\n" << g << bot << (rng_.chance(50) ? ".nb " : " ") << id
+        << "\n";
   }
 
   void alu() {

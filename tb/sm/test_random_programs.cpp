@@ -4,6 +4,8 @@
 // SIMT_SCALE more programs per seed. A failure prints the seed and the program.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "asm/assembler.h"
 #include "common/harness.h"
 #include "cosim/cosim.h"
@@ -15,7 +17,8 @@ namespace {
 constexpr int kProgramsPerSeed = 12;
 
 TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
-  uint64_t compared = 0, timeouts = 0, grants = 0;
+  uint64_t compared = 0, timeouts = 0, grants = 0, nested = 0;
+  const std::regex innerTop(R"(bar\.top\.[ou]cs \d+, 1\n)");  // a nested section's top
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
@@ -23,6 +26,8 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
     for (int i = 0; i < kProgramsPerSeed * lengthScale(); ++i) {
       const std::string src = randomKernel(rng);
       const auto k = assembler::assemble(src, "random.s");
+      nested += static_cast<uint64_t>(std::distance(std::sregex_iterator(src.begin(), src.end(), innerTop),
+                                                    std::sregex_iterator()));
       for (auto mode : {model::DivergenceMode::Deque, model::DivergenceMode::Stack}) {
         model::RunConfig cfg;
         cfg.divergence = mode;
@@ -54,10 +59,12 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
   if (baseSeed() == kDefaultSeed && testSeeds().size() == 1) {
     EXPECT_GT(timeouts, 0u) << "impatient barriers must start portions by TIMEOUT";
     EXPECT_GT(grants, 0u) << "critical sections must be granted by the core's slot arbiter";
+    EXPECT_GT(nested, 0u) << "some programs must nest a section in another";
   }
-  std::printf("random programs: %llu instructions compared, %llu barrier timeouts and %llu section grants checked\n",
+  std::printf("random programs: %llu instructions compared, %llu barrier timeouts and %llu section grants "
+              "checked, %llu nested sections\n",
               static_cast<unsigned long long>(compared), static_cast<unsigned long long>(timeouts),
-              static_cast<unsigned long long>(grants));
+              static_cast<unsigned long long>(grants), static_cast<unsigned long long>(nested));
 }
 
 }  // namespace

@@ -414,6 +414,17 @@ TEST(Cosim, AGrantOfASectionTheModelDoesNotHoldIsReported) {
   EXPECT_TRUE(has(r.message, "section grant of barrier 1 of cta 0, which holds no execution slot")) << r.message;
 }
 
+// The model launches a CTA when the core does (the core's retire timing decides when, and so
+// where with two CTAs finished), checking it has one to launch and places it alike. Found by
+// a random program under gto: the core retired two finished CTAs before launching the next
+// into the lower slot, while the model had launched it at once into the first freed one.
+TEST(Cosim, ACtaLaunchTheModelDoesNotMakeIsReported) {
+  const RunResult r = cosimOf(".launch ctas=2 threads=32\n" + kBase + "exit\n",
+                              ".launch ctas=1 threads=32\n" + kBase + "exit\n");
+  EXPECT_EQ(r.status, RunStatus::Mismatch);
+  EXPECT_TRUE(has(r.message, "CTA launch into warp slot 1, but the model has launched all 1 CTAs")) << r.message;
+}
+
 }  // namespace cosim_tests
 
 }  // namespace

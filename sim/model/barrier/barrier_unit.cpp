@@ -178,21 +178,21 @@ bool BarrierUnit::moveFifoHead() {
   return true;
 }
 
-// One section at a time is in service: when the thread select is free, every FIFO head that
-// may enter a slot does (the RTL's grant waits for that), then the arbiter grants a waiting
-// slot (highest priority, round robin among equals); a slot whose entry has no portion waiting
-// (a reset dropped it while it queued) is released unserved. With external grants the
+// Every FIFO head that may enter a slot does (the RTL's grant waits for that), then the
+// arbiter grants a waiting slot (highest priority, round robin among equals), and again
+// until no slot waits: each granted section is in service. A slot whose entry has no portion
+// waiting (a reset dropped it while it queued) is released unserved. With external grants the
 // co-simulation grants through forceGrant.
 void BarrierUnit::dispatch() {
   for (;;) {
     while (moveFifoHead()) {
     }
-    if (serviceSlot_ >= 0 || externalGrants_) return;
+    if (externalGrants_) return;
     uint64_t waiting = 0;
     uint32_t best = 0;
     for (int s = 0; s < kSlots; ++s) {
       const auto& e = slots_[static_cast<size_t>(s)];
-      if (!e) continue;
+      if (!e || e->inService) continue;
       waiting |= 1ull << s;
       best = std::max(best, e->prio);
     }
@@ -203,7 +203,7 @@ void BarrierUnit::dispatch() {
     const auto g = arbiter_.grant(top);
     if (!g) return;
     arbiter_.commit(top, true);
-    if (grantSlot(*g)) return;
+    grantSlot(*g);
   }
 }
 
@@ -218,8 +218,9 @@ bool BarrierUnit::grantSlot(int slot) {
     ++stats["barrier_slot_stale"];
     return false;
   }
-  serviceSlot_ = slot;
+  slots_[static_cast<size_t>(slot)]->inService = true;
   b.inService = true;
+  b.slot = slot;
   if (b.exclusive) ++stats["barrier_exclusive_sections"];
   serveNext(e.cta, b, e.id);
   return true;
@@ -227,20 +228,16 @@ bool BarrierUnit::grantSlot(int slot) {
 
 std::string BarrierUnit::forceGrant(int cta, int id) {
   const std::string at = "section grant of barrier " + std::to_string(id) + " of cta " + std::to_string(cta);
-  if (serviceSlot_ >= 0) {
-    const SlotEntry& in = *slots_[static_cast<size_t>(serviceSlot_)];
-    return at + " while barrier " + std::to_string(in.id) + " of cta " + std::to_string(in.cta) +
-           " is in service";
-  }
   int slot = -1;
   uint32_t best = 0;
   for (int s = 0; s < kSlots; ++s) {
     const auto& e = slots_[static_cast<size_t>(s)];
     if (!e) continue;
-    best = std::max(best, e->prio);
     if (e->cta == cta && e->id == id) slot = s;
+    if (!e->inService) best = std::max(best, e->prio);
   }
   if (slot < 0) return at + ", which holds no execution slot";
+  if (slots_[static_cast<size_t>(slot)]->inService) return at + ", which is already in service";
   const uint32_t prio = slots_[static_cast<size_t>(slot)]->prio;
   if (prio < best) {
     return at + " at priority " + std::to_string(prio) + " while a slot of priority " + std::to_string(best) +
@@ -254,9 +251,7 @@ void BarrierUnit::serveNext(int cta, Instance& b, int id) {
   if (b.pending.empty()) {
     // Portion done: the blocking bottoms continue together.
     b.sectionActive = false;
-    b.inService = false;
-    slots_[static_cast<size_t>(serviceSlot_)].reset();
-    serviceSlot_ = -1;
+    releaseSlot(b);
     std::map<uint32_t, std::vector<int>> byResume;
     for (const auto& [t, resume] : b.bottomSleepers) byResume[resume].push_back(t);
     for (auto& [resume, threads] : byResume) wake(cta, std::move(threads), resume);
@@ -314,12 +309,16 @@ void BarrierUnit::reset(int cta, int id) {
   wake(cta, std::move(top), b.tag + 1);
   for (const auto& [t, resume] : b.bottomSleepers) wake(cta, {t}, resume);
   const bool served = b.inService;
+  releaseSlot(b);
   b = Instance{};
-  if (served) {
-    slots_[static_cast<size_t>(serviceSlot_)].reset();
-    serviceSlot_ = -1;
-    dispatch();
-  }
+  if (served) dispatch();
+}
+
+void BarrierUnit::releaseSlot(Instance& b) {
+  if (!b.inService) return;
+  slots_[static_cast<size_t>(b.slot)].reset();
+  b.inService = false;
+  b.slot = -1;
 }
 
 void BarrierUnit::exited(int cta, int n) { ctas_.at(cta).exited += n; }

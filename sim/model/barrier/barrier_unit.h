@@ -12,8 +12,9 @@
 // token queue). Threads are named by their logical id within the CTA. A critical-section
 // portion that may start goes, as in simt_barrier_unit, through the ready FIFO into the lowest
 // free of 16 execution slots (an exclusive one only into an empty slot set, nothing else while
-// it occupies one), and the slot arbiter (priority per id, round robin among equals) hands one
-// section at a time to the thread select. docs/blocks/barrier_unit.md.
+// it occupies one), and the slot arbiter (priority per id, round robin among equals) grants
+// the waiting slots one after another; every granted slot's section is in service, so several
+// run at once (a section nested in another too). docs/blocks/barrier_unit.md.
 #pragma once
 
 #include <array>
@@ -113,8 +114,8 @@ class BarrierUnit {
   std::string forceTimeout(int cta, int id, uint64_t cycle);
   // Section grants chosen outside (co-simulation): the unit still moves FIFO heads into free
   // slots but grants none itself; forceGrant grants the slot holding (cta, id) after checking
-  // that the choice is legal now (empty answer: no section in service, the barrier holds a
-  // slot, no occupied slot has a higher priority) or saying why not.
+  // that the choice is legal now (empty answer: the barrier holds a slot not yet in service,
+  // no other waiting slot has a higher priority) or saying why not.
   void setExternalGrants(bool on) { externalGrants_ = on; }
   std::string forceGrant(int cta, int id);
   // The earliest cycle at which an impatient barrier's timeout fires, if any is pending.
@@ -143,7 +144,8 @@ class BarrierUnit {
     // Critical section of the running portion.
     bool sectionActive = false;
     std::set<int> pending;           // members not yet served
-    bool inService = false;          // the thread select serves it (else queued for a slot)
+    bool inService = false;          // its slot is granted (else queued for a slot)
+    int slot = -1;                   // ... that slot
     int current = -1;                // thread inside the section (-1: none)
     int lastServed = -1;
     std::vector<std::pair<int, uint32_t>> bottomSleepers;  // thread, resume
@@ -166,6 +168,7 @@ class BarrierUnit {
     int cta = 0, id = 0;
     uint32_t prio = 0;
     bool exclusive = false;
+    bool inService = false;  // granted
   };
 
   uint32_t expected(const Cta& c, const Instance& b) const;
@@ -173,6 +176,7 @@ class BarrierUnit {
   void startPortion(int cta, Cta& c, int id, Instance& b);
   void serveNext(int cta, Instance& b, int id);
   void finishIfDone(Cta& c, Instance& b);
+  void releaseSlot(Instance& b);
   void dispatch();
   bool grantSlot(int slot);
   bool moveFifoHead();
@@ -186,7 +190,6 @@ class BarrierUnit {
   std::deque<SlotEntry> fifo_;
   std::vector<std::optional<SlotEntry>> slots_;
   RrArbiter arbiter_{kSlots};
-  int serviceSlot_ = -1;  // slot whose section the thread select serves
   uint64_t cycle_ = 0;    // of the latest arrival or evaluation
   uint32_t prio_[kIds] = {};
   bool externalTimeouts_ = false;

@@ -1,5 +1,7 @@
 #include "model/barrier/thread_select.h"
 
+#include <algorithm>
+
 namespace simt::model {
 
 ThreadSelect::ThreadSelect(int maxThreads, int physBits)
@@ -19,56 +21,49 @@ ThreadSelect::Out ThreadSelect::out() const {
 }
 
 void ThreadSelect::commit(const In& in) {
-  std::vector<bool> pend = pend_;
-  bool busy = busy_, rescan = rescan_, selValid = selValid_, done = false;
+  const bool anyPart = in.start && std::find(in.startPart.begin(), in.startPart.end(), true) != in.startPart.end();
+  const std::vector<bool>& src = in.start ? in.startPart : pend_;
+  std::vector<bool> pend = src;
+  bool busy = busy_, wrap = wrap_, selValid = selValid_, done = false;
   int grp = grp_, after = after_, sel = sel_;
-  if (in.abort) {
+  // The group searched this cycle: the start's own first group, or the one in progress.
+  int sGrp = grp_, sAfter = after_;
+  bool sWrap = wrap_;
+  if (in.start) {
+    const bool fromEnd = in.startFrom >= maxThreads_;
+    sGrp = fromEnd ? 0 : in.startFrom / kGroup;
+    sAfter = fromEnd ? 0 : in.startFrom % kGroup;
+    sWrap = !fromEnd && in.startFrom != 0;
+  }
+  const bool searching = !in.clear && (in.start || (busy_ && !selValid_));
+  if (in.clear) {
     busy = false;
     selValid = false;
-    pend.assign(pend.size(), false);
-    rescan = false;
-  } else if (in.start) {
-    pend = in.startPart;
-    busy = true;
-    grp = 0;
-    after = 0;
-    rescan = false;
+  } else if (in.start && !anyPart) {
+    busy = false;
     selValid = false;
-  } else {
-    const bool searching = busy_ && (!selValid_ || in.next);
-    if (selValid_ && in.next) {
-      pend[static_cast<size_t>(sel_)] = false;
-      selValid = false;
+    done = true;
+  } else if (searching) {
+    busy = true;
+    selValid = false;
+    int found = -1;
+    for (int o = sAfter; o < kGroup && found < 0; ++o) {
+      if (src[static_cast<size_t>(sGrp * kGroup + o)]) found = o;
     }
-    bool lastEmpty = false;
-    if (searching) {
-      // This group's execution mask above the last served offset.
-      int found = -1;
-      for (int o = after_; o < kGroup && found < 0; ++o) {
-        const int t = grp_ * kGroup + o;
-        if (pend_[static_cast<size_t>(t)] && !(selValid_ && t == sel_)) found = o;
-      }
-      if (found >= 0) {
-        selValid = true;
-        sel = grp_ * kGroup + found;
-        after = found + 1;
-      } else if (grp_ != groups_ - 1) {
-        grp = grp_ + 1;
-        after = 0;
-      } else if (rescan_ || in.join) {
-        grp = 0;
-        after = 0;
-        rescan = false;
-        lastEmpty = true;
-      } else {
-        busy = false;
-        done = true;
-        lastEmpty = true;
-      }
-    }
-    if (in.join && busy_) {
-      pend[static_cast<size_t>(in.joinTid)] = true;
-      if (!lastEmpty) rescan = true;
+    if (found >= 0) {
+      selValid = true;
+      sel = sGrp * kGroup + found;
+    } else if (sGrp != groups_ - 1) {
+      grp = sGrp + 1;
+      after = 0;
+      wrap = sWrap;
+    } else if (sWrap) {
+      grp = 0;
+      after = 0;
+      wrap = false;
+    } else {
+      busy = false;
+      done = true;
     }
   }
   if (in.mapWe) {
@@ -77,7 +72,7 @@ void ThreadSelect::commit(const In& in) {
   }
   pend_ = std::move(pend);
   busy_ = busy;
-  rescan_ = rescan;
+  wrap_ = wrap;
   selValid_ = selValid;
   done_ = done;
   grp_ = grp;

@@ -1,7 +1,9 @@
-// Cycle model of simt_thread_select (seed 000's thread select): participants of one
-// critical-section portion served one at a time in ascending logical id, searching one
-// 16-thread group per cycle, rescanning for late joiners; the logical-to-physical map per
-// thread group. Same ports as the RTL: In for one cycle, Out as the registered outputs.
+// Cycle model of simt_thread_select (seed 000's thread select): the search engine that finds
+// a critical-section portion's next participant in ascending logical id, one 16-thread group
+// per cycle (the first in the start cycle), at or above a start position and then, if
+// anything is pending below it (late joiners), once more from group 0; the
+// logical-to-physical map per thread group. Same ports as the RTL: In for one cycle, Out as
+// the registered outputs.
 #pragma once
 
 #include <cstddef>
@@ -19,11 +21,9 @@ class ThreadSelect {
     int mapGroup = 0;
     uint32_t mapBase = 0;
     bool start = false;
-    std::vector<bool> startPart;  // maxThreads
-    bool join = false;
-    int joinTid = 0;
-    bool next = false;
-    bool abort = false;
+    std::vector<bool> startPart;  // maxThreads: the pending members
+    int startFrom = 0;            // search at or above (maxThreads: none above)
+    bool clear = false;           // the selected thread was taken, or the portion dropped
   };
   struct Out {
     bool busy = false;
@@ -46,7 +46,7 @@ class ThreadSelect {
   std::vector<bool> pend_;
   std::vector<uint32_t> map_;
   std::vector<bool> mapKnown_;
-  bool busy_ = false, rescan_ = false, selValid_ = false, done_ = false;
+  bool busy_ = false, wrap_ = false, selValid_ = false, done_ = false;
   int grp_ = 0, after_ = 0, sel_ = 0;
 };
 

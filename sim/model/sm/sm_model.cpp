@@ -89,6 +89,7 @@ struct SmModel::Impl {
   std::map<std::string, uint64_t> stats;
   // Lockstep: wakes wait here until the RTL delivers them (per warp slot: mask, resume).
   bool deferWakes = false;
+  bool externalLaunch = false;  // lockstep: CTAs launch when the core launches them
   // Lockstep: the cycle at which the RTL's barrier unit took the arrival being issued (the
   // timeout origin), when the co-simulation knows it.
   std::optional<uint64_t> arrivalCycle;
@@ -152,13 +153,28 @@ struct SmModel::Impl {
   }
 
   // ---- CTA launch ------------------------------------------------------------------------
+  // Every CTA that fits now, each on the lowest free warp slots and resident index. In
+  // lockstep the core decides when (lockstepLaunch).
   void launchCtas() {
-    while (nextCta < nCtas && static_cast<int>(ctas.size()) < cfg.maxResidentCtas) {
-      std::vector<int> free;
-      for (int i = 0; i < cfg.warpSlots; ++i) {
-        if (!slots[static_cast<size_t>(i)].busy) free.push_back(i);
-      }
-      if (static_cast<int>(free.size()) < warpsPerCta) return;
+    if (externalLaunch) return;
+    while (launchOne()) {
+    }
+  }
+  std::vector<int> freeWarpSlots() const {
+    std::vector<int> free;
+    for (int i = 0; i < cfg.warpSlots; ++i) {
+      if (!slots[static_cast<size_t>(i)].busy) free.push_back(i);
+    }
+    return free;
+  }
+  bool canLaunch() const {
+    return nextCta < nCtas && static_cast<int>(ctas.size()) < cfg.maxResidentCtas &&
+           static_cast<int>(freeWarpSlots().size()) >= warpsPerCta;
+  }
+  bool launchOne() {
+    if (!canLaunch()) return false;
+    {
+      const std::vector<int> free = freeWarpSlots();
       Cta cta;
       cta.id = nextCta++;
       const auto freeIdx = std::find(ctaSlotUsed.begin(), ctaSlotUsed.end(), -1);
@@ -191,6 +207,25 @@ struct SmModel::Impl {
       barrierDirty = true;
       ctas[cta.id] = std::move(cta);
     }
+    return true;
+  }
+
+  // The core starts a CTA launch with its first warp in warp slot `warp`: the model launches
+  // its next CTA then, by its own placement rule, and checks the core's slot agrees.
+  std::string launchAt(int warp) {
+    const std::string at = "CTA launch into warp slot " + std::to_string(warp);
+    if (nextCta >= nCtas) return at + ", but the model has launched all " + std::to_string(nCtas) + " CTAs";
+    if (!canLaunch()) {
+      return at + ", but the model has no room: " + std::to_string(ctas.size()) + " resident CTAs, " +
+             std::to_string(freeWarpSlots().size()) + " free warp slots";
+    }
+    const int first = freeWarpSlots().front();
+    if (first != warp) {
+      return at + " for CTA " + std::to_string(nextCta) + "; the model places it at warp slot " +
+             std::to_string(first) + " (lowest free)";
+    }
+    launchOne();
+    return {};
   }
 
   void retireFinished() {
@@ -807,7 +842,11 @@ void SmModel::lockstepStart() {
   impl_->deferWakes = true;
   impl_->bu.setExternalTimeouts(true);
   impl_->bu.setExternalGrants(true);
-  impl_->launchCtas();
+  impl_->externalLaunch = true;
+}
+std::string SmModel::lockstepLaunch(int warp, uint64_t cycle) {
+  impl_->cycle = cycle;
+  return impl_->launchAt(warp);
 }
 uint32_t SmModel::pc(int warp) const { return impl_->du.pc(warp); }
 uint64_t SmModel::active(int warp) const { return impl_->du.active(warp); }

@@ -96,6 +96,10 @@ class SmModel {
   // warp slot: the model checks the choice was legal (empty answer, else why not) and serves
   // that section. The model grants no section of its own in lockstep.
   std::string lockstepGrant(int warp, int id, uint64_t cycle);
+  // The RTL starts a CTA launch with its first warp in this warp slot: the model launches its
+  // next CTA (when the core launches depends on when it retires finished ones) and checks the
+  // placement agrees (empty answer, else why not). The model launches none of its own.
+  std::string lockstepLaunch(int warp, uint64_t cycle);
   // A barrier wake token the RTL delivered: empty if the model had it pending, else why not.
   std::string lockstepWake(int warp, uint64_t mask, uint32_t resume);
   // Values the model cannot know (%clock): taken from the RTL.
