@@ -1001,8 +1001,8 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
     const bool exclOf[kIdsUsed] = {false, false, false, true};
     const int ops = 10000 * lengthScale();
     for (int c = 0; c < kCtas; ++c) ls.launch(c, rng.range(1, kWarps * 32));
-    // At least `ops` operations, then on until every coverage bin is hit (at most 4x).
-    for (int i = 0; (i < ops || (i < 4 * ops && !cov.allHit())) && ls.ok(); ++i) {
+    // At least `ops` operations, then on until every coverage bin is hit (at most 8x).
+    for (int i = 0; (i < ops || (i < 8 * ops && !cov.allHit())) && ls.ok(); ++i) {
       const int cta = rng.below(kCtas);
       const int n = ls.threads(cta);
       const int what = rng.below(100);

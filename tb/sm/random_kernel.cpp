@@ -16,6 +16,7 @@ class Generator {
     ctas_ = rng_.range(1, 3);
     threads_ = 32 * rng_.range(1, 3) - (rng_.chance(30) ? rng_.range(1, 20) : 0);
     calls_ = rng_.range(0, 2);
+    nesting_ = rng_.chance(50);
     os_ << ".launch ctas=" << ctas_ << " threads=" << threads_ << "\n";
     os_ << ".shared " << threads_ * 4 << "\n.data\n";
     os_ << "out: .zero " << ctas_ * threads_ * 64 << "\nacc: .zero 16\n.text\n";
@@ -55,9 +56,11 @@ class Generator {
   // id: after a non-blocking bottom a thread may reach the next section while this one still
   // serves others (one id, two tags: a deadlock). An impatient one has its warps arrive
   // staggered and, guarded, only some threads take part (the body carries the same guard):
-  // portions start by MIN or TIMEOUT and late arrivals join the running portion. A
-  // non-exclusive one may hold a nested section (COUNT 1: each thread inside the outer one is
-  // a portion of its own), in service while the outer one is. Several sections of one
+  // portions start by MIN or TIMEOUT and late arrivals join the running portion. In half the
+  // programs a section may hold a nested one (COUNT 1: each thread inside the outer one is a
+  // portion of its own), in service while the outer one is; those programs have no exclusive
+  // section, which would need every slot while an outer one waits for its inner one behind
+  // it in the ready FIFO (a deadlock of the program, reported as such). Several sections of one
   // program (and of several CTAs) queue for the slot arbiter, whose grants the co-simulation
   // follows.
   void section(bool inner = false, std::string g = "") {
@@ -66,7 +69,7 @@ class Generator {
     const bool imp = !inner && (!g.empty() || rng_.chance(30));
     std::string top = std::string("bar.top.") + (rng_.chance(60) ? "ocs" : "ucs");
     const std::string bot = "bar.bot." + top.substr(8);
-    const bool excl = !inner && rng_.chance(20);
+    const bool excl = !inner && !nesting_ && rng_.chance(20);
     if (excl) top += ".ex";
     if (imp) {
       const std::string loop = label(), go = label();
@@ -81,7 +84,7 @@ class Generator {
     }
     os_ << g << "ld.global r21, [acc+8]\n" << g << "add r21, r21, " << reg() << "\n" << g
         << "st.global [acc+8], r21\n";
-    if (!inner && !excl && sectionId_ < 16 && rng_.chance(30)) section(/*inner=*/true, g);
+    if (!inner && nesting_ && sectionId_ < 16 && rng_.chance(40)) section(/*inner=*/true, g);
     os_ << g << "mov " << dst() << ", r21\n" << g << bot << (rng_.chance(50) ? ".nb " : " ") << id
         << "\n";
   }
@@ -197,6 +200,7 @@ class Generator {
   Rng& rng_;
   std::ostringstream os_;
   int ctas_ = 1, threads_ = 32, calls_ = 0, labels_ = 0, sectionId_ = 2;
+  bool nesting_ = false;  // sections may nest (and none is exclusive)
 };
 
 }  // namespace
