@@ -43,6 +43,8 @@ CONFIGS = [
      "2 warps x 16: still too large for the HX8K (per-thread logic dominates)"),
     ("divergence_unit_w2_stack", "simt_divergence_unit",
      {"NumWarps": 2, "Depth": 16, "DequeMode": 0}, "2 warps x 16, stack-only baseline"),
+    ("divergence_unit_w1_deque", "simt_divergence_unit", {"NumWarps": 1, "Depth": 8},
+     "fitting attempt for the HX8K: 1 warp x 8 tokens"),
     ("barrier_slots_8", "simt_barrier_slots", {"NumSlots": 8}, "execution-slot sweep"),
     ("barrier_slots_16", "simt_barrier_slots", {}, "default: 16 execution slots, 8-entry FIFO"),
     # The unit at its defaults (2 CTAs x 8 warps) is left out: Yosys's proc pass alone runs
@@ -53,6 +55,9 @@ CONFIGS = [
     ("barrier_unit_1x2", "simt_barrier_unit",
      {"NumCtas": 1, "Warps": 2, "TagW": 8, "TimeW": 10, "NumSlots": 4},
      "fitting attempt for the HX8K: 1 CTA x 2 warps, 4 slots, 8-bit tags"),
+    ("barrier_unit_1x1", "simt_barrier_unit",
+     {"NumCtas": 1, "Warps": 1, "TagW": 8, "TimeW": 10, "NumSlots": 2},
+     "fitting attempt for the HX8K: 1 CTA x 1 warp (32 threads), 2 slots, 8-bit tags"),
     ("thread_select_256", "simt_thread_select", {}, "default: 256 logical threads, 16 groups"),
     ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),
     ("warp_scheduler_w8", "simt_warp_scheduler", {}, "default: 8 warps, 6-bit priority"),

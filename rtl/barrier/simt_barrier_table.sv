@@ -109,7 +109,19 @@ module simt_barrier_table #(
   // A portion starts because its TIMEOUT elapsed (neither COUNT nor MIN holds): the cycle
   // is the unit's choice (scan order), which co-simulation hands to the model.
   output logic             tmo_fire_o,
-  output logic [EntW-1:0]  tmo_fire_ent_o
+  output logic [EntW-1:0]  tmo_fire_ent_o,
+  // The warp scheduler's barrier scoreboard (seed 000 [0099]): an entry as the scoreboard
+  // sees it, {idle / static / dynamic (a portion started), tag}, through a read port (a
+  // warp's copy is filled) and an update stream that reports every change the cycle it is
+  // made (the entry holds the values from the next cycle on), one per cycle. A launch, which
+  // idles the CTA's 16 entries at once, is not reported: no warp holds a copy of them then.
+  input  logic [EntW-1:0]  sb_rd_idx_i,
+  output logic [1:0]       sb_rd_state_o,
+  output logic [TagW-1:0]  sb_rd_tag_o,
+  output logic             sb_upd_valid_o,
+  output logic [EntW-1:0]  sb_upd_idx_o,
+  output logic [1:0]       sb_upd_state_o,
+  output logic [TagW-1:0]  sb_upd_tag_o
 );
 
   localparam logic [2:0] OpLaunch = 3'd0, OpExit = 3'd1, OpArrive = 3'd2, OpReset = 3'd3,
@@ -804,6 +816,36 @@ module simt_barrier_table #(
                           !fires_early(ent_q, nonex_q[ent_cta]);
   assign tmo_fire_ent_o = ent_q;
 
+  // ---- barrier scoreboard view --------------------------------------------------------------
+  function automatic logic [1:0] sb_state(logic busy, logic started, logic secact);
+    if (!busy) sb_state = simt_pkg::BarIdle;
+    else if (started || secact) sb_state = simt_pkg::BarDynamic;
+    else sb_state = simt_pkg::BarStatic;
+  endfunction
+
+  assign sb_rd_state_o = sb_state(busy_q[sb_rd_idx_i], started_q[sb_rd_idx_i], secact_q[sb_rd_idx_i]);
+  assign sb_rd_tag_o   = tag_q[sb_rd_idx_i];
+
+  // The entry whose view changes this cycle (an idle entry's tag is not part of it).
+  logic [NumEnt-1:0] sb_chg;
+  always_comb begin
+    sb_upd_valid_o = 1'b0;
+    sb_upd_idx_o   = '0;
+    sb_upd_state_o = simt_pkg::BarIdle;
+    sb_upd_tag_o   = '0;
+    for (int e = NumEnt - 1; e >= 0; e--) begin
+      sb_chg[e] = (sb_state(busy_d[e], started_d[e], secact_d[e]) !=
+                   sb_state(busy_q[e], started_q[e], secact_q[e])) ||
+                  (busy_d[e] && tag_d[e] != tag_q[e]);
+      if (sb_chg[e]) begin
+        sb_upd_valid_o = 1'b1;
+        sb_upd_idx_o   = EntW'(e);
+        sb_upd_state_o = sb_state(busy_d[e], started_d[e], secact_d[e]);
+        sb_upd_tag_o   = tag_d[e];
+      end
+    end
+  end
+
 `ifdef VERILATOR
   // A thread asleep in the table is never asked to sleep again; waiting counts never exceed
   // the threads of a CTA; an idle entry has nobody waiting and no section; a section thread
@@ -848,6 +890,9 @@ module simt_barrier_table #(
       assert (!ts_start_o || !ts_busy_i) else $error("barrier_table: search started while busy");
       assert (!wake_valid_o || st_q == StWake || cs_wake)
         else $error("barrier_table: wake outside a wake pass");
+      // One scoreboard update per cycle covers every change, except a launch's.
+      assert ($countones(sb_chg) <= 1 || (accept && req_op_i == OpLaunch))
+        else $error("barrier_table: %0d scoreboard changes in one cycle", $countones(sb_chg));
     end
   end
 `endif

@@ -79,7 +79,16 @@ module simt_barrier_unit #(
   output logic              tmo_fire_o,       // a portion starts by its TIMEOUT ...
   output logic [BarW-1:0]   tmo_fire_bar_o,   // ... of this entry ({cta, id})
   output logic              grant_fire_o,     // the slot arbiter's grant starts a section ...
-  output logic [BarW-1:0]   grant_fire_bar_o  // ... of this entry (co-simulation follows it)
+  output logic [BarW-1:0]   grant_fire_bar_o, // ... of this entry (co-simulation follows it)
+  // The warp scheduler's barrier scoreboard (seed 0099; simt_barrier_table): read port and
+  // update stream of {idle / static / dynamic, tag} per entry.
+  input  logic [BarW-1:0]   sb_rd_idx_i,
+  output logic [1:0]        sb_rd_state_o,
+  output logic [TagW-1:0]   sb_rd_tag_o,
+  output logic              sb_upd_valid_o,
+  output logic [BarW-1:0]   sb_upd_idx_o,
+  output logic [1:0]        sb_upd_state_o,
+  output logic [TagW-1:0]   sb_upd_tag_o
 );
 
   logic [PrioW-1:0] prio_q [16];
@@ -161,7 +170,14 @@ module simt_barrier_unit #(
     .static_long_o  (static_long_o),
     .busy_o         (busy_o),
     .tmo_fire_o     (tmo_fire_o),
-    .tmo_fire_ent_o (tmo_fire_bar_o)
+    .tmo_fire_ent_o (tmo_fire_bar_o),
+    .sb_rd_idx_i    (sb_rd_idx_i),
+    .sb_rd_state_o  (sb_rd_state_o),
+    .sb_rd_tag_o    (sb_rd_tag_o),
+    .sb_upd_valid_o (sb_upd_valid_o),
+    .sb_upd_idx_o   (sb_upd_idx_o),
+    .sb_upd_state_o (sb_upd_state_o),
+    .sb_upd_tag_o   (sb_upd_tag_o)
   );
 
   simt_barrier_slots #(

@@ -175,6 +175,8 @@ module simt_sm #(
   logic [NumWarps-1:0]   held_d, held_q;             // refused by a barrier id busy elsewhere
   logic [CtaW+3:0]       held_ent_d [NumWarps];
   logic [CtaW+3:0]       held_ent_q [NumWarps];
+  logic [AddrW-1:0]      held_pc_d [NumWarps];       // ... its barrier instruction (the tag)
+  logic [AddrW-1:0]      held_pc_q [NumWarps];
   logic [CtaW-1:0]       wcta_d [NumWarps];          // resident CTA index
   logic [CtaW-1:0]       wcta_q [NumWarps];
   logic [WarpW-1:0]      wic_d [NumWarps];           // warp index in its CTA
@@ -549,6 +551,11 @@ module simt_sm #(
   logic [31:0]           bu_wake_mask;
   logic [AddrW-1:0]      bu_wake_resume;
   logic [4:0]            bu_sleep_lane;
+  localparam int BuEntW = $clog2(NumEnt);
+  logic [1:0]            bu_sb_rd_state, bu_sb_upd_state;
+  logic [AddrW-1:0]      bu_sb_rd_tag, bu_sb_upd_tag;
+  logic                  bu_sb_upd_valid;
+  logic [BuEntW-1:0]     bu_sb_upd_idx;
   /* verilator lint_off UNUSED */
   logic [NumBarSlots-1:0] bu_slots;
   logic                  bu_tmo_fire;
@@ -617,7 +624,14 @@ module simt_sm #(
     .tmo_fire_o       (bu_tmo_fire),
     .tmo_fire_bar_o   (bu_tmo_bar),
     .grant_fire_o     (bu_grant_fire),
-    .grant_fire_bar_o (bu_grant_bar)
+    .grant_fire_bar_o (bu_grant_bar),
+    .sb_rd_idx_i      (BuEntW'(sched_bar_rd_idx)),
+    .sb_rd_state_o    (bu_sb_rd_state),
+    .sb_rd_tag_o      (bu_sb_rd_tag),
+    .sb_upd_valid_o   (bu_sb_upd_valid),
+    .sb_upd_idx_o     (bu_sb_upd_idx),
+    .sb_upd_state_o   (bu_sb_upd_state),
+    .sb_upd_tag_o     (bu_sb_upd_tag)
   );
 
   logic                     sched_ready, sched_valid;
@@ -628,8 +642,14 @@ module simt_sm #(
   /* verilator lint_off UNUSED */
   logic [NumWarps-1:0]      sched_gnt, sched_eligible, sched_bar_wait, sched_busy;
   logic                     sched_bar_rd_valid;
-  logic [CtaW+3:0]          sched_bar_rd_idx;
   /* verilator lint_on UNUSED */
+  logic [CtaW+3:0]          sched_bar_rd_idx;
+  logic [NumWarps*4-1:0]    sched_bar_id;
+  logic [NumWarps*AddrW-1:0] sched_bar_tag;
+  for (genvar i = 0; i < NumWarps; i++) begin : g_sched_bar
+    assign sched_bar_id[i*4 +: 4]          = held_ent_q[i][3:0];
+    assign sched_bar_tag[i*AddrW +: AddrW] = held_pc_q[i];
+  end
 
   for (genvar i = 0; i < NumWarps; i++) begin : g_sched_in
     assign sched_cta[i*CtaW +: CtaW] = wcta_q[i];
@@ -661,8 +681,12 @@ module simt_sm #(
     end
   end
 
-  // The barrier scoreboard's table port is not used: an arrival at an id busy with another
-  // tag is refused by the barrier unit, and the warp is held (warp_stall) until the id frees.
+  // The barrier scoreboard (seed 000 [0099]): an arrival at an id busy with another tag is
+  // refused by the barrier unit and its warp held; the scheduler then checks the held warp's
+  // barrier instruction (id, PC) against its copy of the barrier table entry, filled through
+  // the unit's read port and kept current by its update stream, and issues the warp again
+  // when the id is free or busy with that tag. (The core fetches after issue, so only a held
+  // warp's next instruction is known to be a barrier.)
   simt_warp_scheduler #(
     .NumWarps  (NumWarps),
     .PrioW     (6),
@@ -677,24 +701,24 @@ module simt_sm #(
     .warp_valid_i      (sched_wvalid),
     .warp_active_i     (sched_wactive),
     .inst_valid_i      ({NumWarps{1'b1}}),
-    .warp_stall_i      (du_stalled | held_q),
+    .warp_stall_i      (du_stalled),
     .retire_i          (sched_retire),
     .warp_cta_i        (sched_cta),
     .prog_prio_i       ('0),
     .cta_prio_i        (sched_cta_prio),
-    .inst_bar_i        ('0),
-    .inst_bar_id_i     ('0),
-    .inst_tag_i        ('0),
+    .inst_bar_i        (held_q),
+    .inst_bar_id_i     (sched_bar_id),
+    .inst_tag_i        (sched_bar_tag),
     .bar_rd_valid_o    (sched_bar_rd_valid),
     .bar_rd_idx_o      (sched_bar_rd_idx),
-    .bar_rd_state_i    (2'd0),
-    .bar_rd_tag_i      ('0),
-    .bar_rd_late_ok_i  (1'b0),
-    .bar_upd_valid_i   (1'b0),
-    .bar_upd_idx_i     ('0),
-    .bar_upd_state_i   (2'd0),
-    .bar_upd_tag_i     ('0),
-    .bar_upd_late_ok_i (1'b0),
+    .bar_rd_state_i    (bu_sb_rd_state),
+    .bar_rd_tag_i      (bu_sb_rd_tag),
+    .bar_rd_late_ok_i  (1'b1),  // the unit takes every arrival of the busy tag
+    .bar_upd_valid_i   (bu_sb_upd_valid),
+    .bar_upd_idx_i     ((CtaW + 4)'(bu_sb_upd_idx)),
+    .bar_upd_state_i   (bu_sb_upd_state),
+    .bar_upd_tag_i     (bu_sb_upd_tag),
+    .bar_upd_late_ok_i (1'b1),
     .issue_ready_i     (sched_ready),
     .issue_valid_o     (sched_valid),
     .issue_warp_o      (sched_warp),
@@ -1014,6 +1038,7 @@ module simt_sm #(
     mnew_d     = mnew_q;
     for (int i = 0; i < NumWarps; i++) begin
       held_ent_d[i] = held_ent_q[i];
+      held_pc_d[i]  = held_pc_q[i];
       wcta_d[i]     = wcta_q[i];
       wic_d[i]      = wic_q[i];
       wctaid_d[i]   = wctaid_q[i];
@@ -1373,6 +1398,7 @@ module simt_sm #(
               perf_d[8]     = perf_q[8] + 32'd1;
               held_d[w_q]   = 1'b1;
               held_ent_d[w_q] = {wcta_q[w_q], f_rd[3:0]};
+              held_pc_d[w_q]  = pc_q;
               counted_d     = 1'b0;
               state_d       = StCheck;
             end else if (!bu_pass && exec != '0) begin
@@ -1577,6 +1603,7 @@ module simt_sm #(
       sched_ready = !issue_pc_bad || (state_d == StIdle && !de_go);
       if (sched_valid && sched_ready) begin
         issue_due_d = 1'b0;
+        held_d[sched_warp] = 1'b0;  // a held warp retries its barrier instruction
         de_w_d      = sched_warp;
         de_pc_d     = issue_pc;
         de_active_d = issue_active;
@@ -1599,10 +1626,6 @@ module simt_sm #(
       if (pred_clr && first_free_slot == WarpW'(i)) pred_d[i] = '0;
     end
 
-    // A held warp retries once its barrier id is free.
-    for (int i = 0; i < NumWarps; i++) begin
-      if (held_q[i] && !bar_busy_o[held_ent_q[i]]) held_d[i] = 1'b0;
-    end
   end
 
   // ---------------------------------------------------------------------------------------
@@ -1727,6 +1750,7 @@ module simt_sm #(
       faddr_q    <= '0;
       for (int i = 0; i < NumWarps; i++) begin
         held_ent_q[i] <= '0;
+        held_pc_q[i]  <= '0;
         wcta_q[i]     <= '0;
         wic_q[i]      <= '0;
         wctaid_q[i]   <= '0;
@@ -1781,6 +1805,7 @@ module simt_sm #(
       faddr_q    <= faddr_d;
       for (int i = 0; i < NumWarps; i++) begin
         held_ent_q[i] <= held_ent_d[i];
+        held_pc_q[i]  <= held_pc_d[i];
         wcta_q[i]     <= wcta_d[i];
         wic_q[i]      <= wic_d[i];
         wctaid_q[i]   <= wctaid_d[i];

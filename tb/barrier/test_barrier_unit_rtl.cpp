@@ -8,6 +8,7 @@
 // and two tags per id so tags clash, simple and critical-section kinds, exclusive sections,
 // priorities per id, impatient MIN/TIMEOUT, .pass, late joins, explicit and default COUNTs,
 // exits and resets. Directed tests are named after seed 000's claims.
+#include <array>
 #include <deque>
 #include <map>
 #include <sstream>
@@ -56,8 +57,10 @@ class UnitBench {
                      s("req_cta_i", 1), s("req_id_i", 4), s("req_warp_i", 3), s("req_mask_i", 32),
                      s("req_kind_i", 2), s("resp_refused_o", 1), s("resp_pass_o", 1),
                      s("resp_sleep_o", 1)}},
-        {"table", {t("st_q", 3), t("ent_q", 5), t("w_q", 3), t("wmode_q", 2), t("svc_q", 1),
-                   t("svc_ent_q", 5), t("woke_q", 1), t("done_q", 1)}},
+        {"table", {t("st_q", 3), t("ent_q", 5), t("w_q", 3), t("wmode_q", 2), t("tsown_q", 1),
+                   t("tsslot_q", 4), t("done_q", 1), t("dslot_q", 4)}},
+        {"scoreboard", {s("sb_upd_valid_o", 1), s("sb_upd_idx_o", 5), s("sb_upd_state_o", 2),
+                        s("sb_upd_tag_o", 22)}},
         {"slots", {s("slots_occupied_o", 16), s("fifo_count_o", 4)}},
         {"select", {ts("busy_o", 1), ts("sel_valid_o", 1), ts("sel_tid_o", 8), ts("done_o", 1)}},
         {"wake", {s("wake_valid_o", 1), s("wake_ready_i", 1), s("wake_cta_o", 1),
@@ -105,8 +108,13 @@ class UnitBench {
         a.pass = d.resp_pass_o;
         a.sleep = d.resp_sleep_o;
         acceptCycle_ = cycle_;
+        sbAtAccept_ = sb_;
       }
       step();
+      if (taken && r.op == kLaunch) {
+        // A launch idles the CTA's entries without updates (no warp holds copies of them).
+        for (int id = 0; id < 16; ++id) sb_[static_cast<size_t>(r.cta * 16 + id)] = SbEntry{};
+      }
       if (taken) break;
       if (guard == 999) ADD_FAILURE() << "request never accepted";
     }
@@ -134,6 +142,15 @@ class UnitBench {
   bool sawBackpressure = false;
   int maxSlotsOccupied = 0;
   Vbarrier_unit& dut() { return sim_.dut(); }
+  // The warp scheduler's view of the table (seed 0099), kept from the update stream alone:
+  // the read port must agree with it every cycle, and the model at every request.
+  struct SbEntry {
+    int state = 0;  // simt_pkg::bar_state_e
+    uint32_t tag = 0;
+    bool operator==(const SbEntry& o) const { return state == o.state && (state == 0 || tag == o.tag); }
+  };
+  const std::array<SbEntry, kCtas * 16>& scoreboardAtAccept() const { return sbAtAccept_; }
+  uint64_t scoreboardReads = 0, scoreboardUpdates = 0;
   void setPriority(int id, int prio) {
     auto& d = sim_.dut();
     d.prio_we_i = 1;
@@ -147,7 +164,20 @@ class UnitBench {
   void step() {
     auto& d = sim_.dut();
     d.wake_ready_i = rng ? rng->chance(wakeReadyPct_) : 1;
+    const int rd = rng ? rng->below(kCtas * 16) : static_cast<int>(cycle_ % (kCtas * 16));
+    d.sb_rd_idx_i = static_cast<uint8_t>(rd);
     sim_.eval();
+    const SbEntry read{d.sb_rd_state_o, d.sb_rd_tag_o};
+    if (!(read == sb_[static_cast<size_t>(rd)])) {
+      ADD_FAILURE() << "cycle " << cycle_ << ": scoreboard read of entry " << rd << " gives state " << read.state
+                    << " tag " << read.tag << ", the update stream said state " << sb_[static_cast<size_t>(rd)].state
+                    << " tag " << sb_[static_cast<size_t>(rd)].tag;
+    }
+    ++scoreboardReads;
+    if (d.sb_upd_valid_o) {
+      sb_[d.sb_upd_idx_o] = SbEntry{d.sb_upd_state_o, d.sb_upd_tag_o};
+      ++scoreboardUpdates;
+    }
     maxSlotsOccupied = std::max(maxSlotsOccupied, __builtin_popcount(d.slots_occupied_o));
     if (d.wake_valid_o && !d.wake_ready_i) sawBackpressure = true;
     if (d.wake_valid_o && d.wake_ready_i) {
@@ -164,6 +194,7 @@ class UnitBench {
   uint64_t cycle_ = 0, acceptCycle_ = 0;
   int wakeReadyPct_ = 100;
   std::vector<std::tuple<ThreadKey, uint32_t, uint64_t>> wakes_;
+  std::array<SbEntry, kCtas * 16> sb_{}, sbAtAccept_{};
 };
 
 // The test-side view of every thread, and the model that must agree with the RTL.
@@ -179,6 +210,7 @@ class UnitLockstep {
     r.count = static_cast<uint32_t>(threads);
     bench_.request(r);
     note(r);
+    checkScoreboard();
     model_.removeCta(cta);
     model_.addCta(cta, threads);
     threads_[cta] = threads;
@@ -205,6 +237,7 @@ class UnitLockstep {
     r.count = static_cast<uint32_t>(tids.size());
     bench_.request(r);
     note(r);
+    checkScoreboard();
     model_.exited(cta, static_cast<int>(tids.size()));
     model_.evaluate(bench_.acceptCycle());
     collectModel();
@@ -230,6 +263,7 @@ class UnitLockstep {
     r.nonpart = a.nonParticipants;
     const auto ans = bench_.request(r);
     note(r);
+    checkScoreboard();
     std::vector<int> passNow;
     const auto res = model_.arrive(a, bench_.acceptCycle(), passNow);
     EXPECT_EQ(ans.refused, res == BarrierUnit::Arrive::Refused) << "refusal differs at cycle " << bench_.acceptCycle();
@@ -263,6 +297,7 @@ class UnitLockstep {
     r.nb = nb;
     const auto ans = bench_.request(r);
     note(r);
+    checkScoreboard();
     std::vector<int> sleepNow;
     model_.bottom(cta, id, pc, nb, {tid}, sleepNow);
     EXPECT_EQ(ans.sleep, !sleepNow.empty()) << "bottom sleep differs at cycle " << bench_.acceptCycle();
@@ -282,6 +317,7 @@ class UnitLockstep {
     r.id = id;
     bench_.request(r);
     note(r);
+    checkScoreboard();
     model_.reset(cta, id);
     model_.evaluate(bench_.acceptCycle());
     collectModel();
@@ -321,6 +357,25 @@ class UnitLockstep {
 
  private:
   enum State { kAwake, kAsleep, kInSection, kGone };
+  // At a request's accept the unit is settled: the scoreboard view kept from its update
+  // stream must be the model's table (idle, static, or dynamic once a portion started).
+  void checkScoreboard() {
+    const auto& sb = bench_.scoreboardAtAccept();
+    for (int c = 0; c < kCtas; ++c) {
+      if (threads_[c] == 0) continue;  // not launched yet
+      for (int id = 0; id < 16; ++id) {
+        const BarrierUnit::Entry e = model_.entry(c, id);
+        const UnitBench::SbEntry want{e.busy ? (e.portionStarted ? 2 : 1) : 0, e.tag};
+        const UnitBench::SbEntry& got = sb[static_cast<size_t>(c * 16 + id)];
+        if (!(got == want)) {
+          ADD_FAILURE() << "cycle " << bench_.acceptCycle() << ": scoreboard entry cta " << c << " id " << id
+                        << " is state " << got.state << " tag " << got.tag << ", the model's state " << want.state
+                        << " tag " << want.tag << "; last requests:" << history();
+          return;
+        }
+      }
+    }
+  }
   // A thread that continues after a nested barrier is inside its outer section again.
   void backToOuter(const ThreadKey& k) {
     auto it = outer_.find(k);

@@ -224,6 +224,33 @@ TEST(SmRtl, ABarrierReleaseTakesTwoCycles) {
   EXPECT_EQ(firstAfter - lastArrival, 2u);
 }
 
+TEST(SmRtl, AWarpHeldAtABusyIdRetriesWhenTheSchedulersScoreboardSeesItFree) {
+  // Seed 000 [0099]: warp 1 reaches id 1 at tag B (pc 13) while warps 0 and 2 hold it at tag A
+  // (pc 11, COUNT 64): the unit refuses the arrival and the warp is held; the warp scheduler
+  // keeps a copy of the id's table entry, filled through the unit's read port and updated by
+  // its update stream, and issues warp 1 again once the entry is idle (A done).
+  const auto k = assembler::assemble(
+      ".launch ctas=1 threads=96\nmov r1, %warpid\nmov r20, 0\nsetp.eq p1, r1, 1\n@p1 mov r20, 5\n"
+      "setp.eq p2, r1, 2\n@p2 mov r20, 60\nd: setp.gt p6, r20, 0\n@!p6 bra go\nsub r20, r20, 1\nbra d\n"
+      "go: @p1 bra wb\nbar.sync 1, 64\nexit\nwb: bar.sync 1, 32\nexit\n",
+      "inline.s");
+  SmRtl core(k, RunConfig{});
+  uint64_t aDone = 0, bArrival = 0;
+  core.onRetire([&](const Retired& r) {
+    if (r.pc == 11 && r.warp == 2) aDone = r.cycle;
+    if (r.pc == 13) bArrival = r.cycle;
+    return std::string{};
+  });
+  const RunResult res = core.run();
+  ASSERT_EQ(res.status, RunStatus::Ok) << res.message;
+  EXPECT_GE(res.stats.at("barrier_refusals"), 1u) << "warp 1 must have met the id busy";
+  ASSERT_GT(aDone, 0u);
+  EXPECT_GT(bArrival, aDone) << "warp 1 arrived at tag B while tag A held the id";
+  // 16 measured: A's wake pass over the CTA's warp slots (the id frees at its end), the
+  // update reaching the copy, issue, decode, the arrival's request and retire.
+  EXPECT_LE(bArrival - aDone, 16u) << "from A's completing arrival to B's";
+}
+
 TEST(SmRtl, AnOrderedSectionHandsOffToTheNextThreadInTwoCycles) {
   // Consecutive threads of one warp with a blocking bottom: the finished thread sleeps at its
   // bottom, the CHECK that retires the bottom wakes the next one and issues it.
