@@ -1046,7 +1046,9 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
                 "impatient_timeout", "reset", "exit", "multi_warp_wake", "wake_backpressure",
                 "relaunch", "section_entry", "blocking_bottom", "nonblocking_bottom",
                 "exclusive_section", "late_join", "out_of_order", "stale_slot",
-                "slots_shared", "sections_at_once", "nested_arrival"});
+                "slots_shared", "sections_at_once", "nested_arrival", "nonparticipant_arrival",
+                "only_nonparticipants", "timeout_origin_0", "timeout_origin_1", "timeout_origin_2",
+                "timeout_origin_3"});
     constexpr int kIdsUsed = 4;
     for (int id = 0; id < kIdsUsed; ++id) ls.setPriority(id, rng.below(2));
     // Per id: its kind and exclusivity (a place in the program): a simple barrier, an ordered
@@ -1056,8 +1058,16 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
     const bool exclOf[kIdsUsed] = {false, false, false, true};
     const int ops = 10000 * lengthScale();
     for (int c = 0; c < kCtas; ++c) ls.launch(c, rng.range(1, kWarps * 32));
+    // The TIMEOUT origin (seed 000 [0085]) changes now and then between requests (both the
+    // model and the RTL apply the origin in force at each arrival).
+    int origin = 0;
+    uint64_t timeoutsSeen = 0;
     // At least `ops` operations, then on until every coverage bin is hit (at most 8x).
     for (int i = 0; (i < ops || (i < 8 * ops && !cov.allHit())) && ls.ok(); ++i) {
+      if (rng.chance(1)) {
+        origin = rng.below(4);
+        ls.setTimeoutOrigin(static_cast<model::TimeoutOrigin>(origin));
+      }
       const int cta = rng.below(kCtas);
       const int n = ls.threads(cta);
       const int what = rng.below(100);
@@ -1079,9 +1089,14 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
         // Threads inside a section of another id arrive too (nested barriers and sections).
         const bool nest = rng.chance(30);
         bool nested = false;
+        bool others = false;  // awake threads of the warp that do not take part
         for (int l = 0; l < 32; ++l) {
           const int t = warp * 32 + l;
-          if (t >= n || !rng.chance(pct)) continue;
+          if (t >= n) continue;
+          if (!rng.chance(pct)) {
+            others |= ls.awake(cta, t);
+            continue;
+          }
           if (ls.awake(cta, t)) {
             tids.push_back(t);
           } else if (nest && ls.insideOther(cta, t, id)) {
@@ -1089,9 +1104,15 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
             nested = true;
           }
         }
-        if (tids.empty()) continue;
+        // Threads whose guard is false arrive too (they never wait; under the any-thread
+        // origins they start or restart the clock), sometimes without any participant.
+        const bool nonpart = others && rng.chance(50);
+        if (tids.empty() && !nonpart) continue;
         cov.sample("nested_arrival", nested);
+        cov.sample("nonparticipant_arrival", nonpart);
+        cov.sample("only_nonparticipants", nonpart && tids.empty());
         auto a = syncArrival(cta, id, static_cast<uint32_t>(100 * id + rng.below(2)), tids);
+        a.nonParticipants = nonpart;
         a.kind = kindOf[id];
         a.exclusive = exclOf[id];
         if (rng.chance(40)) {
@@ -1139,6 +1160,10 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
       auto stat = [&](const char* k) { return st.count(k) ? st.at(k) : 0u; };
       cov.sample("impatient_min", stat("barrier_portions_impatient") > 0);
       cov.sample("impatient_timeout", stat("barrier_timeouts") > 0);
+      if (stat("barrier_timeouts") > timeoutsSeen) {
+        cov.hit("timeout_origin_" + std::to_string(origin));
+        timeoutsSeen = stat("barrier_timeouts");
+      }
       cov.sample("multi_warp_wake", stat("barrier_releases") > 0 && ls.wokenTotal > 64);
       cov.sample("wake_backpressure", ls.bench().sawBackpressure);
       cov.sample("section_entry", stat("barrier_section_entries") > 0);
