@@ -440,6 +440,23 @@ TEST_F(BarrierUnitTest, ResetReleasesSleepersAfterTheirInstruction) {
   EXPECT_FALSE(bu.busyWithOtherTag(0, 13, 99)) << "the id returns to idle";
 }
 
+// A deadlock report says where a section waits: an exclusive FIFO head waits for the slots
+// to empty, the sections behind it wait for it (a section nested in an outer one, queued
+// behind an exclusive one, can never start: a program deadlock).
+TEST_F(BarrierUnitTest, DescribeSaysWhereASectionWaits) {
+  arrive(arrival(1, 10, BarrierKind::Ordered, {0, 1}, 2));
+  auto ex = arrival(2, 20, BarrierKind::Ordered, {2}, 1);
+  ex.exclusive = true;
+  arrive(ex);
+  arrive(arrival(3, 30, BarrierKind::Ordered, {0}, 1));  // thread 0, inside section 1
+  const std::string d = bu.describe(0);
+  EXPECT_NE(d.find("barrier 1 (ordered critical section, pc 10): 0 of 2 passed, in service (slot 0)"),
+            std::string::npos) << d;
+  EXPECT_NE(d.find("at position 0, exclusive: waiting for all 1 occupied slots to be free"), std::string::npos) << d;
+  EXPECT_NE(d.find("at position 1 behind exclusive barrier 2 of cta 0, waiting for all 1 occupied slots"),
+            std::string::npos) << d;
+}
+
 TEST_F(BarrierUnitTest, DescribeNamesTheSleepers) {
   arrive(arrival(14, 10, BarrierKind::Sync, {3, 4}, 64));
   const std::string d = bu.describe(0);

@@ -388,6 +388,33 @@ std::string listThreads(const std::vector<int>& v) {
 }
 }  // namespace
 
+// Where a section that is not in service waits: in a slot for a grant, or in the ready FIFO
+// (behind an exclusive head that waits for every slot to be free, seed 0105).
+std::string BarrierUnit::whereQueued(int cta, int id) const {
+  std::ostringstream os;
+  for (int s = 0; s < kSlots; ++s) {
+    const auto& e = slots_[static_cast<size_t>(s)];
+    if (e && e->cta == cta && e->id == id) {
+      os << "holds slot " << s << ", waiting for a grant";
+      return os.str();
+    }
+  }
+  for (size_t p = 0; p < fifo_.size(); ++p) {
+    if (fifo_[p].cta != cta || fifo_[p].id != id) continue;
+    os << "waiting in the ready FIFO at position " << p;
+    const SlotEntry& head = fifo_.front();
+    int occupied = 0;
+    for (const auto& e : slots_) occupied += e ? 1 : 0;
+    if (head.exclusive && occupied > 0) {
+      if (p > 0) os << " behind exclusive barrier " << head.id << " of cta " << head.cta << ",";
+      else os << ", exclusive:";
+      os << " waiting for all " << occupied << " occupied slots to be free";
+    }
+    return os.str();
+  }
+  return "not queued for a slot";
+}
+
 std::string BarrierUnit::describe(int cta) const {
   std::ostringstream os;
   const Cta& c = ctas_.at(cta);
@@ -398,8 +425,14 @@ std::string BarrierUnit::describe(int cta) const {
        << "): " << b.passed << " of " << expected(c, b) << " passed";
     if (!b.waiting.empty()) os << ", threads asleep waiting: " << listThreads(b.waiting);
     if (b.sectionActive) {
-      os << ", in section: thread " << b.current << ", queued: "
-         << listThreads(std::vector<int>(b.pending.begin(), b.pending.end()));
+      if (b.inService) {
+        os << ", in service (slot " << b.slot << "): ";
+        if (b.current >= 0) os << "thread " << b.current << " inside";
+        else os << "no thread inside";
+      } else {
+        os << ", " << whereQueued(cta, i);
+      }
+      os << ", queued: " << listThreads(std::vector<int>(b.pending.begin(), b.pending.end()));
     }
     if (!b.bottomSleepers.empty()) {
       std::vector<int> v;

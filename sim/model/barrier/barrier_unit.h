@@ -177,6 +177,7 @@ class BarrierUnit {
   void serveNext(int cta, Instance& b, int id);
   void finishIfDone(Cta& c, Instance& b);
   void releaseSlot(Instance& b);
+  std::string whereQueued(int cta, int id) const;
   void dispatch();
   bool grantSlot(int slot);
   bool moveFifoHead();
