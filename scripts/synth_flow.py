@@ -47,8 +47,8 @@ CONFIGS = [
      "fitting attempt for the HX8K: 1 warp x 8 tokens"),
     ("barrier_slots_8", "simt_barrier_slots", {"NumSlots": 8}, "execution-slot sweep"),
     ("barrier_slots_16", "simt_barrier_slots", {}, "default: 16 execution slots, 8-entry FIFO"),
-    # The unit at its defaults (2 CTAs x 8 warps) is left out: Yosys's proc pass alone runs
-    # for tens of minutes on the table's per-thread state (docs/blocks/barrier_unit.md).
+    ("barrier_unit_2x8", "simt_barrier_unit", {},
+     "default: 2 CTAs x 8 warps, 16 slots (Yosys runs for a long time on the per-thread state)"),
     ("barrier_unit_1x4", "simt_barrier_unit",
      {"NumCtas": 1, "Warps": 4, "TagW": 12, "NumSlots": 8},
      "1 CTA x 4 warps, 8 slots, 12-bit tags"),
@@ -58,6 +58,9 @@ CONFIGS = [
     ("barrier_unit_1x1", "simt_barrier_unit",
      {"NumCtas": 1, "Warps": 1, "TagW": 8, "TimeW": 10, "NumSlots": 2},
      "fitting attempt for the HX8K: 1 CTA x 1 warp (32 threads), 2 slots, 8-bit tags"),
+    ("barrier_unit_1x1_narrow", "simt_barrier_unit",
+     {"NumCtas": 1, "Warps": 1, "TagW": 6, "TimeW": 8, "NumSlots": 2, "CntW": 7},
+     "fitting attempt: 1 CTA x 1 warp, 2 slots, 6-bit tags, 8-bit time, counts to 127"),
     ("thread_select_256", "simt_thread_select", {}, "default: 256 logical threads, 16 groups"),
     ("warp_scheduler_w4", "simt_warp_scheduler", {"NumWarps": 4}, "warp sweep"),
     ("warp_scheduler_w8", "simt_warp_scheduler", {}, "default: 8 warps, 6-bit priority"),

@@ -20,6 +20,7 @@ module simt_barrier_unit #(
   parameter int TimeW     = 16,
   parameter int NumSlots  = 16,
   parameter int PrioW     = 2,
+  parameter int CntW      = 12,     // thread counts: COUNT, MIN, waiting, passed
   localparam int NumEnt   = NumCtas * 16,
   // Every table entry has at most one item in the FIFO or a slot, so a FIFO of this depth
   // never holds the table back: a section in service can always take its bottom requests.
@@ -27,7 +28,6 @@ module simt_barrier_unit #(
   localparam int EntW     = $clog2(NumEnt),
   localparam int CtaW     = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int WarpW    = (Warps > 1) ? $clog2(Warps) : 1,
-  localparam int CntW     = 12,
   localparam int SlotW    = (NumSlots > 1) ? $clog2(NumSlots) : 1,
   localparam int BarW     = EntW,
   localparam int Thr      = Warps * 32,
@@ -114,6 +114,7 @@ module simt_barrier_unit #(
     .Warps   (Warps),
     .TagW    (TagW),
     .TimeW    (TimeW),
+    .CntW     (CntW),
     .NumSlots (NumSlots),
     .SlotW    (SlotW)
   ) u_table (
