@@ -106,6 +106,11 @@ module simt_barrier_table #(
   input  logic [TimeW-1:0] static_limit_i,  // 0: off
   output logic [NumEnt-1:0] static_long_o,  // arrivals waiting longer than the limit
   output logic [NumEnt-1:0] busy_o,
+  // Critical-section status per entry (deadlock reports): a portion is fixed (queued or in
+  // service), it waits for a slot grant, the section is exclusive.
+  output logic [NumEnt-1:0] sec_active_o,
+  output logic [NumEnt-1:0] sec_queued_o,
+  output logic [NumEnt-1:0] sec_excl_o,
   // A portion starts because its TIMEOUT elapsed (neither COUNT nor MIN holds): the cycle
   // is the unit's choice (scan order), which co-simulation hands to the model.
   output logic             tmo_fire_o,
@@ -812,6 +817,13 @@ module simt_barrier_table #(
     for (int e = 0; e < NumEnt; e++) busy_o[e] = busy_q[e];
   end
   assign static_long_o = stat_q;
+  always_comb begin
+    for (int e = 0; e < NumEnt; e++) begin
+      sec_active_o[e] = secact_q[e];
+      sec_queued_o[e] = sq_q[e];
+      sec_excl_o[e]   = excl_q[e];
+    end
+  end
   assign tmo_fire_o     = (st_q == StCheck || st_q == StScan) && fires(ent_q, nonex_q[ent_cta]) &&
                           !fires_early(ent_q, nonex_q[ent_cta]);
   assign tmo_fire_ent_o = ent_q;

@@ -74,6 +74,9 @@ module simt_barrier_unit #(
   // Status.
   output logic [NumEnt-1:0] busy_o,
   output logic [NumEnt-1:0] static_long_o,
+  output logic [NumEnt-1:0] sec_active_o,    // a section's portion is queued or in service
+  output logic [NumEnt-1:0] sec_queued_o,    // ... waits for a slot grant
+  output logic [NumEnt-1:0] sec_excl_o,      // the entry's section is exclusive
   output logic [NumSlots-1:0] slots_occupied_o,
   output logic [FCntW-1:0]  fifo_count_o,
   output logic              tmo_fire_o,       // a portion starts by its TIMEOUT ...
@@ -170,6 +173,9 @@ module simt_barrier_unit #(
     .static_limit_i (static_limit_i),
     .static_long_o  (static_long_o),
     .busy_o         (busy_o),
+    .sec_active_o   (sec_active_o),
+    .sec_queued_o   (sec_queued_o),
+    .sec_excl_o     (sec_excl_o),
     .tmo_fire_o     (tmo_fire_o),
     .tmo_fire_ent_o (tmo_fire_bar_o),
     .sb_rd_idx_i    (sb_rd_idx_i),

@@ -203,6 +203,9 @@ module simt_fpga_top #(
     .quiet_o             (),
     .bar_busy_o          (),
     .bar_static_long_o   (),
+    .bar_sec_active_o    (),
+    .bar_sec_queued_o    (),
+    .bar_sec_excl_o      (),
     /* verilator lint_on PINCONNECTEMPTY */
     .perf_sel_i          (perf_sel),
     .perf_o              (perf)

@@ -143,6 +143,9 @@ module simt_sm #(
   output logic                     quiet_o,             // idle and nothing can issue
   output logic [NumEnt-1:0]        bar_busy_o,
   output logic [NumEnt-1:0]        bar_static_long_o,
+  output logic [NumEnt-1:0]        bar_sec_active_o,    // critical section queued or in service
+  output logic [NumEnt-1:0]        bar_sec_queued_o,    // ... waiting for a slot grant
+  output logic [NumEnt-1:0]        bar_sec_excl_o,      // ... exclusive
 
   // Performance counters, selected by number (docs/blocks/sm.md, "Performance counters").
   input  logic [3:0]               perf_sel_i,
@@ -619,6 +622,9 @@ module simt_sm #(
     .cfg_tmo_origin_i (cfg_tmo_origin_i),
     .busy_o           (bar_busy_o),
     .static_long_o    (bar_static_long_o),
+    .sec_active_o     (bar_sec_active_o),
+    .sec_queued_o     (bar_sec_queued_o),
+    .sec_excl_o       (bar_sec_excl_o),
     .slots_occupied_o (bu_slots),
     .fifo_count_o     (bu_fifo_count),
     .tmo_fire_o       (bu_tmo_fire),

@@ -257,6 +257,15 @@ struct SmRtl::Impl {
     for (int e = 0; e < CoreGeometry::kResidentCtas * 16; ++e) {
       if ((dut->bar_busy_o >> e) & 1u) {
         os << "\n  barrier " << (e % 16) << " of resident cta index " << (e / 16) << " is busy";
+        if ((dut->bar_sec_active_o >> e) & 1u) {
+          const bool excl = (dut->bar_sec_excl_o >> e) & 1u;
+          if ((dut->bar_sec_queued_o >> e) & 1u) {
+            os << ": " << (excl ? "an exclusive" : "a") << " critical section waiting for an execution slot"
+               << (excl ? " (it waits until every slot is free; the ready FIFO holds the sections behind it)" : "");
+          } else {
+            os << ": " << (excl ? "an exclusive" : "a") << " critical section in service";
+          }
+        }
       }
     }
     return os.str();

@@ -120,6 +120,18 @@ TEST(SmRtl, AWarpHeldAtABusyBarrierIdIsNamedInTheDeadlockReport) {
   EXPECT_TRUE(has(r.message, "barrier 1 of resident cta index 0 is busy")) << r.message;
 }
 
+TEST(SmRtl, ADeadlockReportSaysWhereACriticalSectionWaits) {
+  // An exclusive section nested in another can never start: it waits for every execution
+  // slot to be free while the outer section, whose thread waits for it, holds one.
+  const RunResult r = runRtl(
+      ".launch ctas=1 threads=32\nbar.top.ocs 1\nbar.top.ocs.ex 2, 1\nbar.bot.ocs 2\nbar.bot.ocs 1\nexit\n");
+  EXPECT_EQ(r.status, RunStatus::Deadlock);
+  EXPECT_TRUE(has(r.message, "barrier 1 of resident cta index 0 is busy: a critical section in service")) << r.message;
+  EXPECT_TRUE(has(r.message, "barrier 2 of resident cta index 0 is busy: an exclusive critical section waiting for an "
+                             "execution slot (it waits until every slot is free"))
+      << r.message;
+}
+
 TEST(SmRtl, MoreCtasThanSlotsLaunchAsSlotsFree) {
   // 12 CTAs of 3 warps on 8 warp slots: at most 2 resident at once; each writes its ids.
   const std::string src =
