@@ -111,6 +111,7 @@ module simt_barrier_table #(
   output logic [NumEnt-1:0] sec_active_o,
   output logic [NumEnt-1:0] sec_queued_o,
   output logic [NumEnt-1:0] sec_excl_o,
+  output logic [2:0]        fsm_state_o,     // Idle 0, Check 1, Wake 2, Scan 3, Queue 4 (coverage)
   // A portion starts because its TIMEOUT elapsed (neither COUNT nor MIN holds): the cycle
   // is the unit's choice (scan order), which co-simulation hands to the model.
   output logic             tmo_fire_o,
@@ -817,6 +818,7 @@ module simt_barrier_table #(
     for (int e = 0; e < NumEnt; e++) busy_o[e] = busy_q[e];
   end
   assign static_long_o = stat_q;
+  assign fsm_state_o   = st_q;
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
       sec_active_o[e] = secact_q[e];

@@ -77,6 +77,7 @@ module simt_barrier_unit #(
   output logic [NumEnt-1:0] sec_active_o,    // a section's portion is queued or in service
   output logic [NumEnt-1:0] sec_queued_o,    // ... waits for a slot grant
   output logic [NumEnt-1:0] sec_excl_o,      // the entry's section is exclusive
+  output logic [2:0]        fsm_state_o,     // the table's state (coverage of its transitions)
   output logic [NumSlots-1:0] slots_occupied_o,
   output logic [FCntW-1:0]  fifo_count_o,
   output logic              tmo_fire_o,       // a portion starts by its TIMEOUT ...
@@ -176,6 +177,7 @@ module simt_barrier_unit #(
     .sec_active_o   (sec_active_o),
     .sec_queued_o   (sec_queued_o),
     .sec_excl_o     (sec_excl_o),
+    .fsm_state_o    (fsm_state_o),
     .tmo_fire_o     (tmo_fire_o),
     .tmo_fire_ent_o (tmo_fire_bar_o),
     .sb_rd_idx_i    (sb_rd_idx_i),

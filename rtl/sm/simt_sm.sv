@@ -561,6 +561,7 @@ module simt_sm #(
   logic [BuEntW-1:0]     bu_sb_upd_idx;
   /* verilator lint_off UNUSED */
   logic [NumBarSlots-1:0] bu_slots;
+  logic [2:0]            bu_fsm_state;
   logic                  bu_tmo_fire;
   logic [$clog2(NumEnt)-1:0] bu_tmo_bar;
   logic                  bu_grant_fire;
@@ -625,6 +626,7 @@ module simt_sm #(
     .sec_active_o     (bar_sec_active_o),
     .sec_queued_o     (bar_sec_queued_o),
     .sec_excl_o       (bar_sec_excl_o),
+    .fsm_state_o      (bu_fsm_state),
     .slots_occupied_o (bu_slots),
     .fifo_count_o     (bu_fifo_count),
     .tmo_fire_o       (bu_tmo_fire),

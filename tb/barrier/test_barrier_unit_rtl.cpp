@@ -150,6 +150,8 @@ class UnitBench {
     bool operator==(const SbEntry& o) const { return state == o.state && (state == 0 || tag == o.tag); }
   };
   const std::array<SbEntry, kCtas * 16>& scoreboardAtAccept() const { return sbAtAccept_; }
+  // The table FSM's transitions seen (from, to), self-loops included.
+  std::set<std::pair<int, int>> fsmTransitions;
   uint64_t scoreboardReads = 0, scoreboardUpdates = 0;
   void setPriority(int id, int prio) {
     auto& d = sim_.dut();
@@ -174,6 +176,8 @@ class UnitBench {
                     << " tag " << sb_[static_cast<size_t>(rd)].tag;
     }
     ++scoreboardReads;
+    if (cycle_ > 0) fsmTransitions.insert({fsmPrev_, d.fsm_state_o});
+    fsmPrev_ = d.fsm_state_o;
     if (d.sb_upd_valid_o) {
       sb_[d.sb_upd_idx_o] = SbEntry{d.sb_upd_state_o, d.sb_upd_tag_o};
       ++scoreboardUpdates;
@@ -195,6 +199,7 @@ class UnitBench {
   int wakeReadyPct_ = 100;
   std::vector<std::tuple<ThreadKey, uint32_t, uint64_t>> wakes_;
   std::array<SbEntry, kCtas * 16> sb_{}, sbAtAccept_{};
+  int fsmPrev_ = 0;
 };
 
 // The test-side view of every thread, and the model that must agree with the RTL.
@@ -718,6 +723,61 @@ model::BarrierArrival sectionArrival(int cta, int id, uint32_t tag, std::vector<
   return a;
 }
 
+std::vector<int> range(int from, int to) {
+  std::vector<int> v;
+  for (int t = from; t < to; ++t) v.push_back(t);
+  return v;
+}
+
+// One exit completes two barriers in one scan of the CTA's busy ids: a simple one (its wake
+// pass, then on to the next id) and a section (queued for a slot, then on), and leaves a third
+// waiting: the table's exit-scan transitions Scan->Wake, Wake->Scan, Scan->Queue, Queue->Scan,
+// Scan->Idle, which random traffic rarely reaches (every non-exited thread must have arrived).
+// Impatient portions let earlier participants count as passed, so two default-COUNT barriers
+// can be complete at once.
+TEST(BarrierUnitRtl, OneExitCompletesASimpleBarrierAndASectionInOneScan) {
+  Rng rng(25);
+  UnitLockstep ls(25, rng);
+  ls.launch(0, 64);
+  bool p = false;
+  auto simple = syncArrival(0, 1, 10, range(16, 32));
+  simple.impatient = true;
+  simple.min = 20;
+  ls.arrive(simple, 0, maskOf(range(16, 32), 0), p);
+  simple.threads = range(32, 48);
+  ls.arrive(simple, 1, maskOf(range(32, 48), 1), p);  // 32 >= MIN: a portion passes
+  auto section = sectionArrival(0, 2, 20, range(16, 32), 0);
+  section.impatient = true;
+  section.min = 20;
+  ls.arrive(section, 0, maskOf(range(16, 32), 0), p);
+  section.threads = range(32, 48);
+  ls.arrive(section, 1, maskOf(range(32, 48), 1), p);  // a portion of 32 runs the section
+  for (int i = 0; i < 40 && ls.ok(); ++i) {
+    const auto in = ls.inSection();
+    if (in.empty()) break;
+    ls.bottom(0, 2, in[0].tid, 25, /*nb=*/true);
+  }
+  ASSERT_TRUE(ls.inSection().empty());
+  section.threads = range(16, 32);
+  ls.arrive(section, 0, maskOf(range(16, 32), 0), p);  // 32 passed + 16 waiting < 64
+  simple.threads = range(0, 16);
+  ls.arrive(simple, 0, maskOf(range(0, 16), 0), p);  // 32 passed + 16 waiting < 64
+  auto other = syncArrival(0, 3, 30, {32});
+  other.count = 100;
+  ls.arrive(other, 1, 1u, p);
+  const uint64_t before = ls.wokenTotal;
+  ls.bench().fsmTransitions.clear();
+  ls.exitThreads(0, range(48, 64));  // 48 threads left: both barriers are complete
+  ls.idle(20);
+  const auto& t = ls.bench().fsmTransitions;
+  for (const auto& [from, to] : std::vector<std::pair<int, int>>{{0, 3}, {3, 2}, {2, 3}, {3, 4}, {4, 3}, {3, 0}}) {
+    EXPECT_TRUE(t.count({from, to})) << "transition " << "ICWSQ"[from] << "ICWSQ"[to] << " not seen";
+  }
+  EXPECT_GE(ls.wokenTotal, before + 17) << "threads 0-15 pass barrier 1, the section's first member wakes";
+  EXPECT_EQ(ls.inSection().size(), 1u);
+  EXPECT_TRUE(ls.ok());
+}
+
 // Claims 11, 21 (serial execution of the participants in logical order), 8 (one thread at a
 // time), 9 (sleep and awake states): members of two warps, served in ascending logical id
 // across warps, each after the previous one's bottom.
@@ -1049,6 +1109,18 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
                 "slots_shared", "sections_at_once", "nested_arrival", "nonparticipant_arrival",
                 "only_nonparticipants", "timeout_origin_0", "timeout_origin_1", "timeout_origin_2",
                 "timeout_origin_3"});
+    // Every transition of the table's FSM (Idle, Check, Wake, Scan, Queue) the RTL can make;
+    // Queue -> Queue (the ready FIFO full) must never happen: it is sized for every entry.
+    static const char* const kSt = "ICWSQ";
+    // Scan->Wake, Scan->Queue, Queue->Scan and Wake->Scan need an exit to complete a barrier
+    // (every non-exited thread arrived): OneExitCompletesASimpleBarrierAndASectionInOneScan
+    // covers them.
+    const std::set<std::string> kLegal = {"IC", "IS", "IW", "CW", "CQ", "CI", "SW", "SQ", "SS", "SI",
+                                          "QS", "QI", "WW", "WC", "WS", "WI"};
+    const std::set<std::string> kDirected = {"SW", "SQ", "QS", "WS"};
+    for (const auto& t : kLegal) {
+      if (!kDirected.count(t)) cov.define("fsm_" + t);
+    }
     constexpr int kIdsUsed = 4;
     for (int id = 0; id < kIdsUsed; ++id) ls.setPriority(id, rng.below(2));
     // Per id: its kind and exclusivity (a place in the program): a simple barrier, an ordered
@@ -1173,6 +1245,14 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
       cov.sample("stale_slot", stat("barrier_slot_stale") > 0);
       cov.sample("slots_shared", ls.bench().maxSlotsOccupied >= 2);
       cov.sample("sections_at_once", ls.inSection().size() >= 2);
+      for (const auto& [from, to] : ls.bench().fsmTransitions) {
+        if (from == to && from == 0) continue;  // idle
+        const std::string t{kSt[from], kSt[to]};
+        if (kDirected.count(t)) continue;
+        if (kLegal.count(t)) cov.hit("fsm_" + t);
+        else ADD_FAILURE() << "table FSM transition " << t << " (Idle Check Wake Scan Queue)";
+      }
+      ls.bench().fsmTransitions.clear();
     }
     ls.idle(100);
     EXPECT_TRUE(ls.ok());
