@@ -47,9 +47,9 @@ CONFIGS = [
      "fitting attempt for the HX8K: 1 warp x 8 tokens"),
     ("barrier_slots_8", "simt_barrier_slots", {"NumSlots": 8}, "execution-slot sweep"),
     ("barrier_slots_16", "simt_barrier_slots", {}, "default: 16 execution slots, 8-entry FIFO"),
-    # The unit at its defaults (2 CTAs x 8 warps) is left out: Yosys spends over 20 minutes
-    # writing the measurement shell's port list (a 460 MB JSON) and far longer in synth_ice40
-    # on the table's per-thread state (docs/blocks/barrier_unit.md).
+    # The unit at its defaults (2 CTAs x 8 warps) is left out: Yosys spends 22 minutes
+    # writing the measurement shell's port list (a 460 MB JSON) and 40 more in synth_ice40 on
+    # the table's per-thread state (31,897 LUT4, docs/blocks/barrier_unit.md).
     ("barrier_unit_1x4", "simt_barrier_unit",
      {"NumCtas": 1, "Warps": 4, "TagW": 12, "NumSlots": 8},
      "1 CTA x 4 warps, 8 slots, 12-bit tags"),
@@ -241,8 +241,9 @@ Tools: %s; %s; %s.
 The barrier unit fits the HX8K only at its narrow set (1 CTA x 1 warp, 6-bit tags, counts to
 127: 93 %% of the logic cells); at 1 CTA x 1 warp with 8-bit tags it needs 109 %%. Its thread
 state table and per-thread section logic are in registers (block RAM is the next step). At
-its defaults (2 CTAs x 8 warps) Yosys spends over 20 minutes writing the measurement shell's
-port list alone and far longer in synthesis, so that size is not in the table. The
+its defaults (2 CTAs x 8 warps) Yosys spends 22 minutes writing the measurement shell's port
+list and 40 more in synth_ice40 (31,897 LUT4, 9,225 FF with the shell; run by hand,
+docs/blocks/barrier_unit.md), so that size is not in the table. The
 divergence unit fits at no size tried (1 warp x 8 tokens: 8,714 LUT4): per-thread logic
 dominates.
 
