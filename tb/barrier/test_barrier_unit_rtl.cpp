@@ -723,12 +723,6 @@ model::BarrierArrival sectionArrival(int cta, int id, uint32_t tag, std::vector<
   return a;
 }
 
-std::vector<int> range(int from, int to) {
-  std::vector<int> v;
-  for (int t = from; t < to; ++t) v.push_back(t);
-  return v;
-}
-
 // One exit completes two barriers in one scan of the CTA's busy ids: a simple one (its wake
 // pass, then on to the next id) and a section (queued for a slot, then on), and leaves a third
 // waiting: the table's exit-scan transitions Scan->Wake, Wake->Scan, Scan->Queue, Queue->Scan,
@@ -740,34 +734,34 @@ TEST(BarrierUnitRtl, OneExitCompletesASimpleBarrierAndASectionInOneScan) {
   UnitLockstep ls(25, rng);
   ls.launch(0, 64);
   bool p = false;
-  auto simple = syncArrival(0, 1, 10, range(16, 32));
+  auto simple = syncArrival(0, 1, 10, warpThreads(0, 16, 32));
   simple.impatient = true;
   simple.min = 20;
-  ls.arrive(simple, 0, maskOf(range(16, 32), 0), p);
-  simple.threads = range(32, 48);
-  ls.arrive(simple, 1, maskOf(range(32, 48), 1), p);  // 32 >= MIN: a portion passes
-  auto section = sectionArrival(0, 2, 20, range(16, 32), 0);
+  ls.arrive(simple, 0, maskOf(warpThreads(0, 16, 32), 0), p);
+  simple.threads = warpThreads(0, 32, 48);
+  ls.arrive(simple, 1, maskOf(warpThreads(0, 32, 48), 1), p);  // 32 >= MIN: a portion passes
+  auto section = sectionArrival(0, 2, 20, warpThreads(0, 16, 32), 0);
   section.impatient = true;
   section.min = 20;
-  ls.arrive(section, 0, maskOf(range(16, 32), 0), p);
-  section.threads = range(32, 48);
-  ls.arrive(section, 1, maskOf(range(32, 48), 1), p);  // a portion of 32 runs the section
+  ls.arrive(section, 0, maskOf(warpThreads(0, 16, 32), 0), p);
+  section.threads = warpThreads(0, 32, 48);
+  ls.arrive(section, 1, maskOf(warpThreads(0, 32, 48), 1), p);  // a portion of 32 runs the section
   for (int i = 0; i < 40 && ls.ok(); ++i) {
     const auto in = ls.inSection();
     if (in.empty()) break;
     ls.bottom(0, 2, in[0].tid, 25, /*nb=*/true);
   }
   ASSERT_TRUE(ls.inSection().empty());
-  section.threads = range(16, 32);
-  ls.arrive(section, 0, maskOf(range(16, 32), 0), p);  // 32 passed + 16 waiting < 64
-  simple.threads = range(0, 16);
-  ls.arrive(simple, 0, maskOf(range(0, 16), 0), p);  // 32 passed + 16 waiting < 64
+  section.threads = warpThreads(0, 16, 32);
+  ls.arrive(section, 0, maskOf(warpThreads(0, 16, 32), 0), p);  // 32 passed + 16 waiting < 64
+  simple.threads = warpThreads(0, 0, 16);
+  ls.arrive(simple, 0, maskOf(warpThreads(0, 0, 16), 0), p);  // 32 passed + 16 waiting < 64
   auto other = syncArrival(0, 3, 30, {32});
   other.count = 100;
   ls.arrive(other, 1, 1u, p);
   const uint64_t before = ls.wokenTotal;
   ls.bench().fsmTransitions.clear();
-  ls.exitThreads(0, range(48, 64));  // 48 threads left: both barriers are complete
+  ls.exitThreads(0, warpThreads(0, 48, 64));  // 48 threads left: both barriers are complete
   ls.idle(20);
   const auto& t = ls.bench().fsmTransitions;
   for (const auto& [from, to] : std::vector<std::pair<int, int>>{{0, 3}, {3, 2}, {2, 3}, {3, 4}, {4, 3}, {3, 0}}) {
