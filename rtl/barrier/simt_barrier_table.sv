@@ -174,12 +174,10 @@ module simt_barrier_table #(
   logic [EntW-1:0]  tptr_d, tptr_q;        // timeout scan pointer
   logic [TimeW-1:0] now_q;
   logic [1:0]       wmode_d, wmode_q;      // what the wake pass wakes
-  // Sections in service, one per granted slot: the entry, whether the section's thread is
-  // awake (woken, its bottom not reached) and which thread that is (the next search starts
-  // after it).
+  // Sections in service, one per granted slot: the entry and the thread woken last (inside
+  // the section until its bottom; the next search starts after it).
   logic             sv_d [NumSlots], sv_q [NumSlots];
   logic [EntW-1:0]  sent_d [NumSlots], sent_q [NumSlots];
-  logic             aw_d [NumSlots], aw_q [NumSlots];
   logic [TidW-1:0]  cur_d [NumSlots], cur_q [NumSlots];
   // The thread select searches for a slot's section; a slot's portion is done (its bottom
   // sleepers wake, then it is released); a grant was stale (release the slot).
@@ -296,6 +294,15 @@ module simt_barrier_table #(
                         !done_q && !stale_q;
 
   // The section whose thread reaches this bottom, and the one a reset ends.
+  // A section's thread is awake (inside it) unless the thread select searches for the section
+  // (after its grant or its thread's bottom) or the section's portion is ending.
+  logic aw [NumSlots];
+  always_comb begin
+    for (int i = 0; i < NumSlots; i++) begin
+      aw[i] = sv_q[i] && !(tsown_q && tsslot_q == SlotW'(i)) && !(done_q && dslot_q == SlotW'(i));
+    end
+  end
+
   always_comb begin
     bot_hit  = 1'b0;
     bot_slot = '0;
@@ -303,7 +310,7 @@ module simt_barrier_table #(
     rst_hit  = 1'b0;
     rst_slot = '0;
     for (int i = 0; i < NumSlots; i++) begin
-      if (sv_q[i] && aw_q[i] && sent_q[i] == req_ent && WarpW'(cur_q[i] >> 5) == req_warp_i &&
+      if (aw[i] && sent_q[i] == req_ent && WarpW'(cur_q[i] >> 5) == req_warp_i &&
           req_mask_i[cur_q[i][4:0]]) begin
         bot_hit  = 1'b1;
         bot_slot = SlotW'(i);
@@ -403,7 +410,6 @@ module simt_barrier_table #(
     for (int i = 0; i < NumSlots; i++) begin
       sv_d[i]   = sv_q[i];
       sent_d[i] = sent_q[i];
-      aw_d[i]   = aw_q[i];
       cur_d[i]  = cur_q[i];
     end
     tsown_d        = tsown_q && !ts_done_i;
@@ -431,7 +437,6 @@ module simt_barrier_table #(
       end else begin
         sv_d[grant_slot_i]   = 1'b1;
         sent_d[grant_slot_i] = g_ent;
-        aw_d[grant_slot_i]   = 1'b0;
         sq_d[g_ent]          = 1'b0;
         ts_start_o           = 1'b1;
         tsown_d              = 1'b1;
@@ -457,7 +462,6 @@ module simt_barrier_table #(
           if (wake_ready_i) begin
             sleep_d[sel_idx][sel_lane] = 1'b0;
             qd_d[sel_idx][sel_lane]    = 1'b0;
-            aw_d[tsslot_q]             = 1'b1;
             cur_d[tsslot_q]            = ts_sel_tid_i;
             ts_clear_o                 = 1'b1;
             tsown_d                    = 1'b0;
@@ -498,7 +502,6 @@ module simt_barrier_table #(
               // Only the thread inside the section finishes it; others are not in it.
               // The search for the section's next thread starts after this one.
               if (bot_hit) begin
-                aw_d[bot_slot]    = 1'b0;
                 ts_start_o        = 1'b1;
                 ts_from_o         = {1'b0, bot_tid} + 1'b1;
                 tsown_d           = 1'b1;
@@ -667,7 +670,6 @@ module simt_barrier_table #(
                 rel_valid_o    = 1'b1;
                 rel_slot_o     = rst_slot;
                 sv_d[rst_slot] = 1'b0;
-                aw_d[rst_slot] = 1'b0;
               end
             end else if (wmode_q == WkBot) begin
               // The section's portion is done: free the slot; the next portion may start.
@@ -675,7 +677,6 @@ module simt_barrier_table #(
               rel_valid_o     = 1'b1;
               rel_slot_o      = dslot_q;
               sv_d[dslot_q]   = 1'b0;
-              aw_d[dslot_q]   = 1'b0;
               done_d          = 1'b0;
               if (waiting_q[ent_q] == '0 &&
                   passed_q[ent_q] >= ((count_q[ent_q] != '0) ? count_q[ent_q] : nonex_q[ent_cta]))
@@ -754,7 +755,6 @@ module simt_barrier_table #(
       for (int i = 0; i < NumSlots; i++) begin
         sv_q[i]   <= 1'b0;
         sent_q[i] <= '0;
-        aw_q[i]   <= 1'b0;
         cur_q[i]  <= '0;
       end
       tsown_q    <= 1'b0;
@@ -802,7 +802,6 @@ module simt_barrier_table #(
       for (int i = 0; i < NumSlots; i++) begin
         sv_q[i]   <= sv_d[i];
         sent_q[i] <= sent_d[i];
-        aw_q[i]   <= aw_d[i];
         cur_q[i]  <= cur_d[i];
       end
       tsown_q    <= tsown_d;
@@ -889,11 +888,11 @@ module simt_barrier_table #(
       for (int i = 0; i < NumSlots; i++) begin
         assert (!sv_q[i] || secact_q[sent_q[i]])
           else $error("barrier_table: section in service without a portion");
-        // A section in service has its thread awake, or the thread select searches for it,
-        // or its portion is ending.
-        assert (!sv_q[i] || aw_q[i] || (tsown_q && tsslot_q == SlotW'(i)) ||
-                (done_q && dslot_q == SlotW'(i)) || (st_q == StWake && wmode_q == WkRstBot))
-          else $error("barrier_table: section %0d in service with nobody awake", i);
+        // The search engine and the end of a portion belong to sections in service.
+        assert (!(tsown_q && tsslot_q == SlotW'(i)) || sv_q[i])
+          else $error("barrier_table: search for slot %0d, which is not in service", i);
+        assert (!(done_q && dslot_q == SlotW'(i)) || sv_q[i])
+          else $error("barrier_table: end of a portion in slot %0d, which is not in service", i);
         for (int j = i + 1; j < NumSlots; j++) begin
           assert (!(sv_q[i] && sv_q[j] && sent_q[i] == sent_q[j]))
             else $error("barrier_table: one barrier in service in two slots");
