@@ -176,9 +176,9 @@ module simt_sm #(
   logic [NumWarps-1:0]   wdone_d, wdone_q;           // nothing left to run
   logic [NumWarps-1:0]   wactive_d, wactive_q;       // has active threads
   logic [NumWarps-1:0]   held_d, held_q;             // refused by a barrier id busy elsewhere
-  logic [CtaW+3:0]       held_ent_d [NumWarps];
-  logic [CtaW+3:0]       held_ent_q [NumWarps];
-  logic [AddrW-1:0]      held_pc_d [NumWarps];       // ... its barrier instruction (the tag)
+  logic [3:0]            held_id_d [NumWarps];       // ... its barrier instruction's id
+  logic [3:0]            held_id_q [NumWarps];
+  logic [AddrW-1:0]      held_pc_d [NumWarps];       // ... and PC (the tag)
   logic [AddrW-1:0]      held_pc_q [NumWarps];
   logic [CtaW-1:0]       wcta_d [NumWarps];          // resident CTA index
   logic [CtaW-1:0]       wcta_q [NumWarps];
@@ -655,7 +655,7 @@ module simt_sm #(
   logic [NumWarps*4-1:0]    sched_bar_id;
   logic [NumWarps*AddrW-1:0] sched_bar_tag;
   for (genvar i = 0; i < NumWarps; i++) begin : g_sched_bar
-    assign sched_bar_id[i*4 +: 4]          = held_ent_q[i][3:0];
+    assign sched_bar_id[i*4 +: 4]          = held_id_q[i];
     assign sched_bar_tag[i*AddrW +: AddrW] = held_pc_q[i];
   end
 
@@ -1045,7 +1045,7 @@ module simt_sm #(
     mdata_d    = mdata_q;
     mnew_d     = mnew_q;
     for (int i = 0; i < NumWarps; i++) begin
-      held_ent_d[i] = held_ent_q[i];
+      held_id_d[i]  = held_id_q[i];
       held_pc_d[i]  = held_pc_q[i];
       wcta_d[i]     = wcta_q[i];
       wic_d[i]      = wic_q[i];
@@ -1405,7 +1405,7 @@ module simt_sm #(
               // Held until the id is free; the instruction issues again then.
               perf_d[8]     = perf_q[8] + 32'd1;
               held_d[w_q]   = 1'b1;
-              held_ent_d[w_q] = {wcta_q[w_q], f_rd[3:0]};
+              held_id_d[w_q]  = f_rd[3:0];
               held_pc_d[w_q]  = pc_q;
               counted_d     = 1'b0;
               state_d       = StCheck;
@@ -1757,7 +1757,7 @@ module simt_sm #(
       flane_q    <= '0;
       faddr_q    <= '0;
       for (int i = 0; i < NumWarps; i++) begin
-        held_ent_q[i] <= '0;
+        held_id_q[i]  <= '0;
         held_pc_q[i]  <= '0;
         wcta_q[i]     <= '0;
         wic_q[i]      <= '0;
@@ -1812,7 +1812,7 @@ module simt_sm #(
       flane_q    <= flane_d;
       faddr_q    <= faddr_d;
       for (int i = 0; i < NumWarps; i++) begin
-        held_ent_q[i] <= held_ent_d[i];
+        held_id_q[i]  <= held_id_d[i];
         held_pc_q[i]  <= held_pc_d[i];
         wcta_q[i]     <= wcta_d[i];
         wic_q[i]      <= wic_d[i];

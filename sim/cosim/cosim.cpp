@@ -121,7 +121,7 @@ RunResult Cosim::run() {
   core.onBarrierGrant(follow(true));
   // When a CTA launches depends on when the core retires finished ones (and so, with two
   // finished, where): the model launches when the core does and checks the placement.
-  core.onLaunch([&](const rtl::BarrierEvent& e) -> std::string {
+  core.onLaunch([&](const rtl::LaunchEvent& e) -> std::string {
     if (log) std::fprintf(stderr, "%8llu launch at warp %d\n", static_cast<unsigned long long>(e.cycle), e.warp);
     const std::string why = mdl.lockstepLaunch(e.warp, e.cycle);
     return why.empty() ? why : "mismatch at cycle " + std::to_string(e.cycle) + ": " + why;

@@ -58,7 +58,8 @@ struct SmRtl::Impl {
   WakeHook wakeHook;
   CycleHook cycleHook;
   AcceptHook acceptHook, requestHook;
-  BarrierHook timeoutHook, grantHook, launchHook;
+  BarrierHook timeoutHook, grantHook;
+  SmRtl::LaunchHook launchHook;
   // The instruction in flight: register writes (lane, reg -> value, first old value) and
   // global writes (addr -> old, new), reduced to changes at retire.
   std::map<std::pair<int, int>, uint32_t> rfNew;
@@ -364,7 +365,7 @@ struct SmRtl::Impl {
       if (!v.empty()) return v;
     }
     if (dut->trace_launch_o && launchHook) {
-      const std::string v = launchHook(BarrierEvent{cycle, dut->trace_launch_warp_o, 0});
+      const std::string v = launchHook(LaunchEvent{cycle, dut->trace_launch_warp_o});
       if (!v.empty()) return v;
     }
     if (dut->trace_grant_o && grantHook) {
@@ -478,7 +479,7 @@ void SmRtl::onBarrierAccept(AcceptHook f) { impl_->acceptHook = std::move(f); }
 void SmRtl::onBarrierRequest(AcceptHook f) { impl_->requestHook = std::move(f); }
 void SmRtl::onBarrierTimeout(BarrierHook f) { impl_->timeoutHook = std::move(f); }
 void SmRtl::onBarrierGrant(BarrierHook f) { impl_->grantHook = std::move(f); }
-void SmRtl::onLaunch(BarrierHook f) { impl_->launchHook = std::move(f); }
+void SmRtl::onLaunch(LaunchHook f) { impl_->launchHook = std::move(f); }
 RunResult SmRtl::run() { return impl_->run(); }
 
 }  // namespace simt::rtl

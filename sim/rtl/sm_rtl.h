@@ -54,6 +54,12 @@ struct BarrierEvent {
   int id = 0;
 };
 
+// A CTA launch the core starts: the warp slot of its first warp.
+struct LaunchEvent {
+  uint64_t cycle = 0;
+  int warp = 0;
+};
+
 class SmRtl {
  public:
   // wavePath: write an FST waveform there (and a .gtkw save file next to it); needs a build
@@ -81,9 +87,10 @@ class SmRtl {
   void onBarrierRequest(AcceptHook f);
   void onBarrierTimeout(BarrierHook f);
   void onBarrierGrant(BarrierHook f);
-  // A CTA launch starts, its first warp in warp slot `warp` (BarrierEvent's id unused): the
-  // placement depends on when the core retires finished CTAs, which the model follows.
-  void onLaunch(BarrierHook f);
+  // A CTA launch starts: its placement depends on when the core retires finished CTAs, which
+  // the model follows (a non-empty answer stops the run as a mismatch).
+  using LaunchHook = std::function<std::string(const LaunchEvent&)>;
+  void onLaunch(LaunchHook f);
   model::RunResult run();
 
  private:

@@ -143,7 +143,6 @@ void BarrierUnit::startPortion(int cta, Cta& c, int id, Instance& b) {
   }
   // The portion's members are fixed now; it queues for an execution slot.
   b.sectionActive = true;
-  b.inService = false;
   b.pending = std::set<int>(b.waiting.begin(), b.waiting.end());
   b.waiting.clear();
   b.current = -1;
@@ -213,13 +212,12 @@ bool BarrierUnit::grantSlot(int slot) {
   Cta& c = ctas_.at(e.cta);
   Instance& b = c.bar[e.id];
   queued_[e.cta][e.id] = false;
-  if (!b.busy || !b.sectionActive || b.inService) {
+  if (!b.busy || !b.sectionActive || b.inService()) {
     slots_[static_cast<size_t>(slot)].reset();  // stale: its barrier was reset meanwhile
     ++stats["barrier_slot_stale"];
     return false;
   }
   slots_[static_cast<size_t>(slot)]->inService = true;
-  b.inService = true;
   b.slot = slot;
   if (b.exclusive) ++stats["barrier_exclusive_sections"];
   serveNext(e.cta, b, e.id);
@@ -289,7 +287,7 @@ void BarrierUnit::bottom(int cta, int id, uint32_t pc, bool nonBlocking,
                          const std::vector<int>& threads, std::vector<int>& sleepNow) {
   Instance& b = ctas_.at(cta).bar[id];
   for (int t : threads) {
-    if (!b.busy || !b.inService || t != b.current) continue;  // not in the section
+    if (!b.busy || !b.inService() || t != b.current) continue;  // not in the section
     ++b.passed;
     b.current = -1;
     if (!nonBlocking) {
@@ -308,16 +306,15 @@ void BarrierUnit::reset(int cta, int id) {
   top.insert(top.end(), b.pending.begin(), b.pending.end());
   wake(cta, std::move(top), b.tag + 1);
   for (const auto& [t, resume] : b.bottomSleepers) wake(cta, {t}, resume);
-  const bool served = b.inService;
+  const bool served = b.inService();
   releaseSlot(b);
   b = Instance{};
   if (served) dispatch();
 }
 
 void BarrierUnit::releaseSlot(Instance& b) {
-  if (!b.inService) return;
+  if (!b.inService()) return;
   slots_[static_cast<size_t>(b.slot)].reset();
-  b.inService = false;
   b.slot = -1;
 }
 
@@ -425,7 +422,7 @@ std::string BarrierUnit::describe(int cta) const {
        << "): " << b.passed << " of " << expected(c, b) << " passed";
     if (!b.waiting.empty()) os << ", threads asleep waiting: " << listThreads(b.waiting);
     if (b.sectionActive) {
-      if (b.inService) {
+      if (b.inService()) {
         os << ", in service (slot " << b.slot << "): ";
         if (b.current >= 0) os << "thread " << b.current << " inside";
         else os << "no thread inside";

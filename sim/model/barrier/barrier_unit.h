@@ -144,8 +144,8 @@ class BarrierUnit {
     // Critical section of the running portion.
     bool sectionActive = false;
     std::set<int> pending;           // members not yet served
-    bool inService = false;          // its slot is granted (else queued for a slot)
-    int slot = -1;                   // ... that slot
+    int slot = -1;                   // the granted slot holding it (-1: queued or none)
+    bool inService() const { return slot >= 0; }
     int current = -1;                // thread inside the section (-1: none)
     int lastServed = -1;
     std::vector<std::pair<int, uint32_t>> bottomSleepers;  // thread, resume

@@ -173,40 +173,38 @@ struct SmModel::Impl {
   }
   bool launchOne() {
     if (!canLaunch()) return false;
-    {
-      const std::vector<int> free = freeWarpSlots();
-      Cta cta;
-      cta.id = nextCta++;
-      const auto freeIdx = std::find(ctaSlotUsed.begin(), ctaSlotUsed.end(), -1);
-      cta.residentIdx = static_cast<int>(freeIdx - ctaSlotUsed.begin());
-      *freeIdx = cta.id;
-      cta.shared.assign(k.sharedBytes, 0);
-      for (int wi = 0; wi < warpsPerCta; ++wi) {
-        const int sl = free[static_cast<size_t>(wi)];
-        Slot& s = slots[static_cast<size_t>(sl)];
-        s.busy = true;
-        s.cta = cta.id;
-        s.warpInCta = wi;
-        s.residentIdx = cta.residentIdx;
-        s.ctaId = cta.id;
-        const int first = wi * kWarpSize;
-        const int n = std::min(kWarpSize, nThreads - first);
-        s.launchMask = n >= 64 ? ~0ull : ((1ull << n) - 1);
-        for (auto& r : s.regs) r.fill(0);
-        for (auto& p : s.preds) p.fill(false);
-        du.launch(sl, s.launchMask, 0);
-        cta.slots.push_back(sl);
-        for (int g = 0; g < kWarpSize / kGroup; ++g) {  // map one thread group at a time
-          const int logical = first + g * kGroup, physical = sl * kWarpSize + g * kGroup;
-          cta.physicalBaseOfGroup.push_back(physical);
-          logicalBaseOfGroup[static_cast<size_t>(physical / kGroup)] = logical;
-        }
+    const std::vector<int> free = freeWarpSlots();
+    Cta cta;
+    cta.id = nextCta++;
+    const auto freeIdx = std::find(ctaSlotUsed.begin(), ctaSlotUsed.end(), -1);
+    cta.residentIdx = static_cast<int>(freeIdx - ctaSlotUsed.begin());
+    *freeIdx = cta.id;
+    cta.shared.assign(k.sharedBytes, 0);
+    for (int wi = 0; wi < warpsPerCta; ++wi) {
+      const int sl = free[static_cast<size_t>(wi)];
+      Slot& s = slots[static_cast<size_t>(sl)];
+      s.busy = true;
+      s.cta = cta.id;
+      s.warpInCta = wi;
+      s.residentIdx = cta.residentIdx;
+      s.ctaId = cta.id;
+      const int first = wi * kWarpSize;
+      const int n = std::min(kWarpSize, nThreads - first);
+      s.launchMask = n >= 64 ? ~0ull : ((1ull << n) - 1);
+      for (auto& r : s.regs) r.fill(0);
+      for (auto& p : s.preds) p.fill(false);
+      du.launch(sl, s.launchMask, 0);
+      cta.slots.push_back(sl);
+      for (int g = 0; g < kWarpSize / kGroup; ++g) {  // map one thread group at a time
+        const int logical = first + g * kGroup, physical = sl * kWarpSize + g * kGroup;
+        cta.physicalBaseOfGroup.push_back(physical);
+        logicalBaseOfGroup[static_cast<size_t>(physical / kGroup)] = logical;
       }
-      bu.addCta(cta.id, nThreads);
-      stats["max_resident_ctas"] = std::max<uint64_t>(stats["max_resident_ctas"], ctas.size() + 1);
-      barrierDirty = true;
-      ctas[cta.id] = std::move(cta);
     }
+    bu.addCta(cta.id, nThreads);
+    stats["max_resident_ctas"] = std::max<uint64_t>(stats["max_resident_ctas"], ctas.size() + 1);
+    barrierDirty = true;
+    ctas[cta.id] = std::move(cta);
     return true;
   }
 
