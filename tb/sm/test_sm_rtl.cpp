@@ -192,19 +192,37 @@ TEST(SmRtl, CountersAgreeWithTheModelOnAKernelWithoutRaces) {
 // The pipeline (docs/blocks/sm.md, "Timing"): independent ALU instructions retire one per
 // cycle from two or more warps (issue, decode and execute overlap), one every 2 cycles from
 // a single warp (it issues again in its own EXEC cycle). Cycle counts, not wall-clock time.
+// Runs a kernel on the core and keeps every retired instruction (cycle, warp, pc).
+struct Traced {
+  RunResult result;
+  std::vector<Retired> retired;
+  std::vector<uint64_t> cyclesAt(uint32_t pc, int warp = -1) const {
+    std::vector<uint64_t> c;
+    for (const Retired& r : retired) {
+      if (r.pc == pc && (warp < 0 || r.warp == warp)) c.push_back(r.cycle);
+    }
+    return c;
+  }
+};
+Traced runTraced(const std::string& src) {
+  SmRtl core(assembler::assemble(src, "inline.s"), RunConfig{});
+  Traced t;
+  core.onRetire([&](const Retired& r) {
+    t.retired.push_back(r);
+    return std::string{};
+  });
+  t.result = core.run();
+  return t;
+}
+
 std::vector<uint64_t> retireCycles(int warps, int adds) {
   std::string src = ".launch ctas=1 threads=" + std::to_string(32 * warps) + "\nmov r1, %tid\n";
   for (int i = 0; i < adds; ++i) src += "add r" + std::to_string(2 + i % 8) + ", r1, " + std::to_string(i) + "\n";
   src += "exit\n";
-  const auto k = assembler::assemble(src, "inline.s");  // SmRtl keeps a reference
-  SmRtl core(k, RunConfig{});
+  const Traced t = runTraced(src);
+  EXPECT_EQ(t.result.status, RunStatus::Ok) << t.result.message;
   std::vector<uint64_t> cycles;
-  core.onRetire([&](const Retired& r) {
-    cycles.push_back(r.cycle);
-    return std::string{};
-  });
-  const RunResult r = core.run();
-  EXPECT_EQ(r.status, RunStatus::Ok) << r.message;
+  for (const Retired& r : t.retired) cycles.push_back(r.cycle);
   return cycles;
 }
 
@@ -223,16 +241,9 @@ TEST(SmRtl, ABarrierReleaseTakesTwoCycles) {
   // Four warps reach bar.sync; the last arrival's CHECK hands the first wake to the
   // divergence unit (a sleeping warp wakes in one cycle) and issues the woken warp at once:
   // its next instruction retires 2 cycles after the last arrival.
-  const auto k = assembler::assemble(".launch ctas=1 threads=128\nmov r1, %tid\nbar.sync 0\nadd r2, r1, 1\nexit\n",
-                                     "inline.s");
-  SmRtl core(k, RunConfig{});
-  uint64_t lastArrival = 0, firstAfter = 0;
-  core.onRetire([&](const Retired& r) {
-    if (r.pc == 1) lastArrival = r.cycle;
-    if (r.pc == 2 && !firstAfter) firstAfter = r.cycle;
-    return std::string{};
-  });
-  ASSERT_EQ(core.run().status, RunStatus::Ok);
+  const Traced t = runTraced(".launch ctas=1 threads=128\nmov r1, %tid\nbar.sync 0\nadd r2, r1, 1\nexit\n");
+  ASSERT_EQ(t.result.status, RunStatus::Ok);
+  const uint64_t lastArrival = t.cyclesAt(1).back(), firstAfter = t.cyclesAt(2).front();
   EXPECT_EQ(firstAfter - lastArrival, 2u);
 }
 
@@ -241,22 +252,15 @@ TEST(SmRtl, AWarpHeldAtABusyIdRetriesWhenTheSchedulersScoreboardSeesItFree) {
   // (pc 11, COUNT 64): the unit refuses the arrival and the warp is held; the warp scheduler
   // keeps a copy of the id's table entry, filled through the unit's read port and updated by
   // its update stream, and issues warp 1 again once the entry is idle (A done).
-  const auto k = assembler::assemble(
+  const Traced t = runTraced(
       ".launch ctas=1 threads=96\nmov r1, %warpid\nmov r20, 0\nsetp.eq p1, r1, 1\n@p1 mov r20, 5\n"
       "setp.eq p2, r1, 2\n@p2 mov r20, 60\nd: setp.gt p6, r20, 0\n@!p6 bra go\nsub r20, r20, 1\nbra d\n"
-      "go: @p1 bra wb\nbar.sync 1, 64\nexit\nwb: bar.sync 1, 32\nexit\n",
-      "inline.s");
-  SmRtl core(k, RunConfig{});
-  uint64_t aDone = 0, bArrival = 0;
-  core.onRetire([&](const Retired& r) {
-    if (r.pc == 11 && r.warp == 2) aDone = r.cycle;
-    if (r.pc == 13) bArrival = r.cycle;
-    return std::string{};
-  });
-  const RunResult res = core.run();
-  ASSERT_EQ(res.status, RunStatus::Ok) << res.message;
-  EXPECT_GE(res.stats.at("barrier_refusals"), 1u) << "warp 1 must have met the id busy";
-  ASSERT_GT(aDone, 0u);
+      "go: @p1 bra wb\nbar.sync 1, 64\nexit\nwb: bar.sync 1, 32\nexit\n");
+  ASSERT_EQ(t.result.status, RunStatus::Ok) << t.result.message;
+  EXPECT_GE(t.result.stats.at("barrier_refusals"), 1u) << "warp 1 must have met the id busy";
+  ASSERT_EQ(t.cyclesAt(11, 2).size(), 1u);
+  ASSERT_EQ(t.cyclesAt(13).size(), 1u);
+  const uint64_t aDone = t.cyclesAt(11, 2)[0], bArrival = t.cyclesAt(13)[0];
   EXPECT_GT(bArrival, aDone) << "warp 1 arrived at tag B while tag A held the id";
   // 16 measured: A's wake pass over the CTA's warp slots (the id frees at its end), the
   // update reaching the copy, issue, decode, the arrival's request and retire.
@@ -266,16 +270,9 @@ TEST(SmRtl, AWarpHeldAtABusyIdRetriesWhenTheSchedulersScoreboardSeesItFree) {
 TEST(SmRtl, AnOrderedSectionHandsOffToTheNextThreadInTwoCycles) {
   // Consecutive threads of one warp with a blocking bottom: the finished thread sleeps at its
   // bottom, the CHECK that retires the bottom wakes the next one and issues it.
-  const auto k = assembler::assemble(
-      ".launch ctas=1 threads=4\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\nbar.bot.ocs 1\nexit\n", "inline.s");
-  SmRtl core(k, RunConfig{});
-  std::vector<uint64_t> bodies, bottoms;
-  core.onRetire([&](const Retired& r) {
-    if (r.pc == 2) bodies.push_back(r.cycle);
-    if (r.pc == 3) bottoms.push_back(r.cycle);
-    return std::string{};
-  });
-  ASSERT_EQ(core.run().status, RunStatus::Ok);
+  const Traced t = runTraced(".launch ctas=1 threads=4\nmov r1, %tid\nbar.top.ocs 1\nadd r2, r1, 1\nbar.bot.ocs 1\nexit\n");
+  ASSERT_EQ(t.result.status, RunStatus::Ok);
+  const std::vector<uint64_t> bodies = t.cyclesAt(2), bottoms = t.cyclesAt(3);
   ASSERT_EQ(bodies.size(), 4u);
   for (size_t i = 0; i + 1 < bodies.size(); ++i) EXPECT_EQ(bodies[i + 1] - bottoms[i], 2u) << "thread " << i + 1;
 }
@@ -287,16 +284,9 @@ TEST(SmRtl, ASingleWarpRetiresASimpleInstructionEverySecondCycle) {
 }
 
 TEST(SmRtl, RetireStreamReportsEveryIssuedInstruction) {
-  const auto k = assembler::assemble(
-      ".launch ctas=1 threads=40\nmov r1, %tid\nsetp.lt p0, r1, 3\n@p0 add r1, r1, 1\nexit\n",
-      "inline.s");
-  SmRtl core(k, RunConfig{});
-  std::vector<Retired> seen;
-  core.onRetire([&](const Retired& r) {
-    seen.push_back(r);
-    return std::string{};
-  });
-  const RunResult r = core.run();
+  const Traced t = runTraced(".launch ctas=1 threads=40\nmov r1, %tid\nsetp.lt p0, r1, 3\n@p0 add r1, r1, 1\nexit\n");
+  const RunResult& r = t.result;
+  const std::vector<Retired>& seen = t.retired;
   ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
   ASSERT_EQ(seen.size(), r.instructions);
   ASSERT_EQ(seen.size(), 8u) << "4 instructions x 2 warps";
