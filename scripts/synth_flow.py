@@ -45,6 +45,9 @@ CONFIGS = [
      {"NumWarps": 2, "Depth": 16, "DequeMode": 0}, "2 warps x 16, stack-only baseline"),
     ("divergence_unit_w1_deque", "simt_divergence_unit", {"NumWarps": 1, "Depth": 8},
      "fitting attempt for the HX8K: 1 warp x 8 tokens"),
+    ("divergence_unit_w1_small", "simt_divergence_unit",
+     {"NumWarps": 1, "Depth": 8, "FastThreadTargets": 0},
+     "fitting set for the HX8K: 1 warp x 8 tokens, fast path for label/pc+1 targets only"),
     ("barrier_slots_8", "simt_barrier_slots", {"NumSlots": 8}, "execution-slot sweep"),
     ("barrier_slots_16", "simt_barrier_slots", {}, "default: 16 execution slots, 8-entry FIFO"),
     # The unit at its defaults (2 CTAs x 8 warps) is left out: Yosys spends 22 minutes
@@ -71,6 +74,8 @@ CONFIGS = [
     ("warp_scheduler_w32_fit", "simt_warp_scheduler",
      {"NumWarps": 32, "PrioW": 10, "NumCtas": 2, "NumBarIds": 4, "TagW": 8},
      "fitting set for the HX8K: 2 CTAs x 4 barrier ids, 8-bit tags"),
+    ("sm_lane_alu", "simt_sm_lane_alu", {},
+     "one of the core's 32 lanes: ALU, setp compare, atomic update (multiplier in LUTs)"),
     # The SM core in its FPGA top (host port, data memory), on its own pins: no shell.
     ("fpga_top_1x1", "simt_fpga_top",
      {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256, "SharedWords": 256,

@@ -24,6 +24,12 @@ module simt_divergence_unit #(
   parameter int NumWarps = simt_pkg::NumWarps,
   parameter int Depth    = simt_pkg::QueueDepth,
   parameter bit DequeMode = 1'b1,          // 0: stack-only hardware (the baseline)
+  // The fast path (a request completed in the cycle it is presented) also for threads with
+  // their own targets (brx, jmx, ret): 1 (default) forms its two groups with two 32 x 22-bit
+  // compare arrays; 0 takes those requests through the sequence and keeps the fast path for
+  // label / pc+1 targets only, where the groups follow from the guard (the small-FPGA set:
+  // same results, about 40 % fewer LUTs).
+  parameter bit FastThreadTargets = 1'b1,
   parameter logic [15:0] LfsrSeed = 16'hACE1,
   localparam int WarpSize = 32,            // 64-bit tokens
   localparam int AddrW   = 22,
@@ -243,12 +249,19 @@ module simt_divergence_unit #(
     with_reason = m;
   endfunction
 
-  function automatic logic [WarpSize*4-1:0] set_reason(logic [WarpSize*4-1:0] rs,
-                                                       logic [WarpSize-1:0] m, logic [3:0] r);
+  // The reasons after one request step: threads in dis get dis_reason, then those in none
+  // get NONE and those in div get DIV (a step's none and div never overlap).
+  function automatic logic [WarpSize*4-1:0] update_reasons(logic [WarpSize*4-1:0] rs,
+      logic [WarpSize-1:0] dis, logic [3:0] dis_reason, logic [WarpSize-1:0] none,
+      logic [WarpSize-1:0] div);
     logic [WarpSize*4-1:0] o;
     o = rs;
-    for (int t = 0; t < WarpSize; t++) if (m[t]) o[t*4 +: 4] = r;
-    set_reason = o;
+    for (int t = 0; t < WarpSize; t++) begin
+      if (div[t])       o[t*4 +: 4] = simt_pkg::RsnDiv;
+      else if (none[t]) o[t*4 +: 4] = simt_pkg::RsnNone;
+      else if (dis[t])  o[t*4 +: 4] = dis_reason;
+    end
+    update_reasons = o;
   endfunction
 
   // Whether the yield fires (and the next yield counter and LFSR).
@@ -275,22 +288,35 @@ module simt_divergence_unit #(
     end
   end
 
-  // Effective target of each continuing thread: its group's PC.
-  logic [AddrW-1:0] eff_target [WarpSize];
+  // Target of each continuing thread: its own (brx/jmx: per thread, ret: r31), the label
+  // (bra/jmp/cal, the fallback of sync/brk/cont) or pc + 1. Groups are formed by comparing
+  // a target with the threads' own targets where they have one; the label and pc + 1 are
+  // compared once for all threads (no per-thread target multiplexer).
+  logic                own_op, label_op;
+  logic [WarpSize-1:0] own_t, label_t;
+  assign own_op   = req_op_i == simt_pkg::DuBrx || req_op_i == simt_pkg::DuJmx ||
+                    req_op_i == simt_pkg::DuRet;
+  assign label_op = req_op_i == simt_pkg::DuBra || req_op_i == simt_pkg::DuJmp ||
+                    req_op_i == simt_pkg::DuCal || req_op_i == simt_pkg::DuSync ||
+                    req_op_i == simt_pkg::DuBrk || req_op_i == simt_pkg::DuCont;
+  assign own_t    = own_op ? g_mask : '0;
+  assign label_t  = label_op ? g_mask : '0;
+
+  logic [AddrW-1:0] thr_tgt [WarpSize];
   always_comb begin
-    for (int t = 0; t < WarpSize; t++) begin
-      eff_target[t] = next_pc;
-      if (g_mask[t]) begin
-        unique case (req_op_i)
-          simt_pkg::DuBra, simt_pkg::DuJmp, simt_pkg::DuCal: eff_target[t] = req_target_i;
-          simt_pkg::DuBrx, simt_pkg::DuJmx, simt_pkg::DuRet:
-            eff_target[t] = req_thread_target_i[t*AddrW +: AddrW];
-          simt_pkg::DuSync, simt_pkg::DuBrk, simt_pkg::DuCont: eff_target[t] = req_target_i;
-          default: eff_target[t] = next_pc;
-        endcase
-      end
-    end
+    for (int t = 0; t < WarpSize; t++) thr_tgt[t] = req_thread_target_i[t*AddrW +: AddrW];
   end
+
+  function automatic logic [WarpSize-1:0] with_target(logic [AddrW-1:0] tgt,
+      logic [WarpSize-1:0] own, logic [WarpSize-1:0] lab, logic [WarpSize*AddrW-1:0] thr,
+      logic [AddrW-1:0] label, logic [AddrW-1:0] npc);
+    logic label_eq, npc_eq;
+    label_eq = (label == tgt);
+    npc_eq   = (npc == tgt);
+    for (int t = 0; t < WarpSize; t++) begin
+      with_target[t] = own[t] ? (thr[t*AddrW +: AddrW] == tgt) : (lab[t] ? label_eq : npc_eq);
+    end
+  endfunction
 
   // The next group: threads of rem_q with the target of its lowest thread.
   logic [4:0]          lead;
@@ -307,8 +333,9 @@ module simt_divergence_unit #(
     .idx_o   (lead)
   );
   always_comb begin
-    lead_target = eff_target[lead];
-    for (int t = 0; t < WarpSize; t++) group[t] = rem_q[t] && (eff_target[t] == lead_target);
+    lead_target = own_t[lead] ? thr_tgt[lead] : (label_t[lead] ? req_target_i : next_pc);
+    group       = rem_q & with_target(lead_target, own_t, label_t, req_thread_target_i,
+                                      req_target_i, next_pc);
   end
 
   // ---------------------------------------------------------------------------------------
@@ -396,42 +423,68 @@ module simt_divergence_unit #(
     .found_o (f_found1),
     .idx_o   (f_lead1)
   );
-  always_comb begin
-    f_tgt1 = eff_target[f_lead1];
-    for (int t = 0; t < WarpSize; t++) f_grp1[t] = f_rem[t] && (eff_target[t] == f_tgt1);
-    f_rest = f_rem & ~f_grp1;
-  end
-  simt_find_next_set #(
-    .N    (WarpSize),
-    .Wrap (1'b0)
-  ) u_f_lead2 (
-    .vec_i   (f_rest),
-    .start_i ('0),
-    .found_o (f_found2),
-    .idx_o   (f_lead2)
-  );
-  always_comb begin
-    f_tgt2 = eff_target[f_lead2];
-    for (int t = 0; t < WarpSize; t++) f_grp2[t] = f_rest[t] && (eff_target[t] == f_tgt2);
+  // Whether threads going on may have targets of their own; without FastThreadTargets such
+  // a request takes the sequence, and the groups follow from the guard: the threads on the
+  // label and those at pc + 1 (one group when the two are equal).
+  logic f_own_targets, f_lead_on_label;
+  assign f_own_targets   = (f_rem & own_t) != '0;
+  assign f_lead_on_label = label_t[f_lead1];
+  if (FastThreadTargets) begin : g_fast_own
+    logic unused_lead_on_label;
+    assign unused_lead_on_label = f_lead_on_label;
+    always_comb begin
+      f_tgt1 = own_t[f_lead1] ? thr_tgt[f_lead1] : (label_t[f_lead1] ? req_target_i : next_pc);
+      f_grp1 = f_rem & with_target(f_tgt1, own_t, label_t, req_thread_target_i, req_target_i,
+                                   next_pc);
+      f_rest = f_rem & ~f_grp1;
+    end
+    simt_find_next_set #(
+      .N    (WarpSize),
+      .Wrap (1'b0)
+    ) u_f_lead2 (
+      .vec_i   (f_rest),
+      .start_i ('0),
+      .found_o (f_found2),
+      .idx_o   (f_lead2)
+    );
+    always_comb begin
+      f_tgt2 = own_t[f_lead2] ? thr_tgt[f_lead2] : (label_t[f_lead2] ? req_target_i : next_pc);
+      f_grp2 = f_rest & with_target(f_tgt2, own_t, label_t, req_thread_target_i, req_target_i,
+                                    next_pc);
+    end
+  end else begin : g_fast_uniform
+    always_comb begin
+      f_tgt1 = f_lead_on_label ? req_target_i : next_pc;
+      f_tgt2 = f_lead_on_label ? next_pc : req_target_i;
+      if (!label_op || req_target_i == next_pc) f_grp1 = f_rem;
+      else if (f_lead_on_label)                   f_grp1 = f_rem & g_mask;
+      else                                        f_grp1 = f_rem & ~g_mask;
+      f_rest   = f_rem & ~f_grp1;
+      f_grp2   = f_rest;
+      f_found2 = (f_rest != '0);
+    end
+    assign f_lead2 = '0;  // not needed: the second group's target follows from the first's
+    logic unused_lead2;
+    assign unused_lead2 = ^f_lead2;
   end
 
   logic fast;      // the presented request can complete this cycle (if its push is accepted)
   logic fast_pop;  // nothing goes on: disable, then pop the front token in this cycle
   assign f_pushes_div = f_found2;
   assign fast = (state_q == StIdle) && req_valid_i && f_eligible && f_found1 &&
-                (f_rest == f_grp2) && !(f_op_push && f_pushes_div) && !stalled_o[w];
+                (f_rest == f_grp2) && !(f_op_push && f_pushes_div) && !stalled_o[w] &&
+                (FastThreadTargets || !f_own_targets);
   assign fast_pop = (state_q == StIdle) && req_valid_i && f_eligible && !f_found1 &&
                     !f_op_push && !stalled_o[w];
 
-  // Reasons after this cycle's disables, and the threads the front token would wake.
-  logic [WarpSize*4-1:0] f_reasons;
-  logic [WarpSize-1:0]   f_pop_wake;
-  assign f_reasons  = set_reason(reason_q[w], f_dis, f_dis_reason);
-  assign f_pop_wake = tok_mask(dq_pop_token) & with_reason(f_reasons, tok_type(dq_pop_token));
-
-  logic [WarpSize-1:0] pop_wake;
-  assign pop_wake = tok_mask(dq_pop_token) &
-                    with_reason(reason_q[w], tok_type(dq_pop_token));
+  // The threads the front token would wake: those waiting for its reason, on the fast path
+  // after this cycle's disables.
+  logic [WarpSize-1:0] pop_match, pop_wake, f_pop_wake;
+  assign pop_match  = with_reason(reason_q[w], tok_type(dq_pop_token));
+  assign pop_wake   = tok_mask(dq_pop_token) & pop_match;
+  assign f_pop_wake = tok_mask(dq_pop_token) &
+                      ((f_dis & {WarpSize{f_dis_reason == tok_type(dq_pop_token)}}) |
+                       (~f_dis & pop_match));
 
   // Queue requests of this cycle: from the state and registers only (the readies they get
   // back decide the next state below). Nothing is requested while the warp's queue is
@@ -499,8 +552,17 @@ module simt_divergence_unit #(
     end
   end
 
+  // This cycle's change of the request's warp's reasons, as masks (update_reasons): cheaper
+  // to select per state than 128-bit reason vectors.
+  logic [WarpSize-1:0] rs_dis, rs_none, rs_div;
+  logic [3:0]          rs_dis_reason;
+
   always_comb begin
     state_d    = state_q;
+    rs_dis        = '0;
+    rs_dis_reason = simt_pkg::RsnNone;
+    rs_none       = '0;
+    rs_div        = '0;
     for (int i = 0; i < NumWarps; i++) begin
       pc_d[i]     = pc_q[i];
       active_d[i] = active_q[i];
@@ -527,9 +589,10 @@ module simt_divergence_unit #(
       StIdle: begin
         if (fast && (!dq_push_valid || dq_push_ready)) begin
           // The whole request in this cycle.
-          reason_d[w] = set_reason(set_reason(reason_q[w], f_dis, f_dis_reason),
-                                   f_grp1, simt_pkg::RsnNone);
-          if (f_pushes_div) reason_d[w] = set_reason(reason_d[w], f_grp2, simt_pkg::RsnDiv);
+          rs_dis        = f_dis;
+          rs_dis_reason = f_dis_reason;
+          rs_none       = f_grp1;
+          if (f_pushes_div) rs_div = f_grp2;
           active_d[w] = f_grp1;
           pc_d[w]     = f_tgt1;
           if (req_op_i == simt_pkg::DuYield && g_mask != '0 && !stack) begin
@@ -538,14 +601,15 @@ module simt_divergence_unit #(
           end
           req_ready_o = 1'b1;
         end else if (fast_pop && (dq_count == '0 || dq_pop_ready)) begin
-          reason_d[w] = f_reasons;
-          active_d[w] = '0;
+          rs_dis        = f_dis;
+          rs_dis_reason = f_dis_reason;
+          active_d[w]   = '0;
           if (dq_count == '0) begin
             req_ready_o = 1'b1;  // nothing left to run and no token: the warp waits or is done
           end else if (f_pop_wake != '0) begin
             active_d[w] = f_pop_wake;
             pc_d[w]     = tok_addr(dq_pop_token);
-            reason_d[w] = set_reason(f_reasons, f_pop_wake, simt_pkg::RsnNone);
+            rs_none     = f_pop_wake;
             req_ready_o = 1'b1;
           end else begin
             state_d = StPop;  // the token was discarded: keep popping
@@ -553,7 +617,7 @@ module simt_divergence_unit #(
         end else if (fast_wake && dq_push_ready) begin
           active_d[w] = wake_mask;
           pc_d[w]     = req_target_i;
-          reason_d[w] = set_reason(reason_q[w], wake_mask, simt_pkg::RsnNone);
+          rs_none     = wake_mask;
           req_ready_o = 1'b1;
         end else if (req_valid_i) begin
           state_d = StDecode;  // the sequence (or a retry of a refused push)
@@ -570,8 +634,9 @@ module simt_divergence_unit #(
           active_d[w] = req_guard_i;
           pc_d[w]     = req_target_i;
           ycount_d[w] = '0;
-          reason_d[w] = set_reason(set_reason(reason_q[w], ~req_guard_i, simt_pkg::RsnExit),
-                                   req_guard_i, simt_pkg::RsnNone);
+          rs_dis        = ~req_guard_i;
+          rs_dis_reason = simt_pkg::RsnExit;
+          rs_none       = req_guard_i;
           state_d = StDone;
         end else if (req_op_i == simt_pkg::DuBarWake) begin
           state_d = StPushOp;
@@ -630,29 +695,35 @@ module simt_divergence_unit #(
             // Covered threads wait; uncovered ones take the fallback or, without one, wait
             // (stranded).
             if (req_has_target_i) begin
-              reason_d[w] = set_reason(reason_q[w], g_mask & cov_q, scan_type);
-              rem_d       = a_mask & ~(g_mask & cov_q);
+              rs_dis        = g_mask & cov_q;
+              rs_dis_reason = scan_type;
+              rem_d         = a_mask & ~(g_mask & cov_q);
             end else begin
-              reason_d[w] = set_reason(reason_q[w], g_mask, scan_type);
-              rem_d       = r_mask;
+              rs_dis        = g_mask;
+              rs_dis_reason = scan_type;
+              rem_d         = r_mask;
             end
           end
           simt_pkg::DuRet: begin
-            reason_d[w] = set_reason(reason_q[w], g_mask & cov_q, simt_pkg::RsnCall);
-            rem_d       = a_mask & ~(g_mask & cov_q);
+            rs_dis        = g_mask & cov_q;
+            rs_dis_reason = simt_pkg::RsnCall;
+            rem_d         = a_mask & ~(g_mask & cov_q);
           end
           simt_pkg::DuExit: begin
-            reason_d[w] = set_reason(reason_q[w], g_mask, simt_pkg::RsnExit);
-            rem_d       = r_mask;
+            rs_dis        = g_mask;
+            rs_dis_reason = simt_pkg::RsnExit;
+            rem_d         = r_mask;
           end
           simt_pkg::DuBarSleep: begin
-            reason_d[w] = set_reason(reason_q[w], g_mask, simt_pkg::RsnBarrier);
-            rem_d       = r_mask;
+            rs_dis        = g_mask;
+            rs_dis_reason = simt_pkg::RsnBarrier;
+            rem_d         = r_mask;
           end
           simt_pkg::DuYield: begin
             if (fire_q) begin
-              reason_d[w] = set_reason(reason_q[w], g_mask, simt_pkg::RsnYield);
-              rem_d       = r_mask;
+              rs_dis        = g_mask;
+              rs_dis_reason = simt_pkg::RsnYield;
+              rem_d         = r_mask;
             end
           end
           default: ;
@@ -690,12 +761,12 @@ module simt_divergence_unit #(
         end else if (first_q) begin
           run_mask_d  = group;
           run_pc_d    = lead_target;
-          reason_d[w] = set_reason(reason_q[w], group, simt_pkg::RsnNone);
+          rs_none     = group;
           rem_d       = rem_q & ~group;
           first_d     = 1'b0;
         end else begin
           if (dq_push_valid && dq_push_ready) begin
-            reason_d[w] = set_reason(reason_q[w], group, simt_pkg::RsnDiv);
+            rs_div      = group;
             rem_d       = rem_q & ~group;
           end
         end
@@ -708,7 +779,7 @@ module simt_divergence_unit #(
           if (dq_pop_valid && dq_pop_ready && pop_wake != '0) begin
             active_d[w] = pop_wake;
             pc_d[w]     = tok_addr(dq_pop_token);
-            reason_d[w] = set_reason(reason_q[w], pop_wake, simt_pkg::RsnNone);
+            rs_none     = pop_wake;
             state_d     = StDone;
           end
           // otherwise the token is discarded and the next one is looked at next cycle
@@ -722,6 +793,7 @@ module simt_divergence_unit #(
 
       default: state_d = StIdle;
     endcase
+    reason_d[w] = update_reasons(reason_q[w], rs_dis, rs_dis_reason, rs_none, rs_div);
   end
 
   // cal's r31 write: from this cycle on the fast path, else from the sequence's registers.
