@@ -40,11 +40,11 @@ CONFIGS = [
     ("divergence_unit_stack", "simt_divergence_unit", {"DequeMode": 0},
      "stack-only baseline, same RTL"),
     ("divergence_unit_w2_deque", "simt_divergence_unit", {"NumWarps": 2, "Depth": 16},
-     "2 warps x 16: still too large for the HX8K (per-thread logic dominates)"),
+     "2 warps x 16"),
     ("divergence_unit_w2_stack", "simt_divergence_unit",
      {"NumWarps": 2, "Depth": 16, "DequeMode": 0}, "2 warps x 16, stack-only baseline"),
     ("divergence_unit_w1_deque", "simt_divergence_unit", {"NumWarps": 1, "Depth": 8},
-     "fitting attempt for the HX8K: 1 warp x 8 tokens"),
+     "1 warp x 8 tokens, full fast path: needs 121 % of the HX8K's logic cells"),
     ("divergence_unit_w1_small", "simt_divergence_unit",
      {"NumWarps": 1, "Depth": 8, "FastThreadTargets": 0},
      "fitting set for the HX8K: 1 warp x 8 tokens, fast path for label/pc+1 targets only"),
@@ -129,6 +129,16 @@ def last_stats(log_text):
     return cells
 
 
+def logic_cells(work):
+    """Logic cells nextpnr needed in its first placement (used, available), or None."""
+    try:
+        with open(os.path.join(work, "pnr1.log")) as f:
+            found = re.findall(r"ICESTORM_LC:\s+(\d+)/\s*(\d+)", f.read())
+    except OSError:
+        return None
+    return [int(found[-1][0]), int(found[-1][1])] if found else None
+
+
 def tool_versions():
     def first_line(cmd):
         try:
@@ -188,6 +198,7 @@ def measure(name, top, params, seeds):
         "ice40_hx8k": {
             "lut4": ice.get("SB_LUT4", 0), "ff": ffs, "bram": ice.get("SB_RAM40_4K", 0),
             "carry": ice.get("SB_CARRY", 0),
+            "lc": logic_cells(work),
             "fits": bool(placed),
             "fmax_mhz_median": statistics.median(placed) if placed else None,
             "fmax_mhz_seeds": mhz,
@@ -217,9 +228,11 @@ def write_markdown(data, path):
         else:
             fmax = "does not fit (synthesis only)"
         bram = x["bram18"] + 2 * x["bram36"]
-        rows.append("| %s | `%s` | %s | %s | %d / %d / %d | %d / %d / %d / %d | %s |" % (
-            r["name"], r["top"], fmt_params(r["params"]), fmax, i["lut4"], i["ff"], i["bram"],
-            x["lut"], x["ff"], x["lutram"], bram, r["note"]))
+        lc = i.get("lc")
+        cells = "{:,} ({:.0f} %)".format(lc[0], 100.0 * lc[0] / lc[1]) if lc else "-"
+        rows.append("| %s | `%s` | %s | %s | %s | %d / %d / %d | %d / %d / %d / %d | %s |" % (
+            r["name"], r["top"], fmt_params(r["params"]), fmax, cells, i["lut4"], i["ff"],
+            i["bram"], x["lut"], x["ff"], x["lutram"], bram, r["note"]))
     t = data["tools"]
     text = """# Synthesis results
 
@@ -239,25 +252,36 @@ Tools: %s; %s; %s.
 - A configuration that does not fit the HX8K is reported with synthesis figures only; a
   fitting parameter set of the same block is listed next to it.
 
-| config | top | parameters | iCE40 Fmax MHz, median (seeds) | iCE40 LUT4 / FF / BRAM | xc7 LUT / FF / LUTRAM / BRAM18 | note |
-|---|---|---|---|---|---|---|
+| config | top | parameters | iCE40 Fmax MHz, median (seeds) | HX8K logic cells (of 7,680) | iCE40 LUT4 / FF / BRAM | xc7 LUT / FF / LUTRAM / BRAM18 | note |
+|---|---|---|---|---|---|---|---|
 %s
 
-The barrier unit fits the HX8K only at its narrow set (1 CTA x 1 warp, 6-bit tags, counts to
-127: 93 %% of the logic cells); at 1 CTA x 1 warp with 8-bit tags it needs 109 %%. Its thread
-state table and per-thread section logic are in registers (block RAM is the next step). At
-its defaults (2 CTAs x 8 warps) Yosys spends 22 minutes writing the measurement shell's port
-list and 40 more in synth_ice40 (31,897 LUT4, 9,225 FF with the shell; run by hand,
-docs/blocks/barrier_unit.md), so that size is not in the table. The
-divergence unit fits at no size tried (1 warp x 8 tokens: 8,714 LUT4): per-thread logic
-dominates.
+Fitting sets. Blocks that do not fit the HX8K at their defaults are listed at their
+defaults with synthesis figures only and at a set that fits (note "fitting set"):
+
+- the divergence unit at 1 warp x 8 tokens with `FastThreadTargets=0` (the fast path keeps
+  label and pc+1 targets; `brx`/`jmx` and uncovered `ret` take the sequence, 1.07x the
+  cycles per request over the random programs, docs/blocks/divergence_unit.md); with the
+  full fast path 1 warp needs 121 %% of the logic cells;
+- the barrier unit at 1 CTA x 1 warp with 6-bit tags and counts to 127 (with 8-bit tags it
+  needs 109 %%; its thread state table and per-thread section logic are registers). At its
+  defaults (2 CTAs x 8 warps) Yosys spends 22 minutes writing the measurement shell's port
+  list and 40 more in synth_ice40 (31,897 LUT4, 9,225 FF with the shell; run by hand,
+  docs/blocks/barrier_unit.md), so that size is not in the table;
+- the warp scheduler at 32 warps with 2 CTAs x 4 barrier ids and 8-bit tags.
 
 The whole core (`fpga_top_*`: `simt_fpga_top`, the core with its host port and data memory,
-on its own pins, `constraints/hx8k_fpga_top.pcf`, no shell) does not fit the HX8K at any
-size: its 32 ALU lanes alone take more LUTs than the device has (the HX8K has no DSP blocks,
-so each lane's 32x32 multiplier is logic). Its iCE40 synthesis skips Yosys's `share` pass
-(`scripts/yosys/ice40_coarse_noshare.ys`), which otherwise runs for tens of minutes on those
-multipliers. A board-sized core needs fewer or narrower lanes (docs/blocks/fpga_top.md).
+on its own pins, `constraints/hx8k_fpga_top.pcf`, no shell) has no fitting set on the HX8K,
+the largest iCE40: at its smallest (1 CTA x 1 warp) nextpnr counts the logic cells it needs
+at more than fourteen devices and it needs more block RAMs than the device has (its register
+file is 32 lane banks, twice for the second read port). Each of its 32 lanes
+(`sm_lane_alu`: ALU, compare, atomic update) is a third of an HX8K on its own; more than
+half of it is the 32x32 multiplier the HX8K (no DSP blocks) builds from LUTs (about 1,360
+LUT4; 1,060 remain without it, still 34,000 for 32 lanes), and the smallest fitting sets of
+the divergence and barrier units already fill more than one device together. Its iCE40
+synthesis skips Yosys's `share` pass (`scripts/yosys/ice40_coarse_noshare.ys`), which
+otherwise runs for tens of minutes on those multipliers. By the xc7 estimate (LUTs, DSPs
+for the multipliers) the core is a mid-size 7-series part's design (docs/blocks/fpga_top.md).
 """ % (data["date"], t["yosys"], t["nextpnr-ice40"], t["verilator"], TARGET_MHZ,
        "\n".join(rows))
     with open(path, "w") as f:
@@ -276,7 +300,10 @@ def main():
         if args.only and args.only not in name:
             if os.path.exists(cached):
                 with open(cached) as f:
-                    results.append(json.load(f))
+                    r = json.load(f)
+                if "lc" not in r["ice40_hx8k"]:  # figures of an older flow
+                    r["ice40_hx8k"]["lc"] = logic_cells(os.path.join(OUT, name))
+                results.append(r)
             continue
         print("synth: %s ..." % name, flush=True)
         r = {"name": name, "top": top, "params": params, "note": note}
