@@ -6,11 +6,14 @@
 #                barrier latencies, deque vs stack cycles, RTL and cosim simulation speed
 #   make synth   iCE40 HX8K place-and-route (median Fmax of 3 seeds) and xc7 estimates of
 #                every block configuration -> docs/synthesis.md, build/synth/results.json
+#   make synth ONLY=divergence_unit   only the configurations whose name contains ONLY (the
+#                others keep their last figures)
 SHELL := /bin/bash
 BUILD ?= build
 WAVE_BUILD ?= build/wave
 JOBS ?= 2
 TEST ?= TokenDeque.Seed002WorkedExample
+ONLY ?=
 
 .PHONY: all bootstrap configure build run test lint synth-check formal ctest wave simt-wave synth bench clean
 
@@ -54,7 +57,7 @@ ctest: build
 test: lint synth-check formal ctest
 
 synth: bootstrap
-	python3 scripts/synth_flow.py
+	python3 scripts/synth_flow.py $(if $(ONLY),--only $(ONLY))
 
 # Reports, not tests: cycle counts per divergence-unit request.
 bench: build

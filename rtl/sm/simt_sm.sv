@@ -3,11 +3,13 @@
 // port, on-chip shared memory), the divergence unit, the barrier unit with its thread select
 // and thread state, CTA launch, fault reporting and performance counters.
 //
-// One instruction is in flight at a time (docs/blocks/sm.md): the scheduler picks a warp,
-// the core fetches, reads up to three source registers (one per cycle, the RAM's read port),
-// executes on all lanes at once or, for memory, lane by lane in ascending lane order (ISA.md),
-// then hands the instruction's control behaviour to the divergence unit (pc + 1 for plain
-// instructions). Barrier instructions go to the barrier unit first; its wake tokens become
+// One instruction per warp is in flight (docs/blocks/sm.md): issue (the scheduler picks a
+// warp, the core fetches), decode (ra and rb from the register file's two read ports) and
+// execute overlap for different warps, so simple instructions retire one per cycle. Execution
+// is on all lanes at once or, for memory, lane by lane in ascending lane order (ISA.md); the
+// instruction's control behaviour goes to the divergence unit (pc + 1 for plain
+// instructions). Memory, control and barrier instructions are sequenced by one FSM around
+// the same stages. Barrier instructions go to the barrier unit first; its wake tokens become
 // divergence-unit requests between instructions (ARCHITECTURE.md's rule: a thread waits only
 // in its warp's token queue).
 //
