@@ -140,8 +140,12 @@ RunResult Cosim::run() {
       std::fprintf(stderr, "%8llu wake warp %d mask %08x resume %u%s\n", static_cast<unsigned long long>(w.cycle),
                    w.warp, w.mask, w.resume, w.afterInflight ? " (after the instruction in flight)" : "");
     }
-    for (const bool inflight : {false, true}) {
-      if (std::string why = applyTimeouts(inflight); !why.empty()) return why;
+    // Events after the request in flight wait for it too when the wake does: the wake may
+    // be of the very threads that request brought to the barrier (a TIMEOUT already elapsed
+    // from a non-participant's arrival fires as soon as the participants arrive).
+    if (std::string why = applyTimeouts(false); !why.empty()) return why;
+    if (!w.afterInflight) {
+      if (std::string why = applyTimeouts(true); !why.empty()) return why;
     }
     if (w.afterInflight) {
       lateWakes.push_back(w);

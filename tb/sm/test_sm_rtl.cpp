@@ -337,6 +337,20 @@ TEST(SmRtl, AnArrivalWithoutParticipantsStartsTheTimeoutUnderFirstAny) {
   EXPECT_EQ(c.status, RunStatus::Ok) << c.message;
 }
 
+// A TIMEOUT already elapsed (from a non-participating arrival of the same warp) fires while
+// the participants' arrival is in flight; the co-simulation applies it, and the wake of those
+// threads, only after the model has taken that arrival (random program 9 of seed 1509).
+TEST(SmRtl, ATimeoutFiringOnTheArrivalInFlightIsFollowedAfterIt) {
+  const auto k = assembler::assembleFile(std::string(SIMT_REGRESS_DIR) + "/timeout_elapsed_same_warp.s");
+  RunConfig cfg;
+  cfg.timeoutOrigin = model::TimeoutOrigin::FirstArrival;
+  const RunResult c = cosim::Cosim(k, cfg).run();
+  ASSERT_EQ(c.status, RunStatus::Ok) << c.message;
+  EXPECT_EQ(c.stats.at("cosim_timeouts_checked"), 1u);
+  ASSERT_GE(c.global.size(), 32u);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(c.global[t], t) << "thread " << t;
+}
+
 TEST(SmRtl, IdleCyclesAreSplitByReason) {
   // The only warp sleeps at an impatient barrier until its TIMEOUT (COUNT 64 never comes):
   // the core idles for the barrier.
