@@ -144,13 +144,11 @@ RunResult Cosim::run() {
     // be of the very threads that request brought to the barrier (a TIMEOUT already elapsed
     // from a non-participant's arrival fires as soon as the participants arrive).
     if (std::string why = applyTimeouts(false); !why.empty()) return why;
-    if (!w.afterInflight) {
-      if (std::string why = applyTimeouts(true); !why.empty()) return why;
-    }
     if (w.afterInflight) {
       lateWakes.push_back(w);
       return {};
     }
+    if (std::string why = applyTimeouts(true); !why.empty()) return why;
     return deliver(w);
   });
 
