@@ -350,7 +350,7 @@ module simt_divergence_unit #(
   logic [3:0]          f_dis_reason;
   logic                f_op_push, f_op_back, f_eligible, f_pushes_div;
   logic [63:0]         f_op_tok;
-  logic [4:0]          f_lead1, f_lead2;
+  logic [4:0]          f_lead1;
   logic                f_found1, f_found2;
   logic [AddrW-1:0]    f_tgt1, f_tgt2;
 
@@ -426,12 +426,10 @@ module simt_divergence_unit #(
   // Whether threads going on may have targets of their own; without FastThreadTargets such
   // a request takes the sequence, and the groups follow from the guard: the threads on the
   // label and those at pc + 1 (one group when the two are equal).
-  logic f_own_targets, f_lead_on_label;
-  assign f_own_targets   = (f_rem & own_t) != '0;
-  assign f_lead_on_label = label_t[f_lead1];
+  logic f_own_targets;
+  assign f_own_targets = (f_rem & own_t) != '0;
   if (FastThreadTargets) begin : g_fast_own
-    logic unused_lead_on_label;
-    assign unused_lead_on_label = f_lead_on_label;
+    logic [4:0] f_lead2;
     always_comb begin
       f_tgt1 = own_t[f_lead1] ? thr_tgt[f_lead1] : (label_t[f_lead1] ? req_target_i : next_pc);
       f_grp1 = f_rem & with_target(f_tgt1, own_t, label_t, req_thread_target_i, req_target_i,
@@ -453,6 +451,8 @@ module simt_divergence_unit #(
                                     next_pc);
     end
   end else begin : g_fast_uniform
+    logic f_lead_on_label;
+    assign f_lead_on_label = label_t[f_lead1];
     always_comb begin
       f_tgt1 = f_lead_on_label ? req_target_i : next_pc;
       f_tgt2 = f_lead_on_label ? next_pc : req_target_i;
@@ -463,9 +463,6 @@ module simt_divergence_unit #(
       f_grp2   = f_rest;
       f_found2 = (f_rest != '0);
     end
-    assign f_lead2 = '0;  // not needed: the second group's target follows from the first's
-    logic unused_lead2;
-    assign unused_lead2 = ^f_lead2;
   end
 
   logic fast;      // the presented request can complete this cycle (if its push is accepted)

@@ -332,6 +332,16 @@ TEST(DivergenceUnitRtl, Seed002WorkedExample) {
   expectSameTracesRtl(run, runScalar(p, 32, ~0ull, 1000));
 }
 
+// One control request: op, guard, label.
+CtrlInstr ctrl(CtrlOp o, uint64_t guard = ~0ull, uint32_t target = 0, bool hasTarget = true) {
+  CtrlInstr ci;
+  ci.op = o;
+  ci.guard = guard;
+  ci.target = target;
+  ci.hasTarget = hasTarget;
+  return ci;
+}
+
 // FastThreadTargets = 0 (the small-FPGA set, docs/synthesis.md): the same results; a request
 // whose continuing threads have targets of their own (brx, jmx, ret without a covering CALL
 // token) takes the sequence, everything else keeps the fast path. Cycles per request,
@@ -341,22 +351,14 @@ template <class Dut>
 std::vector<uint64_t> fastPathLatencies() {
   RtlLockstep<Dut> lock(DivergenceMode::Deque, baseSeed());
   lock.launch(0, 0xFFFFFFFFull, 0);
-  auto ins = [](CtrlOp o, uint32_t target = 0) {
-    CtrlInstr ci;
-    ci.op = o;
-    ci.guard = ~0ull;
-    ci.target = target;
-    ci.hasTarget = true;
-    return ci;
-  };
-  CtrlInstr ret = ins(CtrlOp::Ret);
+  CtrlInstr ret = ctrl(CtrlOp::Ret);
   ret.threadTarget.assign(32, 2);  // r31 = the cal's pc + 1
-  CtrlInstr brx = ins(CtrlOp::Brx);
+  CtrlInstr brx = ctrl(CtrlOp::Brx);
   brx.threadTarget.resize(32);
   for (size_t t = 0; t < 32; ++t) brx.threadTarget[t] = t < 16 ? 100 : 101;
   std::vector<uint64_t> cycles;
-  for (const CtrlInstr& ci : {ins(CtrlOp::Next), ins(CtrlOp::Cal, 50), ret, ins(CtrlOp::Bra, 7),
-                              brx}) {
+  for (const CtrlInstr& ci : {ctrl(CtrlOp::Next), ctrl(CtrlOp::Cal, ~0ull, 50), ret,
+                              ctrl(CtrlOp::Bra, ~0ull, 7), brx}) {
     const uint64_t c0 = lock.cycles();
     lock.execute(0, ci);
     cycles.push_back(lock.cycles() - c0);
@@ -513,35 +515,27 @@ void latencyReport(const char* variant) {
     EXPECT_TRUE(lock.ok());
     std::printf("  %-62s %3llu cycles\n", what, static_cast<unsigned long long>(lock.cycles() - c0));
   };
-  auto ins = [](CtrlOp o, uint64_t guard = ~0ull, uint32_t target = 0, bool has = true) {
-    CtrlInstr ci;
-    ci.op = o;
-    ci.guard = guard;
-    ci.target = target;
-    ci.hasTarget = has;
-    return ci;
-  };
   std::printf("divergence unit latency, %s (request presented to req_ready, inclusive):\n",
               variant);
   measure("launch", [&] { lock.launch(w, 0xFFFFFFFFull, 0); });
-  measure("non-control instruction (uniform, pc+1)", [&] { lock.execute(w, ins(CtrlOp::Next)); });
-  measure("ssy (push SYNC)", [&] { lock.execute(w, ins(CtrlOp::Ssy, ~0ull, 40)); });
-  measure("uniform bra", [&] { lock.execute(w, ins(CtrlOp::Bra, ~0ull, 10)); });
-  measure("divergent bra (2 groups, push DIV)", [&] { lock.execute(w, ins(CtrlOp::Bra, 0xFFFFull, 20)); });
+  measure("non-control instruction (uniform, pc+1)", [&] { lock.execute(w, ctrl(CtrlOp::Next)); });
+  measure("ssy (push SYNC)", [&] { lock.execute(w, ctrl(CtrlOp::Ssy, ~0ull, 40)); });
+  measure("uniform bra", [&] { lock.execute(w, ctrl(CtrlOp::Bra, ~0ull, 10)); });
+  measure("divergent bra (2 groups, push DIV)", [&] { lock.execute(w, ctrl(CtrlOp::Bra, 0xFFFFull, 20)); });
   measure("sync, covered by the SYNC token behind the DIV token: pop DIV", [&] {
-    lock.execute(w, ins(CtrlOp::Sync, ~0ull, 0, false));
+    lock.execute(w, ctrl(CtrlOp::Sync, ~0ull, 0, false));
   });
   measure("sync again: scan, pop SYNC, all 32 threads reconverge", [&] {
-    lock.execute(w, ins(CtrlOp::Sync, ~0ull, 0, false));
+    lock.execute(w, ctrl(CtrlOp::Sync, ~0ull, 0, false));
   });
   measure("yield of half the warp (push YIELD at the back)", [&] {
-    lock.execute(w, ins(CtrlOp::Yield, 0xFFFFull));
+    lock.execute(w, ctrl(CtrlOp::Yield, 0xFFFFull));
   });
-  CtrlInstr brx = ins(CtrlOp::Brx, ~0ull);
+  CtrlInstr brx = ctrl(CtrlOp::Brx, ~0ull);
   brx.threadTarget.resize(32);
   for (int t = 0; t < 32; ++t) brx.threadTarget[static_cast<size_t>(t)] = 100 + static_cast<uint32_t>(t % 4);
   measure("brx of the active half into 4 targets (4 groups)", [&] { lock.execute(w, brx); });
-  measure("exit of a group: pop DIV", [&] { lock.execute(w, ins(CtrlOp::Exit)); });
+  measure("exit of a group: pop DIV", [&] { lock.execute(w, ctrl(CtrlOp::Exit)); });
 }
 
 TEST(DivergenceUnitRtl, DISABLED_LatencyReport) {
