@@ -1,0 +1,265 @@
+// Decode and operand read: the register file (one bank per lane, two read ports), the
+// predicate file, the param memory, and the instruction latched for EXEC and after.
+//
+// DE (de_go_i): the fetched word, its guard from the warp's predicates, the reads of ra (r31
+// for ret) and, when used, rb, and the param read. EXEC takes the operand read last straight
+// from the register file's read data (fwd_*: one cycle saved) and latches it (exec_i) for the
+// states after it (memory, barrier, divergence unit). A compare-and-swap reads rc in READB
+// (read_b_i) and latches it in READC (read_c_i). The load/store unit reads through port a
+// (lsu_re_i) for v4 store data; the register file has one write port, which the sequencer's
+// units share (one writer at a time).
+module simt_sm_decode #(
+  parameter int NumWarps   = 8,
+  parameter int ParamWords = 64,
+  localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int ParamAW   = $clog2(ParamWords),
+  localparam int RfAW      = WarpW + 5,
+  localparam int AddrW     = 22
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+
+  // Host: params.
+  input  logic                       param_we_i,
+  input  logic [ParamAW-1:0]         param_waddr_i,
+  input  logic [31:0]                param_wdata_i,
+
+  // DE: the instruction fetched last cycle.
+  input  logic [WarpW-1:0]           de_w_i,
+  input  logic [AddrW-1:0]           de_pc_i,
+  input  logic [31:0]                de_active_i,
+  input  logic [63:0]                de_word_i,
+  output logic                       de_legal_o,
+  output logic                       de_simple_o,    // completes in EXEC in one cycle
+  output logic                       de_cas_o,       // reads rc (READB, READC)
+
+  // Sequencer.
+  input  logic                       de_go_i,        // DE hands its instruction on
+  input  logic                       read_b_i,
+  input  logic                       read_c_i,
+  input  logic                       exec_i,
+
+  // The instruction in EXEC and after, and its operands.
+  output logic [WarpW-1:0]           w_o,
+  output logic [AddrW-1:0]           pc_o,
+  output simt_sm_pkg::inst_t         inst_o,
+  output logic [31:0]                active_o,
+  output logic [31:0]                guard_o,
+  output logic [31:0]                exec_o,         // active and guarded
+  output logic [32*32-1:0]           opa_o,          // per lane: ra (ret: r31)
+  output logic [32*32-1:0]           opb_o,          // rb
+  output logic [32*32-1:0]           opc_o,          // the sub field as a register (cas)
+  output logic [32*7-1:0]            pred_o,         // p0..p6 of lane l at [l*7 +: 7]
+  output logic [31:0]                param_rdata_o,
+
+  // Register file: the load/store unit's read, the shared write port.
+  input  logic                       lsu_re_i,
+  input  logic [4:0]                 lsu_reg_i,
+  output logic [32*32-1:0]           rf_rdata_o,
+  input  logic [31:0]                rf_we_i,
+  input  logic [RfAW-1:0]            rf_waddr_i,
+  input  logic [32*32-1:0]           rf_wdata_i,
+
+  // Predicate file: EXEC's write (warp w_o), a launched slot's clear.
+  input  logic                       pred_we_i,
+  input  logic [32*7-1:0]            pred_wdata_i,
+  input  logic                       pred_clr_i,
+  input  logic [WarpW-1:0]           pred_clr_warp_i
+);
+
+  logic [WarpW-1:0]  w_d, w_q;
+  logic [AddrW-1:0]  pc_d, pc_q;
+  logic [63:0]       ir_d, ir_q;
+  logic [31:0]       active_d, active_q;
+  logic [31:0]       guard_d, guard_q;
+  logic [32*32-1:0]  opa_d, opa_q, opb_d, opb_q, opc_d, opc_q;
+  logic              fwd_a_d, fwd_a_q, fwd_b_d, fwd_b_q;
+  logic [32*7-1:0]   pred_d [NumWarps];
+  logic [32*7-1:0]   pred_q [NumWarps];
+
+  // ---- DE ----------------------------------------------------------------------------------
+  /* verilator lint_off UNUSEDSIGNAL */
+  simt_sm_pkg::inst_t de_inst;
+  simt_sm_pkg::cls_t  de_cls;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic               de_need_b;
+  assign de_inst    = de_word_i;
+  assign de_cls     = simt_sm_pkg::classify(de_inst.op);
+  assign de_legal_o = de_inst.op < 7'(simt_pkg::NumOpcodes);
+  assign de_cas_o   = de_cls.cas;
+  // Register operand b is read only when something uses it: ALU and setp without an
+  // immediate, selp, atomics (operand; cas: compare value, rc follows), stores (the data of
+  // every lane; v4 stores read each element's register in the load/store unit).
+  assign de_need_b = ((de_cls.alu || de_inst.op == simt_pkg::OpSetp) && !de_inst.imm_b) ||
+                     de_inst.op == simt_pkg::OpSelp || de_cls.atom ||
+                     (de_cls.store && !de_cls.v4);
+  // Memory, control and barrier instructions and traps take states of their own.
+  assign de_simple_o = de_legal_o && !de_cls.shared && !de_cls.cas && !de_cls.atom &&
+                       !de_cls.store && !de_cls.v4 && !de_cls.bottom && !de_cls.arrive &&
+                       !de_cls.ctrl && !de_cls.mem && de_inst.op != simt_pkg::OpBarReset &&
+                       de_inst.op != simt_pkg::OpTrap;
+
+  // Guard of the instruction in DE, from its warp's predicates.
+  logic [32*7-1:0] de_pw;
+  logic [31:0]     de_guard;
+  assign de_pw = pred_q[de_w_i];
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      de_guard[l] = simt_sm_pkg::pick(de_pw[l*7 +: 7], de_inst.guard[2:0]) ^ de_inst.guard[3];
+    end
+  end
+
+  // ---- Register file: two read ports as two copies written alike --------------------------
+  logic             rf_re, rf_re_b;
+  logic [RfAW-1:0]  rf_raddr, rf_raddr_b;
+  logic [32*32-1:0] rf_rdata, rf_rdata_b;
+  always_comb begin
+    rf_re    = 1'b0;
+    rf_raddr = {w_q, inst_o.ra};
+    if (read_b_i) begin
+      rf_re    = 1'b1;
+      rf_raddr = {w_q, inst_o.sub};
+    end
+    if (lsu_re_i) begin
+      rf_re    = 1'b1;
+      rf_raddr = {w_q, lsu_reg_i};
+    end
+    if (de_go_i) begin
+      rf_re    = 1'b1;
+      rf_raddr = {de_w_i, (de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra};
+    end
+  end
+  assign rf_re_b    = de_go_i && de_need_b;
+  assign rf_raddr_b = {de_w_i, de_inst.rb};
+
+  for (genvar l = 0; l < 32; l++) begin : g_rf
+    // 2^RfAW entries: NumWarps * 32 for a power-of-two NumWarps >= 2.
+    simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank (
+      .clk_i   (clk_i),
+      .we_i    (rf_we_i[l]),
+      .waddr_i (rf_waddr_i),
+      .wdata_i (rf_wdata_i[l*32 +: 32]),
+      .re_i    (rf_re),
+      .raddr_i (rf_raddr),
+      .rdata_o (rf_rdata[l*32 +: 32])
+    );
+    simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank_b (
+      .clk_i   (clk_i),
+      .we_i    (rf_we_i[l]),
+      .waddr_i (rf_waddr_i),
+      .wdata_i (rf_wdata_i[l*32 +: 32]),
+      .re_i    (rf_re_b),
+      .raddr_i (rf_raddr_b),
+      .rdata_o (rf_rdata_b[l*32 +: 32])
+    );
+  end
+  assign rf_rdata_o = rf_rdata;
+
+  simt_ram_1r1w #(.Width(32), .Depth(ParamWords)) u_param (
+    .clk_i   (clk_i),
+    .we_i    (param_we_i),
+    .waddr_i (param_waddr_i),
+    .wdata_i (param_wdata_i),
+    .re_i    (de_go_i),
+    .raddr_i (de_word_i[32+ParamAW+1:34]),  // the word address of ld.param's immediate
+    .rdata_o (param_rdata_o)
+  );
+
+  // ---- The instruction latch and operands ---------------------------------------------------
+  assign opa_o = fwd_a_q ? rf_rdata : opa_q;
+  assign opb_o = fwd_b_q ? rf_rdata_b : opb_q;
+
+  always_comb begin
+    w_d      = w_q;
+    pc_d     = pc_q;
+    ir_d     = ir_q;
+    active_d = active_q;
+    guard_d  = guard_q;
+    opa_d    = opa_q;
+    opb_d    = opb_q;
+    opc_d    = opc_q;
+    fwd_a_d  = fwd_a_q;
+    fwd_b_d  = fwd_b_q;
+    if (read_b_i) begin  // cas: ra and rb were read in DE; rc is read now
+      opa_d = rf_rdata;
+      opb_d = rf_rdata_b;
+    end
+    if (read_c_i) opc_d = rf_rdata;
+    if (exec_i) begin    // latch the forwarded operands for the states after EXEC
+      opa_d   = opa_o;
+      opb_d   = opb_o;
+      fwd_a_d = 1'b0;
+      fwd_b_d = 1'b0;
+    end
+    if (de_go_i) begin
+      w_d      = de_w_i;
+      pc_d     = de_pc_i;
+      active_d = de_active_i;
+      ir_d     = de_word_i;
+      guard_d  = de_guard;
+      if (de_legal_o && !de_cls.cas) begin
+        fwd_a_d = 1'b1;
+        fwd_b_d = de_need_b;
+      end
+    end
+  end
+
+  // Predicates: EXEC's setp/pand/por/pxor/pnot, and a launched slot's clear.
+  always_comb begin
+    for (int i = 0; i < NumWarps; i++) begin
+      pred_d[i] = pred_q[i];
+      if (pred_we_i && w_q == WarpW'(i)) pred_d[i] = pred_wdata_i;
+      if (pred_clr_i && pred_clr_warp_i == WarpW'(i)) pred_d[i] = '0;
+    end
+  end
+
+  assign w_o      = w_q;
+  assign pc_o     = pc_q;
+  assign inst_o   = ir_q;
+  assign active_o = active_q;
+  assign guard_o  = guard_q;
+  assign exec_o   = active_q & guard_q;
+  assign opc_o    = opc_q;
+  assign pred_o   = pred_q[w_q];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_q      <= '0;
+      pc_q     <= '0;
+      ir_q     <= '0;
+      active_q <= '0;
+      guard_q  <= '0;
+      fwd_a_q  <= 1'b0;
+      fwd_b_q  <= 1'b0;
+      for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
+    end else begin
+      w_q      <= w_d;
+      pc_q     <= pc_d;
+      ir_q     <= ir_d;
+      active_q <= active_d;
+      guard_q  <= guard_d;
+      fwd_a_q  <= fwd_a_d;
+      fwd_b_q  <= fwd_b_d;
+      for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
+    end
+  end
+
+  // Operand registers: wide, no reset needed (always written before use).
+  always_ff @(posedge clk_i) begin
+    opa_q <= opa_d;
+    opb_q <= opb_d;
+    opc_q <= opc_d;
+  end
+
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert ($onehot0({read_b_i, read_c_i, lsu_re_i, de_go_i}))
+        else $error("sm decode: two register reads of port a in one cycle");
+      assert (!(pred_we_i && pred_clr_i))
+        else $error("sm decode: predicate write and clear in one cycle");
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,325 @@
+// CTA launch: the warp-slot and resident-CTA tables, launch and retirement of CTAs.
+//
+// The seam where a work front end hands in launches (seed 003): today the launch comes from
+// the host's configuration (cfg_*), one CTA after the other in %ctaid order onto the lowest
+// free warp slots, as the ISA model does. A launch (start_i, when launch_ready_o) takes per
+// warp the lowest free slot (WARP), clears its 32 registers (CLR, one per cycle through the
+// register file's write port), launches it in the divergence unit (DU); then it sets the
+// CTA's thread count in the barrier unit (BU; while the unit wakes threads the sequencer
+// delivers the wake first, wait_wake_o) and clears the CTA's shared memory (SH). done_o ends
+// it. retire_i frees the lowest CTA all of whose warps are done (cta_finished_o).
+module simt_sm_launch #(
+  parameter int NumWarps    = 8,
+  parameter int NumCtas     = 4,
+  parameter int ParamWords  = 64,
+  parameter int SharedWords = 1024,
+  localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
+  localparam int ParamAW    = $clog2(ParamWords),
+  localparam int ShAW       = $clog2(NumCtas * SharedWords),
+  localparam int RfAW       = WarpW + 5
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+
+  // Launch configuration (stable while running).
+  input  logic [15:0]                   cfg_ntid_i,
+  input  logic [15:0]                   cfg_nctaid_i,
+  input  logic [31:0]                   cfg_shared_bytes_i,
+  input  logic [ParamAW:0]              cfg_param_words_i,
+  output logic                          cfg_bad_o,        // the launch does not fit
+
+  // Sequencer.
+  input  logic                          started_i,
+  input  logic                          start_i,          // launch the next CTA now
+  input  logic                          active_i,         // the core is the launch's (not
+                                                          // delivering a wake meanwhile)
+  input  logic                          retire_i,         // retire a finished CTA now
+  output logic                          launch_ready_o,   // a CTA can be launched
+  output logic                          busy_o,           // launching
+  output logic                          done_o,           // the launch ends this cycle
+  output logic                          wait_wake_o,      // BU refused: deliver a wake first
+  output logic                          all_done_o,       // every CTA has finished
+  output logic [NumCtas-1:0]            cta_finished_o,
+  input  logic [NumWarps-1:0]           wdone_i,          // warps with nothing left to run
+
+  // Launch steps through the other units.
+  output logic                          warp_valid_o,     // a warp takes slot warp_slot_o
+  output logic [WarpW-1:0]              warp_slot_o,
+  output logic                          first_warp_o,     // ... the CTA's first warp
+  output logic [31:0]                   rf_we_o,          // register clear
+  output logic [RfAW-1:0]               rf_waddr_o,
+  output logic                          du_valid_o,       // divergence-unit launch
+  output logic [WarpW-1:0]              du_warp_o,
+  output logic [31:0]                   du_mask_o,
+  input  logic                          du_ready_i,
+  output logic                          bu_valid_o,       // barrier-unit thread count
+  output logic [CtaW-1:0]               bu_cta_o,
+  output logic [11:0]                   bu_count_o,
+  input  logic                          bu_ready_i,
+  input  logic                          bu_wake_valid_i,
+  output logic                          sh_we_o,          // shared-memory clear
+  output logic [ShAW-1:0]               sh_waddr_o,
+  output logic                          evt_du_stall_o,   // performance event
+
+  // The tables.
+  output logic [NumWarps-1:0]           resident_o,
+  output logic [NumWarps*CtaW-1:0]      wcta_o,           // resident CTA index per slot
+  output logic [NumWarps*WarpW-1:0]     wic_o,            // warp index in its CTA
+  output logic [NumWarps*16-1:0]        wctaid_o,         // %ctaid
+  output logic [NumCtas*16-1:0]         cid_o,            // %ctaid per resident CTA
+  output logic [NumCtas*NumWarps*WarpW-1:0] slot_of_o     // (CTA, warp in CTA) -> slot
+);
+
+  simt_sm_pkg::launch_state_e state_d, state_q;
+  logic [CtaW-1:0]     lcta_d, lcta_q;      // resident index being launched
+  logic [WarpW-1:0]    lwarp_d, lwarp_q;    // warp in CTA
+  logic [WarpW-1:0]    lslot_d, lslot_q;
+  logic [ShAW:0]       lcnt_d, lcnt_q;      // register / shared clear counter
+
+  logic [15:0]         next_cta_d, next_cta_q;  // next %ctaid to launch
+  logic [15:0]         finished_d, finished_q;  // CTAs finished
+  logic [NumWarps-1:0] resident_d, resident_q;
+  logic [NumCtas-1:0]  cvalid_d, cvalid_q;
+  logic [CtaW-1:0]     wcta_d [NumWarps];
+  logic [CtaW-1:0]     wcta_q [NumWarps];
+  logic [WarpW-1:0]    wic_d [NumWarps];
+  logic [WarpW-1:0]    wic_q [NumWarps];
+  logic [15:0]         wctaid_d [NumWarps];
+  logic [15:0]         wctaid_q [NumWarps];
+  logic [15:0]         cid_d [NumCtas];
+  logic [15:0]         cid_q [NumCtas];
+  logic [WarpW-1:0]    slot_of_d [NumCtas*NumWarps];
+  logic [WarpW-1:0]    slot_of_q [NumCtas*NumWarps];
+
+  // Warps per CTA and the launch mask of the warp being launched.
+  logic [15:0] wpc, lthreads;
+  logic [31:0] lmask;
+  assign wpc      = (cfg_ntid_i + 16'd31) >> 5;
+  assign lthreads = cfg_ntid_i - {4'd0, 7'(lwarp_q), 5'd0};
+  assign lmask    = (lthreads >= 16'd32) ? 32'hFFFF_FFFF : ((32'd1 << lthreads[4:0]) - 32'd1);
+
+  assign cfg_bad_o = cfg_ntid_i == '0 || wpc > 16'(NumWarps) ||
+                     cfg_shared_bytes_i > 32'(SharedWords * 4) ||
+                     cfg_param_words_i > (ParamAW + 1)'(ParamWords);
+
+  // Free warp slots and resident-CTA indices.
+  logic [WarpW:0]   free_warps;
+  logic [WarpW-1:0] first_free_slot;
+  logic [CtaW-1:0]  first_free_cta;
+  logic             any_free_cta;
+  always_comb begin
+    free_warps      = '0;
+    first_free_slot = '0;
+    for (int i = NumWarps - 1; i >= 0; i--) begin
+      if (!resident_q[i]) first_free_slot = WarpW'(i);
+    end
+    for (int i = 0; i < NumWarps; i++) free_warps = free_warps + {{WarpW{1'b0}}, !resident_q[i]};
+    first_free_cta = '0;
+    any_free_cta   = 1'b0;
+    for (int c = NumCtas - 1; c >= 0; c--) begin
+      if (!cvalid_q[c]) begin
+        first_free_cta = CtaW'(c);
+        any_free_cta   = 1'b1;
+      end
+    end
+  end
+
+  assign launch_ready_o = started_i && next_cta_q < cfg_nctaid_i && any_free_cta &&
+                          {{(16 - WarpW - 1){1'b0}}, free_warps} >= wpc;
+  assign all_done_o     = finished_q == cfg_nctaid_i;
+
+  // A resident CTA all of whose warps are done, and the lowest of them.
+  logic [CtaW-1:0] retire_cta;
+  always_comb begin
+    retire_cta = '0;
+    for (int c = 0; c < NumCtas; c++) begin
+      cta_finished_o[c] = cvalid_q[c];
+      for (int i = 0; i < NumWarps; i++) begin
+        if (resident_q[i] && wcta_q[i] == CtaW'(c) && !wdone_i[i]) cta_finished_o[c] = 1'b0;
+      end
+    end
+    for (int c = NumCtas - 1; c >= 0; c--) begin
+      if (cta_finished_o[c]) retire_cta = CtaW'(c);
+    end
+  end
+
+  logic sh_left;  // shared words of the CTA still to clear
+  assign sh_left = {{(32 - ShAW - 1){1'b0}}, lcnt_q} < (cfg_shared_bytes_i >> 2);
+
+  // ---- Sequencing ------------------------------------------------------------------------
+  always_comb begin
+    state_d = state_q;
+    lcta_d  = lcta_q;
+    lwarp_d = lwarp_q;
+    lslot_d = lslot_q;
+    lcnt_d  = lcnt_q;
+    done_o  = 1'b0;
+    // The launch waits while the sequencer delivers a wake in its BU step.
+    if (active_i || state_q == simt_sm_pkg::LnIdle) begin
+      unique case (state_q)
+        simt_sm_pkg::LnIdle: begin
+          if (start_i) begin
+            lcta_d  = first_free_cta;
+            lwarp_d = '0;
+            state_d = simt_sm_pkg::LnWarp;
+          end
+        end
+        simt_sm_pkg::LnWarp: begin
+          lslot_d = first_free_slot;
+          lcnt_d  = '0;
+          state_d = simt_sm_pkg::LnClr;
+        end
+        simt_sm_pkg::LnClr: begin
+          lcnt_d = lcnt_q + 1'b1;
+          if (lcnt_q[4:0] == 5'd31) state_d = simt_sm_pkg::LnDu;
+        end
+        simt_sm_pkg::LnDu: begin
+          if (du_ready_i) begin
+            if (16'(lwarp_q) + 16'd1 < wpc) begin
+              lwarp_d = lwarp_q + 1'b1;
+              state_d = simt_sm_pkg::LnWarp;
+            end else begin
+              state_d = simt_sm_pkg::LnBu;
+            end
+          end
+        end
+        simt_sm_pkg::LnBu: begin
+          if (bu_ready_i) begin
+            lcnt_d  = '0;
+            state_d = simt_sm_pkg::LnSh;
+          end
+        end
+        simt_sm_pkg::LnSh: begin
+          if (sh_left) begin
+            lcnt_d = lcnt_q + 1'b1;
+          end else begin
+            done_o  = 1'b1;
+            state_d = simt_sm_pkg::LnIdle;
+          end
+        end
+        default: state_d = simt_sm_pkg::LnIdle;
+      endcase
+    end
+  end
+
+  assign busy_o         = state_q != simt_sm_pkg::LnIdle;
+  assign warp_valid_o   = active_i && state_q == simt_sm_pkg::LnWarp;
+  assign warp_slot_o    = first_free_slot;
+  assign first_warp_o   = warp_valid_o && lwarp_q == '0;
+  assign rf_we_o        = (active_i && state_q == simt_sm_pkg::LnClr) ? '1 : '0;
+  assign rf_waddr_o     = {lslot_q, lcnt_q[4:0]};
+  assign du_valid_o     = active_i && state_q == simt_sm_pkg::LnDu;
+  assign du_warp_o      = lslot_q;
+  assign du_mask_o      = lmask;
+  assign evt_du_stall_o = du_valid_o && !du_ready_i;
+  assign bu_valid_o     = active_i && state_q == simt_sm_pkg::LnBu;
+  assign bu_cta_o       = lcta_q;
+  assign bu_count_o     = cfg_ntid_i[11:0];
+  assign wait_wake_o    = bu_valid_o && !bu_ready_i && bu_wake_valid_i;
+  assign sh_we_o        = active_i && state_q == simt_sm_pkg::LnSh && sh_left;
+  assign sh_waddr_o     = ShAW'(lcta_q) * ShAW'(SharedWords) + lcnt_q[ShAW-1:0];
+
+  // ---- Tables ----------------------------------------------------------------------------
+  always_comb begin
+    next_cta_d = next_cta_q;
+    finished_d = finished_q;
+    resident_d = resident_q;
+    cvalid_d   = cvalid_q;
+    for (int i = 0; i < NumWarps; i++) begin
+      wcta_d[i]   = wcta_q[i];
+      wic_d[i]    = wic_q[i];
+      wctaid_d[i] = wctaid_q[i];
+    end
+    for (int c = 0; c < NumCtas; c++) cid_d[c] = cid_q[c];
+    for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_d[i] = slot_of_q[i];
+
+    if (retire_i) begin
+      // Free the CTA's warp slots and its resident index.
+      cvalid_d[retire_cta] = 1'b0;
+      for (int i = 0; i < NumWarps; i++) begin
+        if (resident_q[i] && wcta_q[i] == retire_cta) resident_d[i] = 1'b0;
+      end
+      finished_d = finished_q + 16'd1;
+    end
+    if (warp_valid_o) begin
+      resident_d[first_free_slot] = 1'b1;
+      wcta_d[first_free_slot]     = lcta_q;
+      wic_d[first_free_slot]      = lwarp_q;
+      wctaid_d[first_free_slot]   = next_cta_q;
+      slot_of_d[{lcta_q, lwarp_q}] = first_free_slot;
+    end
+    if (done_o) begin
+      cvalid_d[lcta_q] = 1'b1;
+      cid_d[lcta_q]    = next_cta_q;
+      next_cta_d       = next_cta_q + 16'd1;
+    end
+  end
+
+  assign resident_o = resident_q;
+  for (genvar i = 0; i < NumWarps; i++) begin : g_warp_out
+    assign wcta_o[i*CtaW +: CtaW]     = wcta_q[i];
+    assign wic_o[i*WarpW +: WarpW]    = wic_q[i];
+    assign wctaid_o[i*16 +: 16]       = wctaid_q[i];
+  end
+  for (genvar c = 0; c < NumCtas; c++) begin : g_cta_out
+    assign cid_o[c*16 +: 16] = cid_q[c];
+  end
+  for (genvar i = 0; i < NumCtas * NumWarps; i++) begin : g_slot_out
+    assign slot_of_o[i*WarpW +: WarpW] = slot_of_q[i];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= simt_sm_pkg::LnIdle;
+      lcta_q     <= '0;
+      lwarp_q    <= '0;
+      lslot_q    <= '0;
+      lcnt_q     <= '0;
+      next_cta_q <= '0;
+      finished_q <= '0;
+      resident_q <= '0;
+      cvalid_q   <= '0;
+      for (int i = 0; i < NumWarps; i++) begin
+        wcta_q[i]   <= '0;
+        wic_q[i]    <= '0;
+        wctaid_q[i] <= '0;
+      end
+      for (int c = 0; c < NumCtas; c++) cid_q[c] <= '0;
+      for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_q[i] <= '0;
+    end else begin
+      state_q    <= state_d;
+      lcta_q     <= lcta_d;
+      lwarp_q    <= lwarp_d;
+      lslot_q    <= lslot_d;
+      lcnt_q     <= lcnt_d;
+      next_cta_q <= next_cta_d;
+      finished_q <= finished_d;
+      resident_q <= resident_d;
+      cvalid_q   <= cvalid_d;
+      for (int i = 0; i < NumWarps; i++) begin
+        wcta_q[i]   <= wcta_d[i];
+        wic_q[i]    <= wic_d[i];
+        wctaid_q[i] <= wctaid_d[i];
+      end
+      for (int c = 0; c < NumCtas; c++) cid_q[c] <= cid_d[c];
+      for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_q[i] <= slot_of_d[i];
+    end
+  end
+
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(start_i && (state_q != simt_sm_pkg::LnIdle || !launch_ready_o)))
+        else $error("sm launch: start while launching or with no room");
+      assert (!(retire_i && cta_finished_o == '0))
+        else $error("sm launch: retire without a finished CTA");
+      assert (!(retire_i && state_q != simt_sm_pkg::LnIdle))
+        else $error("sm launch: retire during a launch");
+      if (started_i) assert (finished_q <= cfg_nctaid_i)
+        else $error("sm: more CTAs finished than launched");
+    end
+  end
+`endif
+
+endmodule

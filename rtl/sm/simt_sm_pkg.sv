@@ -1,0 +1,179 @@
+// The SM core's unit interfaces: the decoded instruction, its classes, fault records, the
+// sequencer's stages and the units' own states, and the small helpers every unit uses
+// (docs/blocks/sm.md). Widths that depend on the core's parameters (warp and CTA indices,
+// register-file addresses) stay plain ports; everything else crosses units as these types.
+package simt_sm_pkg;
+
+  /* verilator lint_off UNUSEDPARAM */
+
+  // ---------------------------------------------------------------------------------------
+  // The decoded instruction (ISA encoding, docs/isa.md): fields of the 64-bit word.
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    logic [31:0] imm;    // [63:32]
+    logic [4:0]  sub;    // [31:27]
+    logic [4:0]  rb;     // [26:22]
+    logic [4:0]  ra;     // [21:17]
+    logic [4:0]  rd;     // [16:12]
+    logic [3:0]  guard;  // [11:8]: predicate and negation (applied in decode)
+    logic        imm_b;  // [7]: operand b is the immediate
+    logic [6:0]  op;     // [6:0]: simt_pkg::op_e (Yosys 0.23 takes no enum casts)
+  } inst_t;
+
+  // Instruction classes of an opcode.
+  typedef struct packed {
+    logic shared;  // shared-memory access
+    logic cas;     // compare-and-swap (reads rc)
+    logic atom;
+    logic store;
+    logic v4;
+    logic bottom;  // critical-section bottom
+    logic arrive;  // bar.sync, section tops
+    logic ctrl;    // divergence-unit control instruction
+    logic mem;     // load, store, atomic
+    logic pred;    // writes a predicate
+    logic alu;     // writes a register in one cycle
+  } cls_t;
+
+  // A fault seen by a unit ('0: none, FltNone is 0); the sequencer adds the warp and PC of
+  // the instruction.
+  typedef struct packed {
+    simt_pkg::fault_e cause;   // FltNone: no fault
+    logic             lane_v;
+    logic [4:0]       lane;
+    logic [31:0]      addr;
+  } fault_t;
+
+  // ---------------------------------------------------------------------------------------
+  // States
+  // ---------------------------------------------------------------------------------------
+  // The sequencer: where the instruction after issue is (docs/blocks/sm.md). LAUNCH, MEM and
+  // CTRL hand the core to a unit, whose own state says what it does.
+  typedef enum logic [3:0] {
+    StIdle, StLaunch, StDecode, StReadB, StReadC, StExec, StMem, StCtrl, StDone, StFault
+  } stage_e;
+
+  // The launch unit: per warp take a slot (WARP), clear its registers (CLR), launch it in
+  // the divergence unit (DU); then the barrier unit's count (BU) and the shared memory (SH).
+  typedef enum logic [2:0] {
+    LnIdle, LnWarp, LnClr, LnDu, LnBu, LnSh
+  } launch_state_e;
+
+  // The load/store unit: check a lane's address and request (LANE), v4 store data (DATA),
+  // request (REQ), response (RSP), an atomic's write-back (ATOM_REQ, ATOM_RSP), shared data.
+  typedef enum logic [2:0] {
+    LsIdle, LsLane, LsData, LsReq, LsRsp, LsAtomReq, LsAtomRsp, LsShData
+  } lsu_state_e;
+
+  // The control unit: barrier request, divergence-unit step, an exit's barrier request,
+  // read-back and retire (CHECK), barrier wake delivery and its read-back.
+  typedef enum logic [2:0] {
+    CtIdle, CtBarReq, CtDu, CtExitBu, CtCheck, CtWake, CtWakeCheck
+  } ctrl_state_e;
+
+  // Where a wake served in the middle of a barrier request returns to.
+  typedef enum logic [1:0] {
+    RetNone, RetLaunch, RetBarReq, RetExitBu
+  } ctrl_ret_e;
+
+  // Performance counters (docs/blocks/sm.md, "Performance counters").
+  localparam int NumPerf = 15;
+  localparam int PerfCycles = 0, PerfInsts = 1, PerfThreads = 2, PerfIdle = 3,
+                 PerfMemStall = 4, PerfDuStall = 5, PerfArrivals = 6, PerfWakes = 7,
+                 PerfRefused = 8, PerfYields = 9, PerfPops = 10, PerfDiscards = 11,
+                 PerfIdleBarrier = 12, PerfIdleQueue = 13, PerfIdleOther = 14;
+
+  /* verilator lint_on UNUSEDPARAM */
+
+  // ---------------------------------------------------------------------------------------
+  // Helpers
+  // ---------------------------------------------------------------------------------------
+  function automatic cls_t classify(logic [6:0] o);
+    cls_t c;
+    c = '0;
+    case (o)
+      simt_pkg::OpAdd, simt_pkg::OpSub, simt_pkg::OpMul, simt_pkg::OpAnd, simt_pkg::OpOr,
+      simt_pkg::OpXor, simt_pkg::OpShl, simt_pkg::OpShr, simt_pkg::OpSra, simt_pkg::OpMin,
+      simt_pkg::OpMax, simt_pkg::OpMinu, simt_pkg::OpMaxu, simt_pkg::OpMov,
+      simt_pkg::OpMovSreg, simt_pkg::OpNot, simt_pkg::OpSelp, simt_pkg::OpLdParam:
+        c.alu = 1'b1;
+      simt_pkg::OpSetp, simt_pkg::OpPand, simt_pkg::OpPor, simt_pkg::OpPxor,
+      simt_pkg::OpPnot:
+        c.pred = 1'b1;
+      simt_pkg::OpLdGlobal:      c.mem = 1'b1;
+      simt_pkg::OpStGlobal:      begin c.mem = 1'b1; c.store = 1'b1; end
+      simt_pkg::OpLdShared:      begin c.mem = 1'b1; c.shared = 1'b1; end
+      simt_pkg::OpStShared:      begin c.mem = 1'b1; c.shared = 1'b1; c.store = 1'b1; end
+      simt_pkg::OpLdGlobalV4:    begin c.mem = 1'b1; c.v4 = 1'b1; end
+      simt_pkg::OpStGlobalV4:    begin c.mem = 1'b1; c.v4 = 1'b1; c.store = 1'b1; end
+      simt_pkg::OpAtomGlobal:    begin c.mem = 1'b1; c.atom = 1'b1; end
+      simt_pkg::OpAtomShared:    begin c.mem = 1'b1; c.atom = 1'b1; c.shared = 1'b1; end
+      simt_pkg::OpAtomGlobalCas: begin c.mem = 1'b1; c.atom = 1'b1; c.cas = 1'b1; end
+      simt_pkg::OpAtomSharedCas: begin
+        c.mem = 1'b1; c.atom = 1'b1; c.cas = 1'b1; c.shared = 1'b1;
+      end
+      simt_pkg::OpSsy, simt_pkg::OpSync, simt_pkg::OpPbrk, simt_pkg::OpBrk,
+      simt_pkg::OpPcont, simt_pkg::OpCont, simt_pkg::OpBra, simt_pkg::OpBrx, simt_pkg::OpJmp,
+      simt_pkg::OpJmx, simt_pkg::OpCal, simt_pkg::OpRet, simt_pkg::OpExit,
+      simt_pkg::OpYield:
+        c.ctrl = 1'b1;
+      simt_pkg::OpBarSync, simt_pkg::OpBarTopOcs, simt_pkg::OpBarTopUcs:
+        c.arrive = 1'b1;
+      simt_pkg::OpBarBotOcs, simt_pkg::OpBarBotUcs:
+        c.bottom = 1'b1;
+      default: ;
+    endcase
+    classify = c;
+  endfunction
+
+  // The divergence-unit operation of a control instruction (DuNext for any other).
+  function automatic simt_pkg::du_op_e ctrl_du_op(logic [6:0] o);
+    simt_pkg::du_op_e d;
+    case (o)
+      simt_pkg::OpSsy:   d = simt_pkg::DuSsy;
+      simt_pkg::OpSync:  d = simt_pkg::DuSync;
+      simt_pkg::OpPbrk:  d = simt_pkg::DuPbrk;
+      simt_pkg::OpBrk:   d = simt_pkg::DuBrk;
+      simt_pkg::OpPcont: d = simt_pkg::DuPcont;
+      simt_pkg::OpCont:  d = simt_pkg::DuCont;
+      simt_pkg::OpBra:   d = simt_pkg::DuBra;
+      simt_pkg::OpBrx:   d = simt_pkg::DuBrx;
+      simt_pkg::OpJmp:   d = simt_pkg::DuJmp;
+      simt_pkg::OpJmx:   d = simt_pkg::DuJmx;
+      simt_pkg::OpCal:   d = simt_pkg::DuCal;
+      simt_pkg::OpRet:   d = simt_pkg::DuRet;
+      simt_pkg::OpExit:  d = simt_pkg::DuExit;
+      simt_pkg::OpYield: d = simt_pkg::DuYield;
+      default:           d = simt_pkg::DuNext;
+    endcase
+    ctrl_du_op = d;
+  endfunction
+
+  // Lowest set bit of a lane mask (0 for none).
+  function automatic logic [4:0] lowest(logic [31:0] m);
+    logic [4:0] r;
+    r = '0;
+    for (int i = 31; i >= 0; i--) begin
+      if (m[i]) r = 5'(i);
+    end
+    lowest = r;
+  endfunction
+
+  function automatic logic [5:0] popcount32(logic [31:0] m);
+    logic [5:0] n;
+    n = '0;
+    for (int i = 0; i < 32; i++) n = n + {5'd0, m[i]};
+    popcount32 = n;
+  endfunction
+
+  // Predicate i of one lane (7 = pt, always true). Fixed-index selects keep Yosys fast.
+  function automatic logic pick(logic [6:0] v, logic [2:0] i);
+    logic r;
+    r = 1'b1;
+    for (int p = 0; p < 7; p++) begin
+      if (i == 3'(p)) r = v[p];
+    end
+    pick = r;
+  endfunction
+
+endpackage

@@ -1,0 +1,315 @@
+// The sequencer: where the core's instruction after issue is (docs/blocks/sm.md), and the
+// core's run state, fault record and %clock.
+//
+// One instruction per warp is in flight. IDLE starts the run, retires finished CTAs,
+// launches the next CTA (LAUNCH: the launch unit), delivers a barrier wake token due (CTRL)
+// or lets a warp issue. The issued instruction is in DE for a cycle (the issue unit's de_*),
+// then in EXEC (READB and READC first for cas), from where it goes to the load/store unit
+// (MEM) or the control unit (CTRL), or retires at once. DE runs next to EXEC and CHECK, so
+// the next instruction is decoded while one retires; the units tell the sequencer when the
+// next warp may issue (issue_try). A fault from any unit stops the core (FAULT) with the
+// warp and PC of the instruction that caused it.
+module simt_sm_sequencer #(
+  parameter int NumWarps = 8,
+  localparam int WarpW   = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int AddrW   = 22
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  input  logic                      start_i,
+  output simt_sm_pkg::stage_e       stage_o,
+  output logic                      started_o,
+  output logic [31:0]               cycle_o,         // %clock, from start
+
+  // Launch unit.
+  input  logic                      launch_cfg_bad_i,
+  input  logic                      all_done_i,
+  input  logic                      cta_finished_i,  // some resident CTA has finished
+  input  logic                      launch_ready_i,
+  input  logic                      launch_done_i,
+  input  logic                      launch_wait_wake_i,
+  output logic                      launch_start_o,
+  output logic                      launch_active_o,
+  output logic                      retire_cta_o,
+
+  // Issue unit and DE.
+  input  logic                      sched_valid_i,
+  input  logic [WarpW-1:0]          sched_warp_i,
+  input  logic                      issued_i,
+  input  logic                      pc_bad_i,
+  input  logic [AddrW-1:0]          issue_pc_i,
+  input  logic                      de_v_i,
+  input  logic [WarpW-1:0]          de_w_i,
+  input  logic [AddrW-1:0]          de_pc_i,
+  input  logic                      de_legal_i,
+  input  logic                      de_simple_i,
+  input  logic                      de_cas_i,
+  output logic                      issue_try_o,
+  output logic                      alone_o,         // nothing else in flight next cycle
+  output logic                      de_go_o,
+  output logic                      de_back_o,       // DE's warp is given back unissued
+  output logic                      read_b_o,
+  output logic                      read_c_o,
+  output logic                      exec_o,
+
+  // The instruction in EXEC and after.
+  input  logic [WarpW-1:0]          w_i,
+  input  logic [AddrW-1:0]          pc_i,
+  input  logic                      is_mem_i,
+  input  logic [31:0]               exec_mask_i,
+  input  simt_sm_pkg::fault_t       exec_fault_i,
+  output logic                      lsu_start_o,
+  input  logic                      lsu_done_i,
+  input  simt_sm_pkg::fault_t       lsu_fault_i,
+
+  // Control unit.
+  input  logic                      bu_wake_valid_i,
+  input  logic                      ctl_busy_d_i,
+  input  logic                      ctl_ret_launch_i,
+  input  logic                      ctl_check_i,
+  input  logic                      ctl_fast_i,
+  input  logic                      ctl_issue_try_i,
+  input  logic                      ctl_issue_due_i,
+  output logic                      ctl_wake_o,
+  output logic                      ctl_launch_wake_o,
+  output logic                      issue_ok_o,
+  output logic                      issue_base_o,
+  output logic                      wake_next_o,
+
+  // Why the core is idle (performance counters).
+  input  logic                      idle_barrier_i,  // a warp waits at a barrier
+  input  logic                      idle_queue_i,    // a token queue is being serviced
+  output logic [simt_sm_pkg::NumPerf-1:0] evt_o,
+
+  // Fault record.
+  output simt_pkg::fault_e          fault_cause_o,
+  output logic [WarpW-1:0]          fault_warp_o,
+  output logic [AddrW-1:0]          fault_pc_o,
+  output logic                      fault_lane_valid_o,
+  output logic [4:0]                fault_lane_o,
+  output logic [31:0]               fault_addr_o
+);
+
+  simt_sm_pkg::stage_e stage_d, stage_q;
+  logic                started_d, started_q;
+  logic [31:0]         cycle_d, cycle_q;
+  logic                issue_due_d, issue_due_q;  // issue's turn after a wake
+  simt_sm_pkg::fault_t flt_d, flt_q;
+  // Before the issue of this cycle is known (stage_pre: where the instructions in flight go).
+  simt_sm_pkg::stage_e stage_pre;
+  simt_sm_pkg::fault_t flt_pre;
+  logic                issue_due_pre;
+  logic [WarpW-1:0]    fwarp_pre;
+  logic [AddrW-1:0]    fpc_pre;
+  logic [WarpW-1:0]    fwarp_d, fwarp_q;
+  logic [AddrW-1:0]    fpc_d, fpc_q;
+
+  logic running;
+  assign running = started_q && stage_q != simt_sm_pkg::StDone &&
+                   stage_q != simt_sm_pkg::StFault;
+
+  // IDLE would do nothing but issue: no CTA to retire or launch, no wake token due ...
+  assign issue_base_o = started_q && !all_done_i && !cta_finished_i && !launch_ready_i;
+  assign issue_ok_o   = issue_base_o && (!bu_wake_valid_i || issue_due_q);
+  // ... or IDLE would deliver a wake token (it is the wake's turn): a retiring unit goes to
+  // WAKE directly. Wakes and issues alternate while both wait: a woken warp issues without
+  // waiting for every wake token of its barrier, and wakes are never starved.
+  assign wake_next_o  = issue_base_o && bu_wake_valid_i && !issue_due_q;
+
+  // DE hands its instruction on: alone (DECODE), while EXEC retires a simple one, or while
+  // CHECK retires the one before.
+  assign de_go_o   = de_v_i && (stage_q == simt_sm_pkg::StDecode || ctl_check_i ||
+                                (stage_q == simt_sm_pkg::StExec && ctl_fast_i));
+  // EXEC could not retire at once after all (or faults): the decoded warp is given back.
+  assign de_back_o = de_v_i && !de_go_o;
+
+  logic to_unit;  // EXEC hands the instruction on (no fault)
+  assign to_unit = exec_fault_i.cause == simt_pkg::FltNone;
+
+  always_comb begin
+    stage_pre     = stage_q;
+    started_d   = started_q;
+    cycle_d     = running ? cycle_q + 32'd1 : cycle_q;
+    issue_due_pre = issue_due_q;
+    flt_pre       = flt_q;
+    fwarp_pre     = fwarp_q;
+    fpc_pre       = fpc_q;
+
+    launch_start_o    = 1'b0;
+    retire_cta_o      = 1'b0;
+    ctl_wake_o        = 1'b0;
+    ctl_launch_wake_o = 1'b0;
+    lsu_start_o       = 1'b0;
+    issue_try_o       = ctl_issue_try_i;
+    evt_o             = '0;
+    evt_o[simt_sm_pkg::PerfCycles] = running;
+    if (ctl_issue_due_i) issue_due_pre = 1'b1;
+
+    unique case (stage_q)
+      simt_sm_pkg::StIdle: begin
+        if (start_i && !started_q) begin
+          started_d = 1'b1;
+          if (launch_cfg_bad_i) begin
+            flt_pre       = '0;
+            flt_pre.cause = simt_pkg::FltLaunch;
+            stage_pre     = simt_sm_pkg::StFault;
+          end
+        end else if (started_q && all_done_i) begin
+          stage_pre = simt_sm_pkg::StDone;
+        end else if (started_q && cta_finished_i) begin
+          retire_cta_o = 1'b1;
+        end else if (launch_ready_i) begin
+          launch_start_o = 1'b1;
+          stage_pre        = simt_sm_pkg::StLaunch;
+        end else if (bu_wake_valid_i && !(issue_due_q && sched_valid_i)) begin
+          ctl_wake_o  = 1'b1;
+          issue_due_pre = 1'b1;
+          stage_pre     = simt_sm_pkg::StCtrl;
+        end else begin
+          issue_try_o = 1'b1;
+          if (!sched_valid_i && started_q) begin
+            // Idle, and why: a warp waits at a barrier (asleep, or held at a busy id), the
+            // token queue is being serviced, anything else (no warp resident).
+            evt_o[simt_sm_pkg::PerfIdle]        = 1'b1;
+            evt_o[simt_sm_pkg::PerfIdleBarrier] = idle_barrier_i;
+            evt_o[simt_sm_pkg::PerfIdleQueue]   = !idle_barrier_i && idle_queue_i;
+            evt_o[simt_sm_pkg::PerfIdleOther]   = !idle_barrier_i && !idle_queue_i;
+          end
+        end
+      end
+      simt_sm_pkg::StLaunch: begin
+        if (launch_done_i) begin
+          stage_pre = simt_sm_pkg::StIdle;
+        end else if (launch_wait_wake_i) begin
+          // The barrier unit takes no request while it wakes (a section's next thread, say).
+          ctl_launch_wake_o = 1'b1;
+          stage_pre           = simt_sm_pkg::StCtrl;
+        end
+      end
+      simt_sm_pkg::StDecode: issue_try_o = issue_ok_o && de_simple_i;
+      simt_sm_pkg::StReadB:  stage_pre = simt_sm_pkg::StReadC;
+      simt_sm_pkg::StReadC:  stage_pre = simt_sm_pkg::StExec;
+      simt_sm_pkg::StExec: begin
+        if (!to_unit) begin
+          flt_pre   = exec_fault_i;
+          fwarp_pre = w_i;
+          fpc_pre   = pc_i;
+          stage_pre = simt_sm_pkg::StFault;
+        end else if (is_mem_i && exec_mask_i != '0) begin
+          lsu_start_o = 1'b1;
+          stage_pre     = simt_sm_pkg::StMem;
+        end else begin
+          stage_pre = ctl_busy_d_i ? simt_sm_pkg::StCtrl : simt_sm_pkg::StIdle;
+        end
+      end
+      simt_sm_pkg::StMem: begin
+        if (lsu_fault_i.cause != simt_pkg::FltNone) begin
+          flt_pre   = lsu_fault_i;
+          fwarp_pre = w_i;
+          fpc_pre   = pc_i;
+          stage_pre = simt_sm_pkg::StFault;
+        end else if (lsu_done_i) begin
+          stage_pre = simt_sm_pkg::StCtrl;
+        end
+      end
+      simt_sm_pkg::StCtrl: begin
+        if (!ctl_busy_d_i) begin
+          stage_pre = ctl_ret_launch_i ? simt_sm_pkg::StLaunch : simt_sm_pkg::StIdle;
+        end
+      end
+      simt_sm_pkg::StDone:  ;
+      simt_sm_pkg::StFault: ;
+      default: stage_pre = simt_sm_pkg::StFault;
+    endcase
+
+    // DE: on to EXEC (READB first for cas), or an illegal opcode faults.
+    if (de_go_o) begin
+      if (!de_legal_i) begin
+        flt_pre       = '0;
+        flt_pre.cause = simt_pkg::FltIllegal;
+        fwarp_pre     = de_w_i;
+        fpc_pre       = de_pc_i;
+        stage_pre     = simt_sm_pkg::StFault;
+      end else begin
+        stage_pre = de_cas_i ? simt_sm_pkg::StReadB : simt_sm_pkg::StExec;
+      end
+    end
+  end
+
+  // Issue and fetch in the same cycle; a PC out of range faults once nothing is in flight.
+  // (A block of its own: what is in flight next cycle does not depend on the issue.)
+  assign alone_o = stage_pre == simt_sm_pkg::StIdle && !de_go_o;
+  always_comb begin
+    stage_d     = stage_pre;
+    issue_due_d = issue_due_pre;
+    flt_d       = flt_pre;
+    fwarp_d     = fwarp_pre;
+    fpc_d       = fpc_pre;
+    if (issued_i) begin
+      issue_due_d = 1'b0;
+      if (pc_bad_i) begin
+        flt_d       = '0;
+        flt_d.cause = simt_pkg::FltPcRange;
+        fwarp_d     = sched_warp_i;
+        fpc_d       = issue_pc_i;
+        stage_d     = simt_sm_pkg::StFault;
+      end else if (alone_o) begin
+        stage_d = simt_sm_pkg::StDecode;
+      end
+    end
+  end
+
+  assign stage_o            = stage_q;
+  assign started_o          = started_q;
+  assign cycle_o            = cycle_q;
+  assign launch_active_o    = stage_q == simt_sm_pkg::StLaunch;
+  assign read_b_o           = stage_q == simt_sm_pkg::StReadB;
+  assign read_c_o           = stage_q == simt_sm_pkg::StReadC;
+  assign exec_o             = stage_q == simt_sm_pkg::StExec;
+  assign fault_cause_o      = flt_q.cause;
+  assign fault_warp_o       = fwarp_q;
+  assign fault_pc_o         = fpc_q;
+  assign fault_lane_valid_o = flt_q.lane_v;
+  assign fault_lane_o       = flt_q.lane;
+  assign fault_addr_o       = flt_q.addr;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stage_q     <= simt_sm_pkg::StIdle;
+      started_q   <= 1'b0;
+      cycle_q     <= '0;
+      issue_due_q <= 1'b0;
+      flt_q       <= '0;
+      fwarp_q     <= '0;
+      fpc_q       <= '0;
+    end else begin
+      stage_q     <= stage_d;
+      started_q   <= started_d;
+      cycle_q     <= cycle_d;
+      issue_due_q <= issue_due_d;
+      flt_q       <= flt_d;
+      fwarp_q     <= fwarp_d;
+      fpc_q       <= fpc_d;
+    end
+  end
+
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // DE runs alone (DECODE), next to CHECK, or next to EXEC, which then retires a simple
+      // instruction at once (or faults); two instructions of one warp are never in flight.
+      assert (de_v_i == (stage_q == simt_sm_pkg::StDecode) ||
+              (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_check_i)))
+        else $error("sm: instruction in DE in stage %0d", stage_q);
+      if (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_check_i)) assert (de_w_i != w_i)
+        else $error("sm: warp %0d in DE and in flight at once", w_i);
+      if (de_v_i && stage_q == simt_sm_pkg::StExec)
+        assert (ctl_fast_i || stage_d == simt_sm_pkg::StFault)
+        else $error("sm: EXEC next to DE does not retire in one cycle");
+      assert (!(lsu_start_o && ctl_busy_d_i))
+        else $error("sm: an instruction to the load/store and control units at once");
+    end
+  end
+`endif
+
+endmodule
