@@ -32,7 +32,9 @@ build: configure
 
 # Kernels on the verilated SM core (the default engine): vector add, then the spin lock in
 # both divergence modes (the stack baseline must end in timeout, status 3, as seed 002 says).
-run: build
+# Builds only the simt command (the core verilated once), not the test suite.
+run: configure
+	cmake --build $(BUILD) -j $(JOBS) --target simt
 	$(BUILD)/bin/simt run sim/kernels/vector_add.s --dump c:8
 	$(BUILD)/bin/simt run sim/kernels/spin_lock.s --dump counter --dump lock
 	@$(BUILD)/bin/simt run sim/kernels/spin_lock.s --divergence stack \

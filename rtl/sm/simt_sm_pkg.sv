@@ -38,7 +38,8 @@ package simt_sm_pkg;
   // A fault seen by a unit ('0: none, FltNone is 0); the sequencer adds the warp and PC of
   // the instruction.
   typedef struct packed {
-    simt_pkg::fault_e cause;   // FltNone: no fault
+    logic [3:0]       cause;   // simt_pkg::fault_e (FltNone: no fault; Yosys 0.23 takes
+                               // no enum of another package in a struct)
     logic             lane_v;
     logic [4:0]       lane;
     logic [31:0]      addr;
@@ -88,39 +89,45 @@ package simt_sm_pkg;
   // ---------------------------------------------------------------------------------------
   // Helpers
   // ---------------------------------------------------------------------------------------
-  function automatic cls_t classify(logic [6:0] o);
-    cls_t c;
+  // Bits of cls_t, for the function below (Yosys 0.23 returns no structs from functions).
+  localparam int ClsShared = 10, ClsCas = 9, ClsAtom = 8, ClsStore = 7, ClsV4 = 6,
+                 ClsBottom = 5, ClsArrive = 4, ClsCtrl = 3, ClsMem = 2, ClsPred = 1, ClsAlu = 0;
+
+  // The classes of an opcode, as a cls_t.
+  function automatic logic [10:0] classify(logic [6:0] o);
+    logic [10:0] c;
     c = '0;
     case (o)
       simt_pkg::OpAdd, simt_pkg::OpSub, simt_pkg::OpMul, simt_pkg::OpAnd, simt_pkg::OpOr,
       simt_pkg::OpXor, simt_pkg::OpShl, simt_pkg::OpShr, simt_pkg::OpSra, simt_pkg::OpMin,
       simt_pkg::OpMax, simt_pkg::OpMinu, simt_pkg::OpMaxu, simt_pkg::OpMov,
       simt_pkg::OpMovSreg, simt_pkg::OpNot, simt_pkg::OpSelp, simt_pkg::OpLdParam:
-        c.alu = 1'b1;
+        c[ClsAlu] = 1'b1;
       simt_pkg::OpSetp, simt_pkg::OpPand, simt_pkg::OpPor, simt_pkg::OpPxor,
       simt_pkg::OpPnot:
-        c.pred = 1'b1;
-      simt_pkg::OpLdGlobal:      c.mem = 1'b1;
-      simt_pkg::OpStGlobal:      begin c.mem = 1'b1; c.store = 1'b1; end
-      simt_pkg::OpLdShared:      begin c.mem = 1'b1; c.shared = 1'b1; end
-      simt_pkg::OpStShared:      begin c.mem = 1'b1; c.shared = 1'b1; c.store = 1'b1; end
-      simt_pkg::OpLdGlobalV4:    begin c.mem = 1'b1; c.v4 = 1'b1; end
-      simt_pkg::OpStGlobalV4:    begin c.mem = 1'b1; c.v4 = 1'b1; c.store = 1'b1; end
-      simt_pkg::OpAtomGlobal:    begin c.mem = 1'b1; c.atom = 1'b1; end
-      simt_pkg::OpAtomShared:    begin c.mem = 1'b1; c.atom = 1'b1; c.shared = 1'b1; end
-      simt_pkg::OpAtomGlobalCas: begin c.mem = 1'b1; c.atom = 1'b1; c.cas = 1'b1; end
-      simt_pkg::OpAtomSharedCas: begin
-        c.mem = 1'b1; c.atom = 1'b1; c.cas = 1'b1; c.shared = 1'b1;
-      end
+        c[ClsPred] = 1'b1;
+      simt_pkg::OpLdGlobal:      c = (11'd1 << ClsMem);
+      simt_pkg::OpStGlobal:      c = (11'd1 << ClsMem) | (11'd1 << ClsStore);
+      simt_pkg::OpLdShared:      c = (11'd1 << ClsMem) | (11'd1 << ClsShared);
+      simt_pkg::OpStShared:      c = (11'd1 << ClsMem) | (11'd1 << ClsShared) |
+                                     (11'd1 << ClsStore);
+      simt_pkg::OpLdGlobalV4:    c = (11'd1 << ClsMem) | (11'd1 << ClsV4);
+      simt_pkg::OpStGlobalV4:    c = (11'd1 << ClsMem) | (11'd1 << ClsV4) | (11'd1 << ClsStore);
+      simt_pkg::OpAtomGlobal:    c = (11'd1 << ClsMem) | (11'd1 << ClsAtom);
+      simt_pkg::OpAtomShared:    c = (11'd1 << ClsMem) | (11'd1 << ClsAtom) |
+                                     (11'd1 << ClsShared);
+      simt_pkg::OpAtomGlobalCas: c = (11'd1 << ClsMem) | (11'd1 << ClsAtom) | (11'd1 << ClsCas);
+      simt_pkg::OpAtomSharedCas: c = (11'd1 << ClsMem) | (11'd1 << ClsAtom) | (11'd1 << ClsCas) |
+                                     (11'd1 << ClsShared);
       simt_pkg::OpSsy, simt_pkg::OpSync, simt_pkg::OpPbrk, simt_pkg::OpBrk,
       simt_pkg::OpPcont, simt_pkg::OpCont, simt_pkg::OpBra, simt_pkg::OpBrx, simt_pkg::OpJmp,
       simt_pkg::OpJmx, simt_pkg::OpCal, simt_pkg::OpRet, simt_pkg::OpExit,
       simt_pkg::OpYield:
-        c.ctrl = 1'b1;
+        c[ClsCtrl] = 1'b1;
       simt_pkg::OpBarSync, simt_pkg::OpBarTopOcs, simt_pkg::OpBarTopUcs:
-        c.arrive = 1'b1;
+        c[ClsArrive] = 1'b1;
       simt_pkg::OpBarBotOcs, simt_pkg::OpBarBotUcs:
-        c.bottom = 1'b1;
+        c[ClsBottom] = 1'b1;
       default: ;
     endcase
     classify = c;
@@ -174,6 +181,25 @@ package simt_sm_pkg;
       if (i == 3'(p)) r = v[p];
     end
     pick = r;
+  endfunction
+
+  // A fault record's cause as the enum (no enum casts in Yosys 0.23).
+  function automatic simt_pkg::fault_e fault_cause(logic [3:0] c);
+    simt_pkg::fault_e f;
+    case (c)
+      4'd1:    f = simt_pkg::FltIllegal;
+      4'd2:    f = simt_pkg::FltPcRange;
+      4'd3:    f = simt_pkg::FltTrap;
+      4'd4:    f = simt_pkg::FltGlobalAlign;
+      4'd5:    f = simt_pkg::FltGlobalRange;
+      4'd6:    f = simt_pkg::FltSharedAlign;
+      4'd7:    f = simt_pkg::FltSharedRange;
+      4'd8:    f = simt_pkg::FltParamAlign;
+      4'd9:    f = simt_pkg::FltParamRange;
+      4'd10:   f = simt_pkg::FltLaunch;
+      default: f = simt_pkg::FltNone;
+    endcase
+    fault_cause = f;
   endfunction
 
 endpackage

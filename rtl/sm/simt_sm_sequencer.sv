@@ -266,7 +266,7 @@ module simt_sm_sequencer #(
   assign read_b_o           = stage_q == simt_sm_pkg::StReadB;
   assign read_c_o           = stage_q == simt_sm_pkg::StReadC;
   assign exec_o             = stage_q == simt_sm_pkg::StExec;
-  assign fault_cause_o      = flt_q.cause;
+  assign fault_cause_o      = simt_sm_pkg::fault_cause(flt_q.cause);
   assign fault_warp_o       = fwarp_q;
   assign fault_pc_o         = fpc_q;
   assign fault_lane_valid_o = flt_q.lane_v;

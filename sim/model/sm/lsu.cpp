@@ -1,0 +1,118 @@
+#include "model/sm/lsu.h"
+
+#include <algorithm>
+
+namespace simt::model {
+
+using isa::Op;
+
+SmLsu::SmLsu(const Config& cfg)
+    : cfg_(cfg),
+      global_(cfg.globalBytes / 4, 0),
+      shared_(static_cast<size_t>(cfg.numCtas) * static_cast<size_t>(cfg.sharedWords), 0) {}
+
+bool SmLsu::isMemory(Op op) {
+  switch (op) {
+    case Op::LdGlobal: case Op::StGlobal: case Op::LdShared: case Op::StShared:
+    case Op::LdGlobalV4: case Op::StGlobalV4: case Op::AtomGlobal: case Op::AtomShared:
+    case Op::AtomGlobalCas: case Op::AtomSharedCas:
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint32_t SmLsu::atomic(isa::AtomOp op, uint32_t old, uint32_t v) {
+  switch (op) {
+    case isa::AtomOp::Add: return old + v;
+    case isa::AtomOp::Min: return static_cast<uint32_t>(std::min(static_cast<int32_t>(old), static_cast<int32_t>(v)));
+    case isa::AtomOp::Max: return static_cast<uint32_t>(std::max(static_cast<int32_t>(old), static_cast<int32_t>(v)));
+    case isa::AtomOp::And: return old & v;
+    case isa::AtomOp::Or: return old | v;
+    case isa::AtomOp::Xor: return old ^ v;
+    case isa::AtomOp::Exch: return v;
+    default: return old;
+  }
+}
+
+void SmLsu::clearShared(int cta, int words) {
+  for (int i = 0; i < words; ++i) shared_[index(cta, i)] = 0;
+}
+
+SmLsu::Result SmLsu::execute(const Instruction& in, WarpRegs& regs) {
+  Result res;
+  const bool shared = in.op == Op::LdShared || in.op == Op::StShared || in.op == Op::AtomShared ||
+                      in.op == Op::AtomSharedCas;
+  const bool v4 = in.op == Op::LdGlobalV4 || in.op == Op::StGlobalV4;
+  const bool store = in.op == Op::StGlobal || in.op == Op::StShared || in.op == Op::StGlobalV4;
+  const bool atom = in.op == Op::AtomGlobal || in.op == Op::AtomShared || in.op == Op::AtomGlobalCas ||
+                    in.op == Op::AtomSharedCas;
+  const bool cas = in.op == Op::AtomGlobalCas || in.op == Op::AtomSharedCas;
+  const int elems = v4 ? 4 : 1;
+  // Operands as the unit latched them in EXEC (a store's data, an atomic's operand and cas's
+  // swap value), before any of this instruction's loads write the registers.
+  const auto base = regs[in.ra];
+  const auto opb = regs[in.rb];
+  const auto opc = regs[in.sub];
+
+  for (int l = 0; l < 32; ++l) {
+    if (!((in.exec >> l) & 1u)) continue;
+    for (int e = 0; e < elems; ++e) {
+      const uint32_t addr = (in.immB ? 0u : base[static_cast<size_t>(l)]) + in.imm + 4u * static_cast<uint32_t>(e);
+      // The range check is on the 33-bit sum addr + 4 (no wrap), as in the RTL.
+      const uint64_t end = static_cast<uint64_t>(addr) + 4;
+      bool misaligned = false, outOfRange = false;
+      if (shared) {
+        misaligned = (addr & 3u) != 0;
+        outOfRange = end > cfg_.sharedBytes;
+      } else {
+        misaligned = (v4 && e == 0) ? (addr & 15u) != 0 : (addr & 3u) != 0;
+        outOfRange = end > cfg_.globalBytes;
+      }
+      if (misaligned || outOfRange) {
+        res.fault = shared ? (misaligned ? Fault::SharedAlign : Fault::SharedRange)
+                           : (misaligned ? Fault::GlobalAlign : Fault::GlobalRange);
+        res.faultLane = l;
+        res.faultAddr = addr;
+        return res;
+      }
+      const int reg = (in.rd + e) & 31;
+      if (shared) {
+        uint32_t& w = shared_[index(in.cta, static_cast<int>(addr / 4))];
+        const uint32_t old = w;
+        if (store) {
+          w = opb[static_cast<size_t>(l)];
+        } else {
+          if (atom) {
+            w = cas ? (old == opb[static_cast<size_t>(l)] ? opc[static_cast<size_t>(l)] : old)
+                    : atomic(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
+          }
+          regs[static_cast<size_t>(reg)][static_cast<size_t>(l)] = old;
+          res.writes.push_back({l, reg, old});
+        }
+        continue;
+      }
+      uint32_t& w = global_[addr / 4];
+      if (store) {
+        // v4: each element's data register, read when the element is served.
+        const uint32_t data = v4 ? regs[static_cast<size_t>((in.rb + e) & 31)][static_cast<size_t>(l)]
+                                 : opb[static_cast<size_t>(l)];
+        res.requests.push_back({true, addr, data});
+        w = data;
+        continue;
+      }
+      const uint32_t old = w;
+      res.requests.push_back({false, addr, opb[static_cast<size_t>(l)]});
+      regs[static_cast<size_t>(reg)][static_cast<size_t>(l)] = old;
+      res.writes.push_back({l, reg, old});
+      if (atom) {
+        w = cas ? (old == opb[static_cast<size_t>(l)] ? opc[static_cast<size_t>(l)] : old)
+                : atomic(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
+        res.requests.push_back({true, addr, w});
+      }
+    }
+  }
+  return res;
+}
+
+}  // namespace simt::model

@@ -1,0 +1,83 @@
+// Golden model of simt_sm_lsu, the SM core's load/store unit: one warp memory instruction
+// (ld/st global and shared, v4, atomics and cas) executed lane by lane in ascending lane
+// order, v4 elements in order, with the global-memory port's requests in the order the RTL
+// issues them (an atomic: its read, then its write) and the register writes it makes. The
+// same transactions as the RTL: a test drives one random stream into both and compares the
+// port requests, the register writes, the memories and the fault.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "asm/isa.h"
+
+namespace simt::model {
+
+// The warp's registers as the unit sees them: reg[r][lane].
+using WarpRegs = std::array<std::array<uint32_t, 32>, 32>;
+
+class SmLsu {
+ public:
+  // Fault causes, numbered as simt_pkg::fault_e.
+  enum class Fault : uint8_t { None = 0, GlobalAlign = 4, GlobalRange = 5, SharedAlign = 6, SharedRange = 7 };
+
+  struct Config {
+    uint32_t globalBytes = 4096;  // cfg_global_bytes_i
+    uint32_t sharedBytes = 1024;  // cfg_shared_bytes_i (per CTA)
+    int numCtas = 2;
+    int sharedWords = 256;        // words per resident CTA (the RTL parameter)
+  };
+
+  // One instruction: opcode and fields as encoded (isa.h), the executing lanes.
+  struct Instruction {
+    isa::Op op = isa::Op::LdGlobal;
+    uint8_t rd = 0, ra = 0, rb = 0, sub = 0;
+    bool immB = false;  // no base register: the address is the immediate
+    uint32_t imm = 0;
+    uint32_t exec = 0;
+    int cta = 0;        // the warp's resident CTA (its shared memory)
+  };
+
+  struct MemRequest {   // a request on the global-memory port
+    bool write = false;
+    uint32_t addr = 0, data = 0;
+    bool operator==(const MemRequest& o) const { return write == o.write && addr == o.addr && data == o.data; }
+  };
+  struct RegWrite {
+    int lane = 0, reg = 0;
+    uint32_t value = 0;
+    bool operator==(const RegWrite& o) const { return lane == o.lane && reg == o.reg && value == o.value; }
+  };
+  struct Result {
+    std::vector<MemRequest> requests;
+    std::vector<RegWrite> writes;
+    Fault fault = Fault::None;
+    int faultLane = 0;
+    uint32_t faultAddr = 0;
+  };
+
+  explicit SmLsu(const Config& cfg);
+
+  // Executes on the model's memories and on regs (loads write it); stops at a fault.
+  Result execute(const Instruction& in, WarpRegs& regs);
+  // The launch's clear of a CTA's shared memory: its first `words` words.
+  void clearShared(int cta, int words);
+
+  std::vector<uint32_t>& global() { return global_; }
+  uint32_t shared(int cta, int word) const { return shared_[index(cta, word)]; }
+
+  static bool isMemory(isa::Op op);
+
+ private:
+  size_t index(int cta, int word) const {
+    return static_cast<size_t>(cta) * static_cast<size_t>(cfg_.sharedWords) + static_cast<size_t>(word);
+  }
+  static uint32_t atomic(isa::AtomOp op, uint32_t old, uint32_t v);
+
+  Config cfg_;
+  std::vector<uint32_t> global_;
+  std::vector<uint32_t> shared_;
+};
+
+}  // namespace simt::model
