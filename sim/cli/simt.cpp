@@ -1,6 +1,7 @@
 // The simt command line: `simt asm FILE.s ...` assembles and prints listings; `simt run
 // FILE.s [options]` runs a kernel (ISA.md section 5) and reports the result.
 #include <boost/program_options.hpp>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,10 @@
 #include "model/sm/sm_model.h"
 #include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
+#ifdef SIMT_WITH_COMPILER
+#include "compiler/compiler.h"
+#include "runtime/cl_runtime.h"
+#endif
 
 namespace po = boost::program_options;
 
@@ -22,6 +27,10 @@ const char* const kUsage =
     "commands:\n"
     "  asm FILE.s ...        assemble and print a listing (address, encoding, disassembly, source)\n"
     "  run FILE.s [options]  run a kernel (simt run --help for the options)\n"
+    "  run FILE.cl --kernel NAME --global G[,G[,G]] [--local L,..] [--arg SPEC]... [options]\n"
+    "                        compile and run an OpenCL C kernel (KERNELS.md, docs/compiler.md)\n"
+    "  cc FILE.cl [--kernel NAME] [-D NAME[=V]]... [-I DIR]... [-o OUT.s]\n"
+    "                        compile an OpenCL C kernel and print its simt assembly\n"
     "  help                  this text\n";
 
 // Options of a subcommand plus positional FILE arguments ("file"); false after printing
@@ -98,6 +107,43 @@ DumpRequest parseDump(const std::string& text) {
   return d;
 }
 
+// Runs a kernel image on one engine: the ISA model, the verilated core, or both in lockstep.
+simt::model::RunResult runEngine(const simt::assembler::Kernel& kernel, const simt::model::RunConfig& cfg,
+                                 const std::string& engine, const std::string& wavePath) {
+  if (engine == "model") {
+    simt::model::SmModel sm(kernel, cfg);
+    return sm.run();
+  }
+  if (engine == "rtl") {
+    simt::rtl::SmRtl core(kernel, cfg, wavePath);
+    return core.run();
+  }
+  simt::cosim::Cosim cosim(kernel, cfg, wavePath);
+  return cosim.run();
+}
+
+// Writes the JSON result to PATH or stdout ("-"); false if the file cannot be written.
+bool writeJson(const nlohmann::ordered_json& j, const std::string& jsonPath) {
+  if (jsonPath.empty()) return true;
+  if (jsonPath == "-") {
+    std::cout << j.dump() << "\n";
+    return true;
+  }
+  std::ofstream out(jsonPath);
+  if (!out) {
+    std::cerr << "simt run: cannot write " << jsonPath << "\n";
+    return false;
+  }
+  out << j.dump() << "\n";
+  return true;
+}
+
+#ifdef SIMT_WITH_COMPILER
+int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model::RunConfig cfg,
+              const std::string& engine, const std::string& div, const std::string& wavePath,
+              const std::vector<DumpRequest>& dumps);
+#endif
+
 int cmdRun(const std::vector<std::string>& args) {
   po::options_description desc("simt run FILE.s [options]");
   desc.add_options()
@@ -122,7 +168,15 @@ int cmdRun(const std::vector<std::string>& args) {
        "first-any (arrival of any thread), last (participant) or last-any")
       ("barrier-priority", po::value<std::vector<std::string>>()->composing(),
        "ID=P: slot-arbiter priority 0..3 of barrier id ID (extension, seed 000; higher first; "
-       "repeatable; default 0, round robin)");
+       "repeatable; default 0, round robin)")
+      ("kernel", po::value<std::string>(), "FILE.cl: the kernel to run (default: the file's only kernel)")
+      ("global", po::value<std::string>(), "FILE.cl: global size G[,G[,G]] (1 to 3 dimensions)")
+      ("local", po::value<std::string>(), "FILE.cl: work-group size L[,L[,L]] (default: the runtime's choice)")
+      ("arg", po::value<std::vector<std::string>>()->composing(),
+       "FILE.cl: one per kernel parameter, in order: i32:V, u32:V, f32:V, buf:NAME:N[:TYPE][=INIT], "
+       "view:NAME:OFFSET, local:BYTES")
+      ("define,D", po::value<std::vector<std::string>>()->composing(), "FILE.cl: NAME[=VALUE] macro")
+      ("include,I", po::value<std::vector<std::string>>()->composing(), "FILE.cl: include directory");
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
@@ -216,6 +270,21 @@ int cmdRun(const std::vector<std::string>& args) {
     wavePath = vm["wave"].as<std::string>();
   }
 
+  const bool isCl = files[0].size() > 3 && files[0].compare(files[0].size() - 3, 3, ".cl") == 0;
+  if (isCl) {
+#ifdef SIMT_WITH_COMPILER
+    if (vm.count("ctas") || vm.count("threads")) {
+      return usage("--ctas/--threads do not apply to an OpenCL kernel: use --global and --local");
+    }
+    return runOpenCl(files[0], vm, cfg, engine, div, wavePath, dumps);
+#else
+    return usage("this build has no OpenCL compiler (clang-16/llvm-16-dev missing)");
+#endif
+  }
+  for (const char* clOnly : {"kernel", "global", "local", "arg", "define", "include"}) {
+    if (vm.count(clOnly)) return usage(std::string("--") + clOnly + " applies only to an OpenCL kernel (FILE.cl)");
+  }
+
   simt::assembler::Kernel kernel;
   try {
     kernel = simt::assembler::assembleFile(files[0]);
@@ -237,17 +306,7 @@ int cmdRun(const std::vector<std::string>& args) {
     }
   }
 
-  simt::model::RunResult res;
-  if (engine == "model") {
-    simt::model::SmModel sm(kernel, cfg);
-    res = sm.run();
-  } else if (engine == "rtl") {
-    simt::rtl::SmRtl core(kernel, cfg, wavePath);
-    res = core.run();
-  } else {
-    simt::cosim::Cosim cosim(kernel, cfg, wavePath);
-    res = cosim.run();
-  }
+  const simt::model::RunResult res = runEngine(kernel, cfg, engine, wavePath);
 
   nlohmann::ordered_json j;
   j["status"] = simt::model::runStatusName(res.status);
@@ -282,20 +341,171 @@ int cmdRun(const std::vector<std::string>& args) {
   }
   std::cout.flush();
   if (!res.message.empty()) std::cerr << res.message << "\n";
-  if (!jsonPath.empty()) {
-    if (jsonPath == "-") {
-      std::cout << j.dump() << "\n";
-    } else {
-      std::ofstream out(jsonPath);
-      if (!out) {
-        std::cerr << "simt run: cannot write " << jsonPath << "\n";
-        return 1;
-      }
-      out << j.dump() << "\n";
-    }
-  }
+  if (!writeJson(j, jsonPath)) return 1;
   return simt::model::exitCode(res.status);
 }
+
+#ifdef SIMT_WITH_COMPILER
+std::vector<std::string> strings(const po::variables_map& vm, const char* name) {
+  return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+// A buffer element as JSON: i32 signed, u32 unsigned, f32 a number.
+nlohmann::ordered_json elementJson(simt::runtime::ElemType t, uint32_t w) {
+  if (t == simt::runtime::ElemType::I32) return static_cast<int32_t>(w);
+  if (t == simt::runtime::ElemType::U32) return w;
+  float f = 0;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model::RunConfig cfg,
+              const std::string& engine, const std::string& div, const std::string& wavePath,
+              const std::vector<DumpRequest>& dumps) {
+  namespace rt = simt::runtime;
+  auto usage = [](const std::string& msg) {
+    std::cerr << "simt run: " << msg << "\n";
+    return 1;
+  };
+  simt::compiler::CompileOptions opt;
+  if (vm.count("kernel")) opt.kernel = vm["kernel"].as<std::string>();
+  opt.defines = strings(vm, "define");
+  opt.includeDirs = strings(vm, "include");
+  rt::DeviceLimits limits;
+  if (engine == "model") limits.maxThreadsPerGroup = simt::model::RunConfig::maxThreadsPerCta();
+  std::vector<rt::Buffer> buffers;
+  std::vector<rt::KernelArg> kargs;
+  rt::NDRange range;
+  try {
+    range = rt::parseRange(vm.count("global") ? vm["global"].as<std::string>() : "",
+                           vm.count("local") ? vm["local"].as<std::string>() : "", limits.maxThreadsPerGroup);
+    for (const auto& a : strings(vm, "arg")) kargs.push_back(rt::parseArg(a, buffers));
+  } catch (const rt::LaunchError& e) {
+    return usage(e.what());
+  }
+  simt::compiler::CompiledKernel ck;
+  try {
+    ck = simt::compiler::compileFile(file, opt);
+  } catch (const simt::compiler::CompileError& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  if (!ck.diagnostics.empty()) std::cerr << ck.diagnostics;
+  rt::LaunchImage img;
+  try {
+    img = rt::buildLaunch(ck, range, kargs, buffers, limits);
+  } catch (const rt::LaunchError& e) {
+    return usage(e.what());
+  }
+  for (const auto& d : dumps) {
+    if (!img.kernel.dataLabels.count(d.label)) return usage("--dump: no buffer '" + d.label + "'");
+  }
+  const simt::model::RunResult res = runEngine(img.kernel, cfg, engine, wavePath);
+  const std::vector<rt::Buffer> after = rt::readBack(img, buffers, res.global);
+
+  nlohmann::ordered_json j;
+  j["status"] = simt::model::runStatusName(res.status);
+  j["engine"] = engine;
+  j["cycles"] = res.cycles;
+  j["instructions"] = res.instructions;
+  j["memory"] = nlohmann::ordered_json::object();
+  for (const auto& b : after) {
+    auto arr = nlohmann::ordered_json::array();
+    for (uint32_t w : b.words) arr.push_back(elementJson(b.type, w));
+    j["memory"][b.name] = arr;
+  }
+  j["stats"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : res.stats) j["stats"][k] = v;
+  j["stats"]["thread_instructions"] = res.threadInstructions;
+  nlohmann::ordered_json c;
+  c["kernel"] = ck.name;
+  c["variant"] = "default";
+  c["code_instructions"] = ck.stats.instructions;
+  c["virtual_registers"] = ck.stats.virtualRegisters;
+  c["spilled_registers"] = ck.stats.spilledRegisters;
+  c["spill_loads"] = ck.stats.spillLoads;
+  c["spill_stores"] = ck.stats.spillStores;
+  c["frame_bytes"] = ck.frameBytes;
+  c["local_bytes"] = img.kernel.sharedBytes;
+  c["divergent_branches"] = ck.stats.divergentBranches;
+  c["uniform_branches"] = ck.stats.uniformBranches;
+  c["reconvergence_tokens"] = ck.stats.reconvergenceTokens;
+  c["yields"] = ck.stats.yields;
+  c["compile_ms"] = ck.stats.milliseconds;
+  c["work_groups"] = img.kernel.ctas;
+  c["work_group_size"] = img.kernel.threads;
+  j["compile"] = c;
+  if (!res.message.empty()) j["message"] = res.message;
+
+  const std::string jsonPath = vm.count("json") ? vm["json"].as<std::string>() : "";
+  if (jsonPath != "-") {
+    std::cout << file << " (" << ck.name << "): " << simt::model::runStatusName(res.status) << " (engine " << engine
+              << ", divergence " << div << "): " << res.cycles << " cycles, " << res.instructions
+              << " warp-instructions, " << res.threadInstructions << " thread-instructions; " << img.kernel.ctas
+              << " work-groups of " << img.kernel.threads << "\n";
+    for (const auto& b : after) {
+      bool dumped = dumps.empty();
+      for (const auto& d : dumps) dumped |= d.label == b.name;
+      if (!dumped) continue;
+      std::cout << "  " << b.name << ":";
+      for (size_t i = 0; i < b.words.size(); ++i) {
+        if (i == 64 && dumps.empty()) {
+          std::cout << " ... (" << b.words.size() << " elements; --json has all)";
+          break;
+        }
+        std::cout << " " << elementJson(b.type, b.words[i]).dump();
+      }
+      std::cout << "\n";
+    }
+  }
+  std::cout.flush();
+  if (!res.message.empty()) std::cerr << res.message << "\n";
+  if (!writeJson(j, jsonPath)) return 1;
+  return simt::model::exitCode(res.status);
+}
+
+int cmdCc(const std::vector<std::string>& args) {
+  po::options_description desc("simt cc FILE.cl [options]");
+  desc.add_options()("help,h", "show this help")
+      ("kernel", po::value<std::string>(), "the kernel to compile (default: the file's only kernel)")
+      ("define,D", po::value<std::vector<std::string>>()->composing(), "NAME[=VALUE] macro")
+      ("include,I", po::value<std::vector<std::string>>()->composing(), "include directory")
+      ("output,o", po::value<std::string>(), "write the assembly to OUT.s (default: stdout)");
+  po::variables_map vm;
+  if (!parseCommandLine("cc", desc, args, vm)) return 1;
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (!vm.count("file") || vm["file"].as<std::vector<std::string>>().size() != 1) {
+    std::cerr << "simt cc: exactly one FILE.cl expected\n";
+    return 1;
+  }
+  simt::compiler::CompileOptions opt;
+  if (vm.count("kernel")) opt.kernel = vm["kernel"].as<std::string>();
+  opt.defines = strings(vm, "define");
+  opt.includeDirs = strings(vm, "include");
+  simt::compiler::CompiledKernel ck;
+  try {
+    ck = simt::compiler::compileFile(vm["file"].as<std::vector<std::string>>()[0], opt);
+  } catch (const simt::compiler::CompileError& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  if (!ck.diagnostics.empty()) std::cerr << ck.diagnostics;
+  if (vm.count("output")) {
+    std::ofstream out(vm["output"].as<std::string>());
+    if (!out) {
+      std::cerr << "simt cc: cannot write " << vm["output"].as<std::string>() << "\n";
+      return 1;
+    }
+    out << ck.assembly;
+  } else {
+    std::cout << ck.assembly;
+  }
+  return 0;
+}
+#endif
 
 }  // namespace
 
@@ -312,6 +522,14 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "run") return cmdRun(rest);
+#ifdef SIMT_WITH_COMPILER
+  if (cmd == "cc") return cmdCc(rest);
+#else
+  if (cmd == "cc") {
+    std::cerr << "simt cc: this build has no OpenCL compiler (clang-16/llvm-16-dev missing)\n";
+    return 1;
+  }
+#endif
   std::cerr << "simt: unknown command '" << cmd << "'\n" << kUsage;
   return 1;
 }

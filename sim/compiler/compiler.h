@@ -1,0 +1,74 @@
+// The OpenCL C kernel compiler (docs/compiler.md): Clang 16 parses OpenCL C 1.2 for 32-bit
+// SPIR and LLVM 16 optimises it; this library lowers the LLVM IR of one kernel to simt
+// assembly (ISA.md), which the project's assembler (sim/asm) turns into code.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simt::compiler {
+
+// A compile error, already formatted as FILE:LINE:COL: error: MESSAGE (Clang's diagnostics
+// pass through unchanged; a construct the lowering refuses names its source line).
+class CompileError : public std::runtime_error {
+ public:
+  explicit CompileError(const std::string& what) : std::runtime_error(what) {}
+};
+
+struct CompileOptions {
+  std::string kernel;                    // empty: the file's only kernel (error if several)
+  std::vector<std::string> defines;      // NAME or NAME=VALUE (-D)
+  std::vector<std::string> includeDirs;  // -I, searched after FILE.cl's own directory
+  int maxRegisters = 31;                 // tests: fewer allocatable registers force spilling
+};
+
+// How the runtime passes one kernel parameter (one param word each).
+enum class ArgKind { GlobalPtr, ConstantPtr, LocalPtr, Scalar };
+const char* argKindName(ArgKind k);
+
+struct ArgInfo {
+  std::string name;      // from the source (may be empty)
+  std::string typeName;  // OpenCL type as written, e.g. "int*", "uint"
+  ArgKind kind = ArgKind::Scalar;
+  bool isFloat = false;  // scalar float
+};
+
+// The parameter words the runtime writes (docs/compiler.md, "Launch ABI"): the kernel's
+// arguments in order, one word each, then the hidden block at word hiddenBase.
+namespace hidden {
+constexpr int kWorkDim = 0;
+constexpr int kGlobalSize = 1;   // 3 words, x y z
+constexpr int kLocalSize = 4;    // 3 words
+constexpr int kNumGroups = 7;    // 3 words
+constexpr int kGlobalOffset = 10;  // 3 words
+constexpr int kPrivateBase = 13;   // byte address of the per-thread private frames
+constexpr int kWords = 14;
+}  // namespace hidden
+
+struct CompileStats {
+  int instructions = 0;     // emitted instructions
+  int virtualRegisters = 0;
+  int spilledRegisters = 0; // live ranges given a frame slot
+  int spillLoads = 0, spillStores = 0;  // static spill instructions
+  int divergentBranches = 0, uniformBranches = 0, reconvergenceTokens = 0, yields = 0;
+  int unnestedBranches = 0;  // divergent branches reconverging at an enclosing token only
+  double milliseconds = 0;
+};
+
+struct CompiledKernel {
+  std::string name;
+  std::string assembly;  // simt assembly text: .kernel, .text code, .data for __constant data
+  std::vector<ArgInfo> args;
+  int hiddenBase = 0;           // param word of the hidden block (== args.size())
+  uint32_t staticLocalBytes = 0;  // __local variables declared in the kernel (shared memory from 0)
+  uint32_t frameBytes = 0;        // private memory per work-item (private arrays, spills)
+  CompileStats stats;
+  std::string diagnostics;  // Clang's warnings, if any
+};
+
+// Compile one kernel of FILE.cl. Throws CompileError.
+CompiledKernel compileFile(const std::string& path, const CompileOptions& opt);
+
+}  // namespace simt::compiler

@@ -1,0 +1,1094 @@
+#include "compiler/lower.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+
+#include "compiler/builtins.h"
+
+namespace simt::compiler {
+
+using namespace llvm;
+
+namespace {
+
+constexpr int kAsPrivate = 0, kAsGlobal = 1, kAsConstant = 2, kAsLocal = 3;
+
+[[noreturn]] void refuse(const Instruction* at, const std::string& what) {
+  throw CompileError(sourcePos(at) + ": error: " + what);
+}
+
+// Flattens a constant initializer to bytes (little endian).
+void flatten(const Constant* c, const DataLayout& dl, std::vector<uint8_t>& out, const Instruction* at) {
+  Type* t = c->getType();
+  const uint64_t size = dl.getTypeAllocSize(t);
+  if (isa<ConstantAggregateZero>(c) || isa<UndefValue>(c) || isa<ConstantPointerNull>(c)) {
+    out.insert(out.end(), size, 0);
+    return;
+  }
+  if (const auto* ci = dyn_cast<ConstantInt>(c)) {
+    const uint64_t v = ci->getZExtValue();
+    for (uint64_t i = 0; i < size; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    return;
+  }
+  if (const auto* cd = dyn_cast<ConstantDataSequential>(c)) {
+    for (unsigned i = 0; i < cd->getNumElements(); ++i) flatten(cd->getElementAsConstant(i), dl, out, at);
+    return;
+  }
+  if (const auto* ca = dyn_cast<ConstantArray>(c)) {
+    for (const Use& u : ca->operands()) flatten(cast<Constant>(u.get()), dl, out, at);
+    return;
+  }
+  if (const auto* cs = dyn_cast<ConstantStruct>(c)) {
+    const StructLayout* sl = dl.getStructLayout(cs->getType());
+    const size_t base = out.size();
+    for (unsigned i = 0; i < cs->getNumOperands(); ++i) {
+      out.resize(base + sl->getElementOffset(i), 0);
+      flatten(cs->getOperand(i), dl, out, at);
+    }
+    out.resize(base + size, 0);
+    return;
+  }
+  refuse(at, "this kind of __constant initializer is not supported");
+}
+
+}  // namespace
+
+ModuleLayout layoutGlobals(Function& kernel) {
+  ModuleLayout ml;
+  Module& m = *kernel.getParent();
+  const DataLayout& dl = m.getDataLayout();
+  int n = 0;
+  for (GlobalVariable& g : m.globals()) {
+    const unsigned as = g.getAddressSpace();
+    const Instruction* at = nullptr;
+    for (const User* u : g.users()) {
+      if (const auto* I = dyn_cast<Instruction>(u)) at = I;
+    }
+    const uint64_t size = dl.getTypeAllocSize(g.getValueType());
+    if (as == kAsLocal) {
+      ml.localBytes = (ml.localBytes + 3u) & ~3u;
+      const uint64_t align = std::max<uint64_t>(4, g.getAlign() ? g.getAlign()->value() : 4);
+      ml.localBytes = static_cast<uint32_t>((ml.localBytes + align - 1) / align * align);
+      ml.localOffset[&g] = ml.localBytes;
+      ml.localBytes += static_cast<uint32_t>((size + 3) & ~uint64_t{3});
+    } else if (as == kAsConstant || (as == kAsPrivate && g.isConstant())) {
+      std::vector<uint8_t> bytes;
+      if (g.hasInitializer()) flatten(g.getInitializer(), dl, bytes, at);
+      bytes.resize((std::max<size_t>(bytes.size(), 4) + 3) & ~size_t{3}, 0);
+      const std::string label = "const" + std::to_string(n++);
+      ml.constantLabel[&g] = label;
+      std::ostringstream os;
+      os << label << ":";
+      for (size_t i = 0; i < bytes.size(); i += 4) {
+        const uint32_t w = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (static_cast<uint32_t>(bytes[i + 3]) << 24);
+        os << ((i % 32) == 0 ? (i ? "\n        .word " : " .word ") : ", ") << w;
+      }
+      os << "   ; " << g.getName().str() << "\n";
+      ml.dataSection += os.str();
+    } else {
+      refuse(at, "program-scope variable '" + g.getName().str() + "' in address space " + std::to_string(as) +
+                     " is not supported");
+    }
+  }
+  return ml;
+}
+
+namespace {
+
+struct Pred {
+  int p = 0;
+  bool neg = false;
+};
+
+class Lowering {
+ public:
+  Lowering(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan, const ModuleLayout& ml, int hiddenBase)
+      : f_(f), dl_(f.getParent()->getDataLayout()), ui_(ui), plan_(plan), ml_(ml), hiddenBase_(hiddenBase) {}
+
+  LoweredFunction run();
+
+ private:
+  // ---- emission
+  MInst& emit(const std::string& op, Opnd dst, std::vector<Opnd> srcs) {
+    MInst in;
+    in.op = op;
+    in.dst = std::move(dst);
+    in.srcs = std::move(srcs);
+    in.line = sourceLine(cur_);
+    block().insts.push_back(std::move(in));
+    return block().insts.back();
+  }
+  MBlock& block() { return out_.mf.blocks[curBlock_]; }
+  void startBlock(const std::string& label) {
+    MBlock b;
+    b.label = label;
+    out_.mf.blocks.push_back(std::move(b));
+    curBlock_ = static_cast<int>(out_.mf.blocks.size()) - 1;
+  }
+  std::string newLabel() { return "I" + std::to_string(labelCounter_++); }
+  int vreg() { return out_.mf.newVReg(); }
+  Opnd V(int r) { return Opnd::vreg(r); }
+  int mov(Opnd src) {
+    const int r = vreg();
+    emit("mov", V(r), {std::move(src)});
+    return r;
+  }
+  int op3(const std::string& op, int a, Opnd b) {
+    const int r = vreg();
+    emit(op, V(r), {V(a), std::move(b)});
+    return r;
+  }
+  int paramWord(int word) {
+    const int r = vreg();
+    emit("ld.param", V(r), {Opnd::mem(-1, false, 4 * word)});
+    return r;
+  }
+  int hiddenWord(int h) { return paramWord(hiddenBase_ + h); }
+
+  // ---- values
+  std::string blockLabel(const BasicBlock* bb) const { return labels_.at(bb); }
+  int reg(const Value* v);
+  Opnd regOrImm(const Value* v) {
+    if (const auto* ci = dyn_cast<ConstantInt>(v)) return Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu));
+    return V(reg(v));
+  }
+  int bitsOf(const Type* t) const { return t->isPointerTy() ? 32 : static_cast<int>(t->getIntegerBitWidth()); }
+  int zextTo32(const Value* v) {
+    const int bits = bitsOf(v->getType());
+    const int r = reg(v);
+    if (bits == 32 || bits == 1) return r;
+    return op3("and", r, Opnd::imm32((1 << bits) - 1));
+  }
+  int sextTo32(const Value* v) {
+    const int bits = bitsOf(v->getType());
+    const int r = reg(v);
+    if (bits == 32) return r;
+    if (bits == 1) return op3("mul", r, Opnd::imm32(-1));
+    return op3("sra", op3("shl", r, Opnd::imm32(32 - bits)), Opnd::imm32(32 - bits));
+  }
+  Opnd extended(const Value* v, bool sign) {
+    if (const auto* ci = dyn_cast<ConstantInt>(v)) {
+      return Opnd::imm32(sign ? ci->getSExtValue() : static_cast<int64_t>(ci->getZExtValue()));
+    }
+    return V(sign ? sextTo32(v) : zextTo32(v));
+  }
+
+  // ---- pieces
+  void checkTypes(const Instruction& I);
+  Pred condition(const Value* cond);
+  Pred compare(const ICmpInst* c);
+  Opnd address(const Value* ptr, int64_t extra = 0);
+  int addressReg(const Value* ptr);
+  std::string memSpace(unsigned as, const Instruction& I) const;
+  void lowerInst(Instruction& I);
+  void lowerBinary(BinaryOperator& I);
+  void lowerCast(CastInst& I);
+  void lowerLoad(LoadInst& I);
+  void lowerStore(StoreInst& I);
+  void lowerGep(GetElementPtrInst& I);
+  void lowerCall(CallInst& I);
+  void lowerIntrinsic(IntrinsicInst& I);
+  void lowerAtomic(CallInst& I, const std::string& name, const BuiltinName& b);
+  void lowerTerminator(BasicBlock& bb);
+  bool edgeNeedsCode(const BasicBlock* from, const BasicBlock* to) const;
+  void emitEdge(const BasicBlock* from, const BasicBlock* to);
+  std::string edgeTarget(const BasicBlock* from, const BasicBlock* to);
+  void udivrem(int n, int d, int* q, int* r);
+  void sdivrem(const Value* a, const Value* b, int* q, int* r);
+  void prologue();
+  int workItem(const std::string& name, unsigned dim, const Instruction& I);
+  bool fusable(const Instruction& I) const;
+  bool foldable(const GetElementPtrInst& g) const;
+  int satAdd(int a, int b, bool sub, bool isSigned);
+  int popcount(int x);
+
+  Function& f_;
+  const DataLayout& dl_;
+  const UniformityInfo& ui_;
+  const ReconvergencePlan& plan_;
+  const ModuleLayout& ml_;
+  int hiddenBase_;
+  LoweredFunction out_;
+  int curBlock_ = 0;
+  int labelCounter_ = 0;
+  const Instruction* cur_ = nullptr;
+  std::map<const Value*, int> vregs_;
+  std::map<const BasicBlock*, std::string> labels_;
+  std::map<const AllocaInst*, uint32_t> allocaOffset_;
+  std::map<std::pair<std::string, unsigned>, int> workItems_;
+  std::vector<std::pair<const BasicBlock*, const BasicBlock*>> trampolines_;
+};
+
+int Lowering::reg(const Value* v) {
+  if (const auto it = vregs_.find(v); it != vregs_.end()) return it->second;
+  if (const auto* ci = dyn_cast<ConstantInt>(v)) {
+    if (ci->getBitWidth() > 32) refuse(cur_, "a 64-bit constant is not supported");
+    return mov(Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu)));
+  }
+  if (isa<UndefValue>(v) || isa<ConstantPointerNull>(v)) return mov(Opnd::imm32(0));
+  if (const auto* g = dyn_cast<GlobalVariable>(v)) {
+    if (const auto it = ml_.localOffset.find(g); it != ml_.localOffset.end()) return mov(Opnd::imm32(it->second));
+    if (const auto it = ml_.constantLabel.find(g); it != ml_.constantLabel.end()) return mov(Opnd::label(it->second));
+  }
+  if (const auto* ce = dyn_cast<ConstantExpr>(v)) {
+    APInt off(32, 0);
+    const Value* base = v->stripAndAccumulateConstantOffsets(dl_, off, true);
+    if (base != v) {
+      const int b = reg(base);
+      return off.isZero() ? b : op3("add", b, Opnd::imm32(off.getSExtValue()));
+    }
+    if (ce->isCast()) return reg(ce->getOperand(0));
+  }
+  std::string s;
+  raw_string_ostream os(s);
+  v->printAsOperand(os, false);
+  refuse(cur_, "value " + os.str() + " is not supported by the simt lowering");
+}
+
+void Lowering::checkTypes(const Instruction& I) {
+  auto check = [&](Type* t) {
+    if (t->isVoidTy() || t->isLabelTy() || t->isPointerTy() || t->isMetadataTy()) {
+      if (t->isPointerTy()) {
+        const unsigned as = t->getPointerAddressSpace();
+        if (as > kAsLocal) refuse(&I, "the generic address space is not supported");
+      }
+      return;
+    }
+    if (t->isIntegerTy()) {
+      const unsigned w = t->getIntegerBitWidth();
+      if (w == 64) refuse(&I, "64-bit integers (long, ulong) are not supported");
+      if (w != 1 && w != 8 && w != 16 && w != 32) refuse(&I, "a " + std::to_string(w) + "-bit integer is not supported");
+      return;
+    }
+    if (t->isFloatTy()) refuse(&I, "float arithmetic is not supported (the core has no FP32 yet)");
+    if (t->isDoubleTy()) refuse(&I, "double is not supported");
+    if (t->isHalfTy()) refuse(&I, "half is not supported");
+    if (t->isVectorTy()) refuse(&I, "vector types are not supported");
+    if (t->isStructTy() || t->isArrayTy()) {
+      if (isa<AllocaInst>(I) || isa<GetElementPtrInst>(I)) return;
+      refuse(&I, "aggregate (struct or array) values in registers are not supported");
+    }
+    refuse(&I, "this type is not supported");
+  };
+  if (isa<GetElementPtrInst>(I) || isa<AllocaInst>(I)) {
+    check(I.getType());
+    return;
+  }
+  if (const auto* call = dyn_cast<CallInst>(&I)) {
+    if (isa<DbgInfoIntrinsic>(call)) return;
+    if (const auto* ii = dyn_cast<IntrinsicInst>(call)) {
+      switch (ii->getIntrinsicID()) {
+        case Intrinsic::lifetime_start:
+        case Intrinsic::lifetime_end:
+        case Intrinsic::assume:
+        case Intrinsic::experimental_noalias_scope_decl:
+          return;
+        default: break;
+      }
+    }
+  }
+  check(I.getType());
+  for (const Use& u : I.operands()) {
+    if (isa<BasicBlock>(u.get()) || isa<Function>(u.get()) || isa<MetadataAsValue>(u.get())) continue;
+    check(u->getType());
+  }
+}
+
+bool Lowering::fusable(const Instruction& I) const {
+  const auto* c = dyn_cast<ICmpInst>(&I);
+  if (!c || !c->hasOneUse()) return false;
+  const auto* user = dyn_cast<Instruction>(*c->user_begin());
+  if (!user || user->getParent() != c->getParent()) return false;
+  if (const auto* br = dyn_cast<BranchInst>(user)) return br->isConditional();
+  if (const auto* sel = dyn_cast<SelectInst>(user)) return sel->getCondition() == c;
+  return false;
+}
+
+Pred Lowering::compare(const ICmpInst* c) {
+  CmpInst::Predicate pr = c->getPredicate();
+  const Value* a = c->getOperand(0);
+  const Value* b = c->getOperand(1);
+  if (isa<ConstantInt>(a) && !isa<ConstantInt>(b)) {
+    std::swap(a, b);
+    pr = CmpInst::getSwappedPredicate(pr);
+  }
+  const bool sign = CmpInst::isSigned(pr);
+  static const std::map<CmpInst::Predicate, const char*> names = {
+      {CmpInst::ICMP_EQ, "eq"},   {CmpInst::ICMP_NE, "ne"},   {CmpInst::ICMP_SLT, "lt"},
+      {CmpInst::ICMP_SLE, "le"},  {CmpInst::ICMP_SGT, "gt"},  {CmpInst::ICMP_SGE, "ge"},
+      {CmpInst::ICMP_ULT, "ltu"}, {CmpInst::ICMP_ULE, "leu"}, {CmpInst::ICMP_UGT, "gtu"},
+      {CmpInst::ICMP_UGE, "geu"}};
+  const int ra = isa<ConstantInt>(a) ? reg(a) : (sign ? sextTo32(a) : zextTo32(a));
+  Opnd rb = extended(b, sign);
+  if (rb.kind == Opnd::Imm && !sign) rb.imm &= (bitsOf(b->getType()) == 32 ? 0xffffffffLL : ((1LL << bitsOf(b->getType())) - 1));
+  emit(std::string("setp.") + names.at(pr), Opnd::pred(0), {V(ra), rb});
+  return Pred{0, false};
+}
+
+Pred Lowering::condition(const Value* cond) {
+  if (const auto* c = dyn_cast<ICmpInst>(cond); c && fusable(*c)) return compare(c);
+  if (const auto* ci = dyn_cast<ConstantInt>(cond)) {
+    emit("setp.ne", Opnd::pred(0), {V(mov(Opnd::imm32(ci->getZExtValue() & 1))), Opnd::imm32(0)});
+    return Pred{0, false};
+  }
+  emit("setp.ne", Opnd::pred(0), {V(reg(cond)), Opnd::imm32(0)});
+  return Pred{0, false};
+}
+
+std::string Lowering::memSpace(unsigned as, const Instruction& I) const {
+  if (as == kAsLocal) return "shared";
+  if (as == kAsGlobal || as == kAsConstant || as == kAsPrivate) return "global";
+  refuse(&I, "memory in address space " + std::to_string(as) + " is not supported");
+}
+
+bool Lowering::foldable(const GetElementPtrInst& g) const {
+  APInt off(32, 0);
+  if (!g.accumulateConstantOffset(dl_, off)) return false;
+  for (const User* u : g.users()) {
+    if (const auto* ld = dyn_cast<LoadInst>(u); ld && ld->getPointerOperand() == &g && ld->getType()->getPrimitiveSizeInBits() == 32) continue;
+    if (const auto* st = dyn_cast<StoreInst>(u); st && st->getPointerOperand() == &g && st->getValueOperand() != &g &&
+        st->getValueOperand()->getType()->getPrimitiveSizeInBits() == 32) continue;
+    return false;
+  }
+  return true;
+}
+
+Opnd Lowering::address(const Value* ptr, int64_t extra) {
+  if (const auto* g = dyn_cast<GEPOperator>(ptr)) {
+    // A constant-offset GEP that was not lowered on its own folds into the operand.
+    APInt off(32, 0);
+    const auto* gi = dyn_cast<GetElementPtrInst>(ptr);
+    if ((!gi || foldable(*gi)) && g->accumulateConstantOffset(dl_, off)) {
+      return address(g->getPointerOperand(), extra + off.getSExtValue());
+    }
+  }
+  if (const auto* gv = dyn_cast<GlobalVariable>(ptr)) {
+    if (const auto it = ml_.localOffset.find(gv); it != ml_.localOffset.end()) return Opnd::mem(-1, false, it->second + extra);
+    if (const auto it = ml_.constantLabel.find(gv); it != ml_.constantLabel.end()) return Opnd::memLabel(it->second, extra);
+  }
+  if (const auto* a = dyn_cast<AllocaInst>(ptr)) {
+    return Opnd::mem(kFramePointer, false, allocaOffset_.at(a) + extra);
+  }
+  if (const auto* ce = dyn_cast<ConstantExpr>(ptr); ce && ce->isCast()) return address(ce->getOperand(0), extra);
+  return Opnd::mem(reg(ptr), true, extra);
+}
+
+int Lowering::addressReg(const Value* ptr) {
+  const Opnd m = address(ptr);
+  if (!m.text.empty()) return mov(Opnd::label(m.text, m.imm));
+  if (m.reg < 0) return mov(Opnd::imm32(m.imm));
+  const Opnd base = m.baseIsVReg ? V(m.reg) : Opnd::preg(m.reg);
+  const int r = vreg();
+  if (m.imm == 0 && m.baseIsVReg) return m.reg;
+  emit("add", V(r), {base, Opnd::imm32(m.imm)});
+  return r;
+}
+
+void Lowering::udivrem(int n, int d, int* q, int* r) {
+  // Restoring division, one quotient bit per iteration (the ISA has no divide).
+  const int qq = mov(Opnd::imm32(0));
+  const int rr = mov(Opnd::imm32(0));
+  const int i = mov(Opnd::imm32(31));
+  const std::string loop = newLabel();
+  const std::string after = newLabel();
+  emit("bra", {}, {Opnd::label(loop)});
+  startBlock(loop);
+  emit("shl", V(rr), {V(rr), Opnd::imm32(1)});
+  const int t = op3("shr", n, V(i));
+  const int t1 = op3("and", t, Opnd::imm32(1));
+  emit("or", V(rr), {V(rr), V(t1)});
+  emit("shl", V(qq), {V(qq), Opnd::imm32(1)});
+  emit("setp.geu", Opnd::pred(1), {V(rr), V(d)});
+  emit("sub", V(rr), {V(rr), V(d)}).guard = 1;
+  emit("or", V(qq), {V(qq), Opnd::imm32(1)}).guard = 1;
+  emit("sub", V(i), {V(i), Opnd::imm32(1)});
+  emit("setp.ge", Opnd::pred(1), {V(i), Opnd::imm32(0)});
+  emit("bra", {}, {Opnd::label(loop)}).guard = 1;
+  startBlock(after);
+  if (q) *q = qq;
+  if (r) *r = rr;
+}
+
+void Lowering::sdivrem(const Value* a, const Value* b, int* q, int* r) {
+  const int x = sextTo32(a), y = sextTo32(b);
+  const int sx = op3("sra", x, Opnd::imm32(31));
+  const int sy = op3("sra", y, Opnd::imm32(31));
+  const int ax = op3("sub", op3("xor", x, V(sx)), V(sx));
+  const int ay = op3("sub", op3("xor", y, V(sy)), V(sy));
+  int uq = -1, ur = -1;
+  udivrem(ax, ay, &uq, &ur);
+  if (q) {
+    const int sq = op3("xor", sx, V(sy));
+    *q = op3("sub", op3("xor", uq, V(sq)), V(sq));
+  }
+  if (r) *r = op3("sub", op3("xor", ur, V(sx)), V(sx));
+}
+
+int Lowering::workItem(const std::string& name, unsigned dim, const Instruction& I) {
+  const auto it = workItems_.find({name, dim});
+  if (it == workItems_.end()) refuse(&I, "internal: work-item value " + name + " not prepared");
+  return it->second;
+}
+
+void Lowering::prologue() {
+  // Arguments: one param word each.
+  for (Argument& a : f_.args()) {
+    if (a.use_empty()) continue;
+    vregs_[&a] = paramWord(static_cast<int>(a.getArgNo()));
+  }
+  // Work-item ids used with constant dimensions.
+  std::set<std::pair<std::string, unsigned>> needed;
+  for (BasicBlock& bb : f_) {
+    for (Instruction& I : bb) {
+      const auto* call = dyn_cast<CallInst>(&I);
+      if (!call || !call->getCalledFunction()) continue;
+      const std::string n = demangle(call->getCalledFunction()->getName().str()).name;
+      if (n != "get_local_id" && n != "get_global_id" && n != "get_group_id") continue;
+      const auto* d = dyn_cast<ConstantInt>(call->getArgOperand(0));
+      if (!d) refuse(&I, n + " with a dimension that is not a constant is not supported");
+      needed.insert({n, static_cast<unsigned>(std::min<uint64_t>(d->getZExtValue(), 3))});
+    }
+  }
+  auto need = [&](const char* n, unsigned d) { return needed.count({n, d}) != 0; };
+  bool lid[3], grp[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    lid[d] = need("get_local_id", d) || need("get_global_id", d);
+    grp[d] = need("get_group_id", d) || need("get_global_id", d);
+  }
+  // Linear id -> (x, y, z): x = t % size0, y = (t / size0) % size1, z = t / (size0 * size1).
+  // One-dimensional shapes (size0 equal to the linear count) skip the divisions.
+  auto decompose = [&](const char* sreg, const char* countSreg, int sizeWord, const bool want[3], int outRegs[3]) {
+    if (!want[0] && !want[1] && !want[2]) return;
+    const int t = mov(Opnd::sreg(sreg));
+    for (int d = 0; d < 3; ++d) {
+      outRegs[d] = mov(d == 0 ? V(t) : Opnd::imm32(0));
+    }
+    const int s0 = hiddenWord(sizeWord);
+    const int n = mov(Opnd::sreg(countSreg));
+    const std::string fast = newLabel();
+    emit("setp.eq", Opnd::pred(1), {V(s0), V(n)});
+    emit("bra", {}, {Opnd::label(fast)}).guard = 1;
+    int q = -1, r = -1;
+    udivrem(t, s0, &q, &r);
+    emit("mov", V(outRegs[0]), {V(r)});
+    if (want[1] || want[2]) {
+      const int s1 = hiddenWord(sizeWord + 1);
+      int q2 = -1, r2 = -1;
+      udivrem(q, s1, &q2, &r2);
+      emit("mov", V(outRegs[1]), {V(r2)});
+      emit("mov", V(outRegs[2]), {V(q2)});
+    }
+    emit("bra", {}, {Opnd::label(fast)});
+    startBlock(fast);
+  };
+  int lidReg[3] = {-1, -1, -1}, grpReg[3] = {-1, -1, -1};
+  decompose("%tid", "%ntid", hidden::kLocalSize, lid, lidReg);
+  decompose("%ctaid", "%nctaid", hidden::kNumGroups, grp, grpReg);
+  for (unsigned d = 0; d < 3; ++d) {
+    if (need("get_local_id", d)) workItems_[{"get_local_id", d}] = lidReg[d];
+    if (need("get_group_id", d)) workItems_[{"get_group_id", d}] = grpReg[d];
+    if (need("get_global_id", d)) {
+      const int ls = hiddenWord(hidden::kLocalSize + static_cast<int>(d));
+      const int base = op3("mul", grpReg[d], V(ls));
+      const int off = hiddenWord(hidden::kGlobalOffset + static_cast<int>(d));
+      workItems_[{"get_global_id", d}] = op3("add", op3("add", base, V(lidReg[d])), V(off));
+    }
+  }
+  for (unsigned d = 3; d < 4; ++d) {
+    for (const char* n : {"get_local_id", "get_group_id", "get_global_id"}) {
+      if (need(n, d)) workItems_[{n, d}] = mov(Opnd::imm32(0));
+    }
+  }
+}
+
+LoweredFunction Lowering::run() {
+  // Labels, allocas in the frame, a vreg for every value-producing instruction.
+  int n = 0;
+  for (BasicBlock& bb : f_) labels_[&bb] = "L" + std::to_string(n++);
+  for (BasicBlock& bb : f_) {
+    for (Instruction& I : bb) {
+      cur_ = &I;
+      checkTypes(I);
+      if (auto* a = dyn_cast<AllocaInst>(&I)) {
+        const auto* size = dyn_cast<ConstantInt>(a->getArraySize());
+        if (!size || &bb != &f_.getEntryBlock()) refuse(&I, "a variable-sized private array is not supported");
+        const uint64_t bytes = dl_.getTypeAllocSize(a->getAllocatedType()) * size->getZExtValue();
+        out_.frameBytes = (out_.frameBytes + 3u) & ~3u;
+        allocaOffset_[a] = out_.frameBytes;
+        out_.frameBytes += static_cast<uint32_t>((bytes + 3) & ~uint64_t{3});
+        out_.usesFrame = true;
+        continue;
+      }
+      if (!I.getType()->isVoidTy()) {
+        vregs_[&I] = out_.mf.newVReg();
+      }
+    }
+  }
+  out_.mf.name = f_.getName().str();
+  startBlock("entry");
+  cur_ = f_.getEntryBlock().getFirstNonPHIOrDbg();
+  prologue();
+  for (auto& [a, off] : allocaOffset_) {
+    cur_ = a;
+    const int r = vreg();
+    emit("add", V(r), {Opnd::preg(kFramePointer), Opnd::imm32(off)});
+    vregs_[a] = r;
+  }
+  bool first = true;
+  for (BasicBlock& bb : f_) {
+    if (first) {
+      emit("bra", {}, {Opnd::label(blockLabel(&bb))});
+      first = false;
+    }
+    startBlock(blockLabel(&bb));
+    for (Instruction& I : bb) {
+      cur_ = &I;
+      if (I.isTerminator()) {
+        lowerTerminator(bb);
+      } else {
+        lowerInst(I);
+      }
+    }
+    // Edge blocks of this block's conditional branch.
+    for (const auto& [from, to] : trampolines_) {
+      startBlock(blockLabel(from) + "_" + blockLabel(to));
+      cur_ = from->getTerminator();
+      emitEdge(from, to);
+    }
+    trampolines_.clear();
+  }
+  // Drop a branch to the next block.
+  auto& blocks = out_.mf.blocks;
+  for (size_t b = 0; b + 1 < blocks.size(); ++b) {
+    auto& insts = blocks[b].insts;
+    if (!insts.empty() && insts.back().op == "bra" && insts.back().guard < 0 &&
+        insts.back().srcs[0].text == blocks[b + 1].label) {
+      insts.pop_back();
+    }
+  }
+  return std::move(out_);
+}
+
+void Lowering::lowerInst(Instruction& I) {
+  if (isa<PHINode>(I) || isa<AllocaInst>(I)) return;  // phis: copies on the edges
+  if (fusable(I)) return;                             // compare lowered at its branch/select
+  if (auto* b = dyn_cast<BinaryOperator>(&I)) return lowerBinary(*b);
+  if (auto* c = dyn_cast<CastInst>(&I)) return lowerCast(*c);
+  if (auto* l = dyn_cast<LoadInst>(&I)) return lowerLoad(*l);
+  if (auto* s = dyn_cast<StoreInst>(&I)) return lowerStore(*s);
+  if (auto* g = dyn_cast<GetElementPtrInst>(&I)) return lowerGep(*g);
+  if (auto* c = dyn_cast<CallInst>(&I)) return lowerCall(*c);
+  if (auto* c = dyn_cast<ICmpInst>(&I)) {
+    compare(c);
+    const int r = vregs_.at(&I);
+    emit("mov", V(r), {Opnd::imm32(0)});
+    emit("mov", V(r), {Opnd::imm32(1)}).guard = 0;
+    return;
+  }
+  if (auto* s = dyn_cast<SelectInst>(&I)) {
+    const Pred p = condition(s->getCondition());
+    const int a = reg(s->getTrueValue());
+    const int b = reg(s->getFalseValue());
+    emit("selp", V(vregs_.at(&I)), {V(a), V(b), Opnd::pred(p.p)});
+    return;
+  }
+  if (auto* fr = dyn_cast<FreezeInst>(&I)) {
+    emit("mov", V(vregs_.at(&I)), {V(reg(fr->getOperand(0)))});
+    return;
+  }
+  if (isa<FenceInst>(I)) {
+    emit("membar", {}, {});
+    return;
+  }
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) refuse(&I, "C11-style atomics are not supported (use the OpenCL 1.2 atomic_* functions)");
+  if (isa<ExtractValueInst>(I) || isa<InsertValueInst>(I)) refuse(&I, "aggregate values are not supported");
+  if (isa<FCmpInst>(I)) refuse(&I, "float comparisons are not supported (the core has no FP32 yet)");
+  refuse(&I, std::string("the LLVM instruction '") + I.getOpcodeName() + "' is not supported");
+}
+
+void Lowering::lowerBinary(BinaryOperator& I) {
+  const int d = vregs_.at(&I);
+  const int bits = bitsOf(I.getType());
+  const Value* a = I.getOperand(0);
+  const Value* b = I.getOperand(1);
+  auto simple = [&](const std::string& op, bool commutative) {
+    if (commutative && isa<ConstantInt>(a) && !isa<ConstantInt>(b)) std::swap(a, b);
+    emit(op, V(d), {V(reg(a)), regOrImm(b)});
+  };
+  auto pow2 = [&](const Value* v) -> int {
+    if (const auto* c = dyn_cast<ConstantInt>(v); c && c->getValue().isPowerOf2()) return static_cast<int>(c->getValue().logBase2());
+    return -1;
+  };
+  switch (I.getOpcode()) {
+    case Instruction::Add: return simple(bits == 1 ? "xor" : "add", true);
+    case Instruction::Sub: return simple(bits == 1 ? "xor" : "sub", false);
+    case Instruction::Mul: return simple(bits == 1 ? "and" : "mul", true);
+    case Instruction::And: return simple("and", true);
+    case Instruction::Or: return simple("or", true);
+    case Instruction::Xor: return simple("xor", true);
+    case Instruction::Shl: return simple("shl", false);
+    case Instruction::LShr: emit("shr", V(d), {V(zextTo32(a)), regOrImm(b)}); return;
+    case Instruction::AShr: emit("sra", V(d), {V(sextTo32(a)), regOrImm(b)}); return;
+    case Instruction::UDiv:
+    case Instruction::URem: {
+      const int k = pow2(b);
+      const bool div = I.getOpcode() == Instruction::UDiv;
+      if (k >= 0) {
+        if (div) emit("shr", V(d), {V(zextTo32(a)), Opnd::imm32(k)});
+        else emit("and", V(d), {V(reg(a)), Opnd::imm32((int64_t{1} << k) - 1)});
+        return;
+      }
+      int q = -1, r = -1;
+      const int bb = zextTo32(b);
+      udivrem(zextTo32(a), bb, div ? &q : nullptr, div ? nullptr : &r);
+      emit("mov", V(d), {V(div ? q : r)});
+      return;
+    }
+    case Instruction::SDiv:
+    case Instruction::SRem: {
+      const bool div = I.getOpcode() == Instruction::SDiv;
+      int q = -1, r = -1;
+      sdivrem(a, b, div ? &q : nullptr, div ? nullptr : &r);
+      emit("mov", V(d), {V(div ? q : r)});
+      return;
+    }
+    default:
+      refuse(&I, std::string("the operation '") + I.getOpcodeName() + "' is not supported");
+  }
+}
+
+void Lowering::lowerCast(CastInst& I) {
+  const int d = vregs_.at(&I);
+  const Value* a = I.getOperand(0);
+  switch (I.getOpcode()) {
+    case Instruction::Trunc:
+      if (bitsOf(I.getType()) == 1) {
+        emit("and", V(d), {V(reg(a)), Opnd::imm32(1)});
+      } else {
+        emit("mov", V(d), {V(reg(a))});
+      }
+      return;
+    case Instruction::ZExt: emit("mov", V(d), {V(zextTo32(a))}); return;
+    case Instruction::SExt: emit("mov", V(d), {V(sextTo32(a))}); return;
+    case Instruction::PtrToInt:
+    case Instruction::IntToPtr:
+    case Instruction::BitCast:
+      emit("mov", V(d), {V(reg(a))});
+      return;
+    case Instruction::AddrSpaceCast: refuse(&I, "address-space casts (generic pointers) are not supported");
+    default: refuse(&I, std::string("the conversion '") + I.getOpcodeName() + "' is not supported");
+  }
+}
+
+void Lowering::lowerGep(GetElementPtrInst& I) {
+  if (foldable(I)) return;  // folded into its loads and stores
+  const int d = vregs_.at(&I);
+  APInt constOff(32, 0);
+  int acc = reg(I.getPointerOperand());
+  int64_t imm = 0;
+  for (auto it = gep_type_begin(I); it != gep_type_end(I); ++it) {
+    const Value* idx = it.getOperand();
+    if (StructType* st = it.getStructTypeOrNull()) {
+      imm += static_cast<int64_t>(dl_.getStructLayout(st)->getElementOffset(cast<ConstantInt>(idx)->getZExtValue()));
+      continue;
+    }
+    const int64_t size = static_cast<int64_t>(dl_.getTypeAllocSize(it.getIndexedType()));
+    if (const auto* c = dyn_cast<ConstantInt>(idx)) {
+      imm += c->getSExtValue() * size;
+      continue;
+    }
+    const int i = sextTo32(idx);
+    int scaled;
+    if (size > 0 && (size & (size - 1)) == 0) {
+      int k = 0;
+      while ((int64_t{1} << k) < size) ++k;
+      scaled = k == 0 ? i : op3("shl", i, Opnd::imm32(k));
+    } else {
+      scaled = op3("mul", i, Opnd::imm32(size));
+    }
+    acc = op3("add", acc, V(scaled));
+  }
+  emit("add", V(d), {V(acc), Opnd::imm32(static_cast<int32_t>(imm))});
+}
+
+void Lowering::lowerLoad(LoadInst& I) {
+  const int d = vregs_.at(&I);
+  const unsigned as = I.getPointerAddressSpace();
+  const std::string op = "ld." + memSpace(as, I);
+  const int bits = bitsOf(I.getType());
+  if (I.getType()->getPrimitiveSizeInBits() == 32) {
+    emit(op, V(d), {address(I.getPointerOperand())});
+    return;
+  }
+  // A byte or half-word: the word that holds it, shifted down.
+  const int a = addressReg(I.getPointerOperand());
+  const int w = op3("and", a, Opnd::imm32(-4));
+  const int sh = op3("shl", op3("and", a, Opnd::imm32(3)), Opnd::imm32(3));
+  const int word = vreg();
+  emit(op, V(word), {Opnd::mem(w, true, 0)});
+  if (bits == 1) {
+    emit("and", V(d), {V(op3("shr", word, V(sh))), Opnd::imm32(1)});
+  } else {
+    emit("shr", V(d), {V(word), V(sh)});
+  }
+}
+
+void Lowering::lowerStore(StoreInst& I) {
+  const unsigned as = I.getPointerAddressSpace();
+  const std::string space = memSpace(as, I);
+  const Value* v = I.getValueOperand();
+  const unsigned bits = static_cast<unsigned>(dl_.getTypeStoreSizeInBits(v->getType()));
+  if (bits == 32) {
+    emit("st." + space, {}, {address(I.getPointerOperand()), V(reg(v))});
+    return;
+  }
+  // A byte or half-word: clear and set it with two atomics, so that work-items storing to
+  // other bytes of the same word at the same time do not lose their stores.
+  const int a = addressReg(I.getPointerOperand());
+  const int w = op3("and", a, Opnd::imm32(-4));
+  const int sh = op3("shl", op3("and", a, Opnd::imm32(3)), Opnd::imm32(3));
+  const int64_t mask = bits == 8 ? 0xff : 0xffff;
+  const int m = op3("shl", mov(Opnd::imm32(mask)), V(sh));
+  const int keep = vreg();
+  emit("not", V(keep), {V(m)});
+  const int val = op3("shl", op3("and", reg(v), Opnd::imm32(mask)), V(sh));
+  emit("atom." + space + ".and", V(vreg()), {Opnd::mem(w, true, 0), V(keep)});
+  emit("atom." + space + ".or", V(vreg()), {Opnd::mem(w, true, 0), V(val)});
+}
+
+int Lowering::popcount(int x) {
+  const int a = op3("sub", x, V(op3("and", op3("shr", x, Opnd::imm32(1)), Opnd::imm32(0x55555555))));
+  const int b = op3("add", op3("and", a, Opnd::imm32(0x33333333)), V(op3("and", op3("shr", a, Opnd::imm32(2)), Opnd::imm32(0x33333333))));
+  const int c = op3("and", op3("add", b, V(op3("shr", b, Opnd::imm32(4)))), Opnd::imm32(0x0f0f0f0f));
+  return op3("shr", op3("mul", c, Opnd::imm32(0x01010101)), Opnd::imm32(24));
+}
+
+int Lowering::satAdd(int a, int b, bool sub, bool isSigned) {
+  const int s = op3(sub ? "sub" : "add", a, V(b));
+  if (!isSigned) {
+    if (sub) {
+      emit("setp.ltu", Opnd::pred(1), {V(a), V(b)});
+      emit("mov", V(s), {Opnd::imm32(0)}).guard = 1;
+    } else {
+      emit("setp.ltu", Opnd::pred(1), {V(s), V(a)});
+      emit("mov", V(s), {Opnd::imm32(-1)}).guard = 1;
+    }
+    return s;
+  }
+  // Overflow: add when a and b agree in sign and s does not; sub when a and b differ and s
+  // differs from a.
+  const int t = sub ? op3("and", op3("xor", a, V(b)), V(op3("xor", a, V(s))))
+                    : op3("and", op3("xor", a, V(s)), V(op3("xor", b, V(s))));
+  emit("setp.lt", Opnd::pred(1), {V(t), Opnd::imm32(0)});
+  const int sat = op3("xor", op3("sra", a, Opnd::imm32(31)), Opnd::imm32(0x7fffffff));
+  emit("mov", V(s), {V(sat)}).guard = 1;
+  return s;
+}
+
+void Lowering::lowerIntrinsic(IntrinsicInst& I) {
+  const Intrinsic::ID id = I.getIntrinsicID();
+  switch (id) {
+    case Intrinsic::lifetime_start:
+    case Intrinsic::lifetime_end:
+    case Intrinsic::assume:
+    case Intrinsic::dbg_value:
+    case Intrinsic::dbg_declare:
+    case Intrinsic::dbg_label:
+    case Intrinsic::experimental_noalias_scope_decl:
+      return;
+    default: break;
+  }
+  const int d = I.getType()->isVoidTy() ? -1 : vregs_.at(&I);
+  auto arg = [&](unsigned i) { return I.getArgOperand(i); };
+  switch (id) {
+    case Intrinsic::smin: emit("min", V(d), {V(sextTo32(arg(0))), extended(arg(1), true)}); return;
+    case Intrinsic::smax: emit("max", V(d), {V(sextTo32(arg(0))), extended(arg(1), true)}); return;
+    case Intrinsic::umin: emit("minu", V(d), {V(zextTo32(arg(0))), extended(arg(1), false)}); return;
+    case Intrinsic::umax: emit("maxu", V(d), {V(zextTo32(arg(0))), extended(arg(1), false)}); return;
+    case Intrinsic::abs: {
+      const int x = sextTo32(arg(0));
+      const int s = op3("sra", x, Opnd::imm32(31));
+      emit("sub", V(d), {V(op3("xor", x, V(s))), V(s)});
+      return;
+    }
+    case Intrinsic::fshl:
+    case Intrinsic::fshr: {
+      if (bitsOf(I.getType()) != 32) break;
+      const int hi = reg(arg(0)), lo = reg(arg(1));
+      const int n = op3("and", reg(arg(2)), Opnd::imm32(31));
+      const int m = op3("and", op3("sub", mov(Opnd::imm32(32)), V(n)), Opnd::imm32(31));
+      // fshl: (hi << n) | (lo >> (32 - n)), n = 0 gives hi; fshr: (hi << (32-n)) | (lo >> n).
+      const int l = id == Intrinsic::fshl ? op3("shl", hi, V(n)) : op3("shr", lo, V(n));
+      int r = id == Intrinsic::fshl ? op3("shr", lo, V(m)) : op3("shl", hi, V(m));
+      emit("setp.eq", Opnd::pred(1), {V(n), Opnd::imm32(0)});
+      emit("mov", V(r), {Opnd::imm32(0)}).guard = 1;
+      emit("or", V(d), {V(l), V(r)});
+      return;
+    }
+    case Intrinsic::ctpop:
+      if (bitsOf(I.getType()) != 32) break;
+      emit("mov", V(d), {V(popcount(reg(arg(0))))});
+      return;
+    case Intrinsic::ctlz: {
+      if (bitsOf(I.getType()) != 32) break;
+      int x = reg(arg(0));
+      for (int s : {1, 2, 4, 8, 16}) x = op3("or", x, V(op3("shr", x, Opnd::imm32(s))));
+      emit("sub", V(d), {V(mov(Opnd::imm32(32))), V(popcount(x))});
+      return;
+    }
+    case Intrinsic::uadd_sat:
+    case Intrinsic::usub_sat:
+    case Intrinsic::sadd_sat:
+    case Intrinsic::ssub_sat: {
+      if (bitsOf(I.getType()) != 32) break;
+      const bool sub = id == Intrinsic::usub_sat || id == Intrinsic::ssub_sat;
+      const bool sgn = id == Intrinsic::sadd_sat || id == Intrinsic::ssub_sat;
+      emit("mov", V(d), {V(satAdd(reg(arg(0)), reg(arg(1)), sub, sgn))});
+      return;
+    }
+    default: break;
+  }
+  refuse(&I, "the LLVM intrinsic '" + I.getCalledFunction()->getName().str() + "' is not supported");
+}
+
+void Lowering::lowerAtomic(CallInst& I, const std::string& name, const BuiltinName& b) {
+  const std::string op = name.substr(name.find('_') + 1);
+  const int as = b.params.empty() ? 0 : pointerAddressSpace(b.params[0]);
+  if (as != kAsGlobal && as != kAsLocal) refuse(&I, name + " on this address space is not supported");
+  const char ty = b.params.empty() ? '?' : pointeeType(b.params[0]);
+  if (ty != 'i' && ty != 'j') refuse(&I, name + " on this element type is not supported (32-bit int and uint only)");
+  const std::string space = as == kAsLocal ? "shared" : "global";
+  const Opnd m = address(I.getArgOperand(0));
+  const int d = vregs_.at(&I);
+  auto rmw = [&](const std::string& aop, int operand) { emit("atom." + space + "." + aop, V(d), {m, V(operand)}); };
+  if (op == "add") return rmw("add", reg(I.getArgOperand(1)));
+  if (op == "sub") return rmw("add", op3("mul", reg(I.getArgOperand(1)), Opnd::imm32(-1)));
+  if (op == "inc") return rmw("add", mov(Opnd::imm32(1)));
+  if (op == "dec") return rmw("add", mov(Opnd::imm32(-1)));
+  if (op == "xchg") return rmw("exch", reg(I.getArgOperand(1)));
+  if (op == "and" || op == "or" || op == "xor") return rmw(op, reg(I.getArgOperand(1)));
+  if (op == "min" || op == "max") {
+    if (ty == 'j') refuse(&I, name + " on uint is not supported (the core's atomic min/max are signed)");
+    return rmw(op, reg(I.getArgOperand(1)));
+  }
+  if (op == "cmpxchg") {
+    emit("atom." + space + ".cas", V(d), {m, V(reg(I.getArgOperand(1))), V(reg(I.getArgOperand(2)))});
+    return;
+  }
+  refuse(&I, "the atomic function '" + name + "' is not supported");
+}
+
+void Lowering::lowerCall(CallInst& I) {
+  if (auto* ii = dyn_cast<IntrinsicInst>(&I)) return lowerIntrinsic(*ii);
+  const Function* callee = I.getCalledFunction();
+  if (!callee) refuse(&I, "indirect calls are not supported");
+  if (!callee->isDeclaration()) refuse(&I, "a call to '" + callee->getName().str() + "' that was not inlined is not supported");
+  const BuiltinName b = demangle(callee->getName().str());
+  const std::string& n = b.name;
+  const int d = I.getType()->isVoidTy() ? -1 : vregs_.at(&I);
+  auto constDim = [&]() -> unsigned {
+    const auto* c = dyn_cast<ConstantInt>(I.getArgOperand(0));
+    if (!c) refuse(&I, n + " with a dimension that is not a constant is not supported");
+    return static_cast<unsigned>(std::min<uint64_t>(c->getZExtValue(), 3));
+  };
+  auto sizeLike = [&](int word) {
+    const unsigned dim = constDim();
+    if (dim >= 3) emit("mov", V(d), {Opnd::imm32(word == hidden::kGlobalOffset ? 0 : 1)});
+    else emit("ld.param", V(d), {Opnd::mem(-1, false, 4 * (hiddenBase_ + word + static_cast<int>(dim)))});
+  };
+  if (n == "get_work_dim") {
+    emit("ld.param", V(d), {Opnd::mem(-1, false, 4 * (hiddenBase_ + hidden::kWorkDim))});
+    return;
+  }
+  if (n == "get_global_size") return sizeLike(hidden::kGlobalSize);
+  if (n == "get_local_size") return sizeLike(hidden::kLocalSize);
+  if (n == "get_num_groups") return sizeLike(hidden::kNumGroups);
+  if (n == "get_global_offset") return sizeLike(hidden::kGlobalOffset);
+  if (n == "get_local_id" || n == "get_global_id" || n == "get_group_id") {
+    emit("mov", V(d), {V(workItem(n, constDim(), I))});
+    return;
+  }
+  if (n == "barrier" || n == "work_group_barrier") {
+    emit("bar.sync", {}, {Opnd::imm32(0)});
+    return;
+  }
+  if (n == "mem_fence" || n == "read_mem_fence" || n == "write_mem_fence") {
+    emit("membar", {}, {});
+    return;
+  }
+  if (n == "simt_yield") {
+    emit("yield", {}, {});
+    ++out_.yields;
+    return;
+  }
+  if (n.rfind("atomic_", 0) == 0 || n.rfind("atom_", 0) == 0) return lowerAtomic(I, n, b);
+  // Integer built-ins on int/uint.
+  const bool allInt = !b.params.empty() && std::all_of(b.params.begin(), b.params.end(), [](const std::string& p) { return p == "i" || p == "j" || p == "S_"; });
+  if (allInt && I.getType()->isIntegerTy(32)) {
+    const bool sgn = b.params[0] == "i";
+    auto a = [&](unsigned i) { return reg(I.getArgOperand(i)); };
+    if (n == "min" || n == "max") {
+      emit(n + (sgn ? "" : "u"), V(d), {V(a(0)), regOrImm(I.getArgOperand(1))});
+      return;
+    }
+    if (n == "clamp") {
+      const int lo = op3(sgn ? "max" : "maxu", a(0), regOrImm(I.getArgOperand(1)));
+      emit(sgn ? "min" : "minu", V(d), {V(lo), regOrImm(I.getArgOperand(2))});
+      return;
+    }
+    if (n == "abs") {
+      if (!sgn) {
+        emit("mov", V(d), {V(a(0))});
+        return;
+      }
+      const int x = a(0);
+      const int s = op3("sra", x, Opnd::imm32(31));
+      emit("sub", V(d), {V(op3("xor", x, V(s))), V(s)});
+      return;
+    }
+    if (n == "mul24") {
+      emit("mul", V(d), {V(a(0)), regOrImm(I.getArgOperand(1))});
+      return;
+    }
+    if (n == "mad24") {
+      emit("add", V(d), {V(op3("mul", a(0), regOrImm(I.getArgOperand(1)))), V(a(2))});
+      return;
+    }
+    if (n == "rotate") {
+      const int x = a(0);
+      const int k = op3("and", a(1), Opnd::imm32(31));
+      const int m = op3("and", op3("sub", mov(Opnd::imm32(32)), V(k)), Opnd::imm32(31));
+      const int hi = op3("shl", x, V(k));
+      const int lo = op3("shr", x, V(m));
+      emit("setp.eq", Opnd::pred(1), {V(k), Opnd::imm32(0)});
+      emit("mov", V(lo), {Opnd::imm32(0)}).guard = 1;
+      emit("or", V(d), {V(hi), V(lo)});
+      return;
+    }
+    if (n == "hadd" || n == "rhadd") {
+      const int x = a(0), y = a(1);
+      const std::string sh = sgn ? "sra" : "shr";
+      const int s = op3("add", op3(sh, x, Opnd::imm32(1)), V(op3(sh, y, Opnd::imm32(1))));
+      const int c = op3("and", op3(n == "hadd" ? "and" : "or", x, V(y)), Opnd::imm32(1));
+      emit("add", V(d), {V(s), V(c)});
+      return;
+    }
+    if (n == "popcount") {
+      emit("mov", V(d), {V(popcount(a(0)))});
+      return;
+    }
+    if (n == "clz") {
+      int x = a(0);
+      for (int s : {1, 2, 4, 8, 16}) x = op3("or", x, V(op3("shr", x, Opnd::imm32(s))));
+      emit("sub", V(d), {V(mov(Opnd::imm32(32))), V(popcount(x))});
+      return;
+    }
+    if (n == "add_sat" || n == "sub_sat") {
+      emit("mov", V(d), {V(satAdd(a(0), a(1), n == "sub_sat", sgn))});
+      return;
+    }
+    if (n == "select" && b.params.size() == 3) {
+      emit("setp.ne", Opnd::pred(0), {V(a(2)), Opnd::imm32(0)});
+      emit("selp", V(d), {V(a(1)), V(a(0)), Opnd::pred(0)});
+      return;
+    }
+  }
+  if (n == "printf") refuse(&I, "printf is not supported");
+  refuse(&I, "the function '" + n + "' is not supported" + (b.mangled ? " for these argument types" : ""));
+}
+
+bool Lowering::edgeNeedsCode(const BasicBlock* from, const BasicBlock* to) const {
+  if (plan_.syncEdges.count({from, to}) || plan_.yieldEdges.count({from, to})) return true;
+  return !to->phis().empty();
+}
+
+// Phi copies (a parallel copy through temporaries when a phi reads another phi of the same
+// block), yield on a spinning loop's back edge, then `sync P` or `bra`.
+void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to) {
+  std::vector<std::pair<int, const Value*>> copies;
+  std::set<const Value*> dests;
+  for (const PHINode& phi : to->phis()) {
+    copies.emplace_back(vregs_.at(&phi), phi.getIncomingValueForBlock(from));
+    dests.insert(&phi);
+  }
+  bool parallel = false;
+  for (const auto& c : copies) parallel |= dests.count(c.second) != 0;
+  if (parallel) {
+    std::vector<int> temps;
+    for (const auto& c : copies) temps.push_back(mov(V(reg(c.second))));
+    for (size_t i = 0; i < copies.size(); ++i) emit("mov", V(copies[i].first), {V(temps[i])});
+  } else {
+    for (const auto& c : copies) {
+      if (const auto* ci = dyn_cast<ConstantInt>(c.second)) {
+        emit("mov", V(c.first), {Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu))});
+      } else {
+        emit("mov", V(c.first), {V(reg(c.second))});
+      }
+    }
+  }
+  if (plan_.yieldEdges.count({from, to})) {
+    emit("yield", {}, {});
+    ++out_.yields;
+  }
+  if (plan_.syncEdges.count({from, to})) {
+    emit("sync", {}, {Opnd::label(blockLabel(to))});
+  } else {
+    emit("bra", {}, {Opnd::label(blockLabel(to))});
+  }
+}
+
+std::string Lowering::edgeTarget(const BasicBlock* from, const BasicBlock* to) {
+  if (!edgeNeedsCode(from, to)) return blockLabel(to);
+  trampolines_.emplace_back(from, to);
+  return blockLabel(from) + "_" + blockLabel(to);
+}
+
+void Lowering::lowerTerminator(BasicBlock& bb) {
+  Instruction* t = bb.getTerminator();
+  if (const auto it = plan_.ssyAt.find(&bb); it != plan_.ssyAt.end()) {
+    for (const BasicBlock* p : it->second) emit("ssy", {}, {Opnd::label(blockLabel(p))});
+  }
+  if (isa<ReturnInst>(t)) {
+    emit("exit", {}, {});
+    return;
+  }
+  if (isa<UnreachableInst>(t)) {
+    emit("trap", {}, {});
+    return;
+  }
+  const auto* br = dyn_cast<BranchInst>(t);
+  if (!br) refuse(t, std::string("the terminator '") + t->getOpcodeName() + "' is not supported");
+  if (br->isUnconditional() || br->getSuccessor(0) == br->getSuccessor(1)) {
+    emitEdge(&bb, br->getSuccessor(0));
+    return;
+  }
+  const bool divergent = ui_.isDivergentBranch(&bb);
+  ++(divergent ? out_.divergentBranches : out_.uniformBranches);
+  const Pred p = condition(br->getCondition());
+  MInst& b1 = emit("bra", {}, {Opnd::label(edgeTarget(&bb, br->getSuccessor(0)))});
+  b1.guard = p.p;
+  b1.guardNeg = p.neg;
+  if (divergent) b1.comment = "divergent";
+  emit("bra", {}, {Opnd::label(edgeTarget(&bb, br->getSuccessor(1)))});
+}
+
+}  // namespace
+
+LoweredFunction lowerFunction(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
+                              const ModuleLayout& layout, int hiddenBase) {
+  Lowering l(f, ui, plan, layout, hiddenBase);
+  return l.run();
+}
+
+}  // namespace simt::compiler

@@ -1,0 +1,46 @@
+// Instruction selection: one LLVM function (a kernel, everything else inlined) to machine IR
+// with virtual registers, out of SSA (phi copies on edges), with the reconvergence plan's
+// ssy/sync/yield on the edges it names.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "compiler/compiler.h"
+#include "compiler/divergence.h"
+#include "compiler/mir.h"
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+}  // namespace llvm
+
+namespace simt::compiler {
+
+// Where module-level variables live: __local ones in shared memory from 0, __constant ones
+// as data labels in the kernel's .data section.
+struct ModuleLayout {
+  std::map<const llvm::GlobalVariable*, uint32_t> localOffset;
+  std::map<const llvm::GlobalVariable*, std::string> constantLabel;
+  uint32_t localBytes = 0;
+  std::string dataSection;  // assembly lines for the __constant data
+};
+
+ModuleLayout layoutGlobals(llvm::Function& kernel);
+
+struct LoweredFunction {
+  MFunction mf;
+  uint32_t frameBytes = 0;  // private arrays (allocas)
+  bool usesFrame = false;   // r30 holds the frame pointer
+  int divergentBranches = 0, uniformBranches = 0, yields = 0;
+};
+
+// hiddenBase: the param word where the hidden block starts (the argument count).
+LoweredFunction lowerFunction(llvm::Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
+                              const ModuleLayout& layout, int hiddenBase);
+
+// The frame pointer register (per-thread private memory in global memory).
+constexpr int kFramePointer = 30;
+
+}  // namespace simt::compiler

@@ -1,0 +1,106 @@
+// The OpenCL host runtime (docs/compiler.md, "Runtime"): buffers, kernel arguments, the
+// NDRange, and the launch image (param words with the hidden launch block, global memory
+// with the buffers and the private frames) that the ISA model, the verilated core and the
+// co-simulation run. The shape OpenCL host code has: create buffers, set arguments,
+// enqueue an NDRange, read buffers back. KERNELS.md section 2 fixes the textual forms.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "asm/assembler.h"
+#include "compiler/compiler.h"
+#include "model/sm/sm_model.h"
+
+namespace simt::runtime {
+
+// A usage error (bad --arg, range, sizes): the CLI prints it and exits 1.
+class LaunchError : public std::runtime_error {
+ public:
+  explicit LaunchError(const std::string& what) : std::runtime_error(what) {}
+};
+
+enum class ElemType { I32, U32, F32 };
+const char* elemTypeName(ElemType t);
+
+struct Buffer {
+  std::string name;
+  ElemType type = ElemType::I32;
+  std::vector<uint32_t> words;  // element bits
+};
+
+// SplitMix64 (KERNELS.md: add 0x9E3779B97F4A7C15, then two multiply-xorshift rounds).
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : s_(seed) {}
+  uint64_t next();
+
+ private:
+  uint64_t s_;
+};
+
+// INIT forms: zero, iota, const:V, list:V,..., rand:SEED, file:PATH. Throws LaunchError.
+std::vector<uint32_t> initialContents(const std::string& init, ElemType type, uint32_t n);
+
+struct KernelArg {
+  enum Kind { Scalar, BufferArg, View, Local } kind = Scalar;
+  std::string spec;      // as given
+  uint32_t value = 0;    // Scalar: the word (f32: its bits)
+  bool isFloat = false;  // Scalar given as f32
+  std::string buffer;    // BufferArg/View
+  uint32_t offset = 0;   // View: element offset
+  uint32_t localBytes = 0;
+};
+
+// One --arg SPEC; a buf: spec appends its buffer to `buffers` (names must be unique).
+KernelArg parseArg(const std::string& spec, std::vector<Buffer>& buffers);
+
+struct NDRange {
+  int dims = 1;
+  std::array<uint32_t, 3> global{1, 1, 1}, local{1, 1, 1};
+};
+
+// --global G[,G[,G]] and --local L[,L[,L]] (empty: the runtime chooses, docs/compiler.md).
+NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup);
+
+// Limits of the machine the launch must fit (the core's, sim/rtl/sm_rtl.h).
+struct DeviceLimits {
+  int maxThreadsPerGroup = 256;
+  uint32_t sharedBytes = 4096;
+  uint32_t paramWords = 64;
+};
+
+struct LaunchImage {
+  assembler::Kernel kernel;                  // code, data image, params, launch, shared bytes
+  std::map<std::string, uint32_t> bufferAddr;  // byte address of every buffer
+};
+
+// Checks the arguments against the kernel's parameters and lays out memory. Throws
+// LaunchError.
+LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range, const std::vector<KernelArg>& args,
+                        const std::vector<Buffer>& buffers, const DeviceLimits& limits);
+
+// The buffers' contents after a run.
+std::vector<Buffer> readBack(const LaunchImage& img, const std::vector<Buffer>& buffers,
+                             const std::vector<uint32_t>& global);
+
+// What runs an image: the ISA model, the verilated core or both in lockstep.
+using Engine = std::function<model::RunResult(const assembler::Kernel&, const model::RunConfig&)>;
+Engine modelEngine();
+
+struct LaunchResult {
+  model::RunResult run;
+  std::vector<Buffer> buffers;
+};
+
+// Builds, runs and reads back.
+LaunchResult launch(const compiler::CompiledKernel& ck, const NDRange& range, const std::vector<KernelArg>& args,
+                    const std::vector<Buffer>& buffers, const model::RunConfig& cfg, const Engine& engine,
+                    const DeviceLimits& limits = {});
+
+}  // namespace simt::runtime
