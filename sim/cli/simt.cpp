@@ -383,6 +383,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   } catch (const rt::LaunchError& e) {
     return usage(e.what());
   }
+  opt.assumeLinearRange = rt::isLinear(range);
   simt::compiler::CompiledKernel ck;
   try {
     ck = simt::compiler::compileFile(file, opt);
@@ -419,7 +420,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   j["stats"]["thread_instructions"] = res.threadInstructions;
   nlohmann::ordered_json c;
   c["kernel"] = ck.name;
-  c["variant"] = "default";
+  c["variant"] = ck.variant;
   c["code_instructions"] = ck.stats.instructions;
   c["virtual_registers"] = ck.stats.virtualRegisters;
   c["spilled_registers"] = ck.stats.spilledRegisters;

@@ -148,7 +148,9 @@ std::vector<ArgInfo> kernelArgs(Function& f) {
 
 }  // namespace
 
-CompiledKernel compileFile(const std::string& path, const CompileOptions& opt) {
+namespace {
+
+CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   LLVMContext ctx;
   FrontendResult fe = runFrontend(path, opt, ctx);
@@ -193,7 +195,8 @@ CompiledKernel compileFile(const std::string& path, const CompileOptions& opt) {
   UniformityInfo ui(*kernel, pdt, li);
   const ReconvergencePlan plan = planReconvergence(*kernel, ui, pdt, li);
   const ModuleLayout layout = layoutGlobals(*kernel);
-  LoweredFunction lf = lowerFunction(*kernel, ui, plan, layout, ck.hiddenBase);
+  LoweredFunction lf = lowerFunction(*kernel, ui, plan, layout, ck.hiddenBase, opt.assumeLinearRange);
+  ck.variant = opt.assumeLinearRange ? "linear" : "default";
   const AllocationResult ra = allocateRegisters(lf.mf, lf.frameBytes, lf.usesFrame,
                                                 4 * (ck.hiddenBase + hidden::kPrivateBase), opt.maxRegisters);
   ck.staticLocalBytes = layout.localBytes;
@@ -210,7 +213,7 @@ CompiledKernel compileFile(const std::string& path, const CompileOptions& opt) {
   for (const auto& b : lf.mf.blocks) ck.stats.instructions += static_cast<int>(b.insts.size());
 
   std::ostringstream os;
-  os << "; " << ck.name << ": compiled from " << path << " by simt cc (docs/compiler.md)\n";
+  os << "; " << ck.name << ": compiled from " << path << " by simt cc (docs/compiler.md), variant " << ck.variant << "\n";
   os << "; params: ";
   for (size_t i = 0; i < ck.args.size(); ++i) {
     os << "[" << 4 * i << "] " << (ck.args[i].name.empty() ? "arg" + std::to_string(i) : ck.args[i].name) << " ("
@@ -226,6 +229,18 @@ CompiledKernel compileFile(const std::string& path, const CompileOptions& opt) {
   ck.stats.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return ck;
+}
+
+}  // namespace
+
+CompiledKernel compileFile(const std::string& path, const CompileOptions& opt) {
+  try {
+    return compileOne(path, opt);
+  } catch (const CompileError&) {
+    throw;
+  } catch (const std::exception& e) {  // a bug of the lowering: reported, never a crash
+    throw CompileError(path + ": error: internal compiler error: " + e.what());
+  }
 }
 
 }  // namespace simt::compiler

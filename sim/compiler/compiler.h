@@ -22,6 +22,9 @@ struct CompileOptions {
   std::vector<std::string> defines;      // NAME or NAME=VALUE (-D)
   std::vector<std::string> includeDirs;  // -I, searched after FILE.cl's own directory
   int maxRegisters = 31;                 // tests: fewer allocatable registers force spilling
+  // The launch will be linear (hidden::kLinear set): the "linear" variant, whose work-item
+  // ids are the special registers with no run-time check. simt run sets it when it holds.
+  bool assumeLinearRange = false;
 };
 
 // How the runtime passes one kernel parameter (one param word each).
@@ -44,7 +47,9 @@ constexpr int kLocalSize = 4;    // 3 words
 constexpr int kNumGroups = 7;    // 3 words
 constexpr int kGlobalOffset = 10;  // 3 words
 constexpr int kPrivateBase = 13;   // byte address of the per-thread private frames
-constexpr int kWords = 14;
+constexpr int kLinear = 14;        // 1 when the range is 1-D in effect (sizes 1 beyond x) with
+                                   // offset 0: local/group/global id x are %tid/%ctaid/%gtid
+constexpr int kWords = 15;
 }  // namespace hidden
 
 struct CompileStats {
@@ -59,6 +64,7 @@ struct CompileStats {
 
 struct CompiledKernel {
   std::string name;
+  std::string variant;   // "default" or "linear" (CompileOptions::assumeLinearRange)
   std::string assembly;  // simt assembly text: .kernel, .text code, .data for __constant data
   std::vector<ArgInfo> args;
   int hiddenBase = 0;           // param word of the hidden block (== args.size())

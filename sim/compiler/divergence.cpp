@@ -170,6 +170,9 @@ ReconvergencePlan planReconvergence(Function& f, const UniformityInfo& ui, const
       ++plan.droppedTokens;
       continue;
     }
+    if (post->phis().empty() && isa<ReturnInst>(post->getFirstNonPHIOrDbgOrLifetime())) {
+      continue;  // they meet only to exit: each path exits on its own
+    }
     BasicBlock* at = &bb;
     BasicBlock* start = &bb;
     Loop* hoist = nullptr;

@@ -113,8 +113,10 @@ struct Pred {
 
 class Lowering {
  public:
-  Lowering(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan, const ModuleLayout& ml, int hiddenBase)
-      : f_(f), dl_(f.getParent()->getDataLayout()), ui_(ui), plan_(plan), ml_(ml), hiddenBase_(hiddenBase) {}
+  Lowering(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan, const ModuleLayout& ml, int hiddenBase,
+           bool assumeLinear)
+      : f_(f), dl_(f.getParent()->getDataLayout()), ui_(ui), plan_(plan), ml_(ml), hiddenBase_(hiddenBase),
+        assumeLinear_(assumeLinear) {}
 
   LoweredFunction run();
 
@@ -219,6 +221,7 @@ class Lowering {
   const ReconvergencePlan& plan_;
   const ModuleLayout& ml_;
   int hiddenBase_;
+  bool assumeLinear_;
   LoweredFunction out_;
   int curBlock_ = 0;
   int labelCounter_ = 0;
@@ -228,6 +231,7 @@ class Lowering {
   std::map<const AllocaInst*, uint32_t> allocaOffset_;
   std::map<std::pair<std::string, unsigned>, int> workItems_;
   std::vector<std::pair<const BasicBlock*, const BasicBlock*>> trampolines_;
+  std::map<std::pair<const Value*, int64_t>, int> scaledIndex_;  // 1 + vreg, this block only
 };
 
 int Lowering::reg(const Value* v) {
@@ -461,55 +465,65 @@ void Lowering::prologue() {
     }
   }
   auto need = [&](const char* n, unsigned d) { return needed.count({n, d}) != 0; };
-  bool lid[3], grp[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    lid[d] = need("get_local_id", d) || need("get_global_id", d);
-    grp[d] = need("get_group_id", d) || need("get_global_id", d);
-  }
-  // Linear id -> (x, y, z): x = t % size0, y = (t / size0) % size1, z = t / (size0 * size1).
-  // One-dimensional shapes (size0 equal to the linear count) skip the divisions.
-  auto decompose = [&](const char* sreg, const char* countSreg, int sizeWord, const bool want[3], int outRegs[3]) {
-    if (!want[0] && !want[1] && !want[2]) return;
-    const int t = mov(Opnd::sreg(sreg));
-    for (int d = 0; d < 3; ++d) {
-      outRegs[d] = mov(d == 0 ? V(t) : Opnd::imm32(0));
+  if (needed.empty()) return;
+  // Fast path (the runtime's hidden "linear" flag: a 1-D shape, zero offset): the ids are
+  // the special registers. Otherwise the linear ids are decomposed by division:
+  // x = t % size0, y = (t / size0) % size1, z = t / (size0 * size1), for the local id
+  // (t = %tid, sizes = local size) and the group id (t = %ctaid, sizes = group counts);
+  // global id = group id * local size + local id + offset.
+  static const char* const kinds[3] = {"get_local_id", "get_group_id", "get_global_id"};
+  static const char* const sregs[3] = {"%tid", "%ctaid", "%gtid"};
+  int regs[3][3];
+  for (int k = 0; k < 3; ++k) {
+    for (unsigned d = 0; d < 3; ++d) {
+      regs[k][d] = -1;
+      if (!need(kinds[k], d)) continue;
+      regs[k][d] = mov(d == 0 ? Opnd::sreg(sregs[k]) : Opnd::imm32(0));
+      workItems_[{kinds[k], d}] = regs[k][d];
     }
-    const int s0 = hiddenWord(sizeWord);
-    const int n = mov(Opnd::sreg(countSreg));
-    const std::string fast = newLabel();
-    emit("setp.eq", Opnd::pred(1), {V(s0), V(n)});
-    emit("bra", {}, {Opnd::label(fast)}).guard = 1;
+    if (need(kinds[k], 3)) workItems_[{kinds[k], 3}] = mov(Opnd::imm32(0));
+  }
+  bool slowNeeded = false;
+  for (int k = 0; k < 3; ++k) {
+    for (unsigned d = 0; d < 3; ++d) slowNeeded |= regs[k][d] >= 0;
+  }
+  if (!slowNeeded || assumeLinear_) return;
+  const std::string done = newLabel();
+  emit("setp.ne", Opnd::pred(1), {V(hiddenWord(hidden::kLinear)), Opnd::imm32(0)});
+  emit("bra", {}, {Opnd::label(done)}).guard = 1;
+  int ids[2][3] = {{-1, -1, -1}, {-1, -1, -1}};
+  for (int k = 0; k < 2; ++k) {
+    const bool wantAny = [&] {
+      for (unsigned d = 0; d < 3; ++d) {
+        if (regs[k][d] >= 0 || regs[2][d] >= 0) return true;
+      }
+      return false;
+    }();
+    if (!wantAny) continue;
+    const int sizeWord = k == 0 ? hidden::kLocalSize : hidden::kNumGroups;
+    const int t = mov(Opnd::sreg(sregs[k]));
     int q = -1, r = -1;
-    udivrem(t, s0, &q, &r);
-    emit("mov", V(outRegs[0]), {V(r)});
-    if (want[1] || want[2]) {
-      const int s1 = hiddenWord(sizeWord + 1);
-      int q2 = -1, r2 = -1;
-      udivrem(q, s1, &q2, &r2);
-      emit("mov", V(outRegs[1]), {V(r2)});
-      emit("mov", V(outRegs[2]), {V(q2)});
-    }
-    emit("bra", {}, {Opnd::label(fast)});
-    startBlock(fast);
-  };
-  int lidReg[3] = {-1, -1, -1}, grpReg[3] = {-1, -1, -1};
-  decompose("%tid", "%ntid", hidden::kLocalSize, lid, lidReg);
-  decompose("%ctaid", "%nctaid", hidden::kNumGroups, grp, grpReg);
+    udivrem(t, hiddenWord(sizeWord), &q, &r);
+    ids[k][0] = r;
+    bool higher = false;
+    for (unsigned d = 1; d < 3; ++d) higher |= regs[k][d] >= 0 || regs[2][d] >= 0;
+    if (!higher) continue;
+    int q2 = -1, r2 = -1;
+    udivrem(q, hiddenWord(sizeWord + 1), &q2, &r2);
+    ids[k][1] = r2;
+    ids[k][2] = q2;
+  }
   for (unsigned d = 0; d < 3; ++d) {
-    if (need("get_local_id", d)) workItems_[{"get_local_id", d}] = lidReg[d];
-    if (need("get_group_id", d)) workItems_[{"get_group_id", d}] = grpReg[d];
-    if (need("get_global_id", d)) {
-      const int ls = hiddenWord(hidden::kLocalSize + static_cast<int>(d));
-      const int base = op3("mul", grpReg[d], V(ls));
+    for (int k = 0; k < 2; ++k) {
+      if (regs[k][d] >= 0) emit("mov", V(regs[k][d]), {V(ids[k][d])});
+    }
+    if (regs[2][d] >= 0) {
+      const int base = op3("mul", ids[1][d], V(hiddenWord(hidden::kLocalSize + static_cast<int>(d))));
       const int off = hiddenWord(hidden::kGlobalOffset + static_cast<int>(d));
-      workItems_[{"get_global_id", d}] = op3("add", op3("add", base, V(lidReg[d])), V(off));
+      emit("add", V(regs[2][d]), {V(op3("add", base, V(ids[0][d]))), V(off)});
     }
   }
-  for (unsigned d = 3; d < 4; ++d) {
-    for (const char* n : {"get_local_id", "get_group_id", "get_global_id"}) {
-      if (need(n, d)) workItems_[{n, d}] = mov(Opnd::imm32(0));
-    }
-  }
+  startBlock(done);
 }
 
 LoweredFunction Lowering::run() {
@@ -552,6 +566,7 @@ LoweredFunction Lowering::run() {
       first = false;
     }
     startBlock(blockLabel(&bb));
+    scaledIndex_.clear();
     for (Instruction& I : bb) {
       cur_ = &I;
       if (I.isTerminator()) {
@@ -694,8 +709,8 @@ void Lowering::lowerCast(CastInst& I) {
 void Lowering::lowerGep(GetElementPtrInst& I) {
   if (foldable(I)) return;  // folded into its loads and stores
   const int d = vregs_.at(&I);
-  APInt constOff(32, 0);
   int acc = reg(I.getPointerOperand());
+  bool accIsTemp = false;
   int64_t imm = 0;
   for (auto it = gep_type_begin(I); it != gep_type_end(I); ++it) {
     const Value* idx = it.getOperand();
@@ -708,18 +723,25 @@ void Lowering::lowerGep(GetElementPtrInst& I) {
       imm += c->getSExtValue() * size;
       continue;
     }
-    const int i = sextTo32(idx);
-    int scaled;
-    if (size > 0 && (size & (size - 1)) == 0) {
-      int k = 0;
-      while ((int64_t{1} << k) < size) ++k;
-      scaled = k == 0 ? i : op3("shl", i, Opnd::imm32(k));
-    } else {
-      scaled = op3("mul", i, Opnd::imm32(size));
+    int& scaled = scaledIndex_[{idx, size}];  // one scaled index per block and element size
+    if (scaled == 0) {
+      const int i = sextTo32(idx);
+      if (size > 0 && (size & (size - 1)) == 0) {
+        int k = 0;
+        while ((int64_t{1} << k) < size) ++k;
+        scaled = 1 + (k == 0 ? i : op3("shl", i, Opnd::imm32(k)));
+      } else {
+        scaled = 1 + op3("mul", i, Opnd::imm32(size));
+      }
     }
-    acc = op3("add", acc, V(scaled));
+    acc = op3("add", acc, V(scaled - 1));
+    accIsTemp = true;
   }
-  emit("add", V(d), {V(acc), Opnd::imm32(static_cast<int32_t>(imm))});
+  if (imm == 0 && accIsTemp) {
+    block().insts.back().dst = V(d);  // the last add writes the GEP's register
+  } else {
+    emit("add", V(d), {V(acc), Opnd::imm32(static_cast<int32_t>(imm))});
+  }
 }
 
 void Lowering::lowerLoad(LoadInst& I) {
@@ -1008,6 +1030,10 @@ void Lowering::lowerCall(CallInst& I) {
   refuse(&I, "the function '" + n + "' is not supported" + (b.mangled ? " for these argument types" : ""));
 }
 
+bool isReturnOnly(const BasicBlock* bb) {
+  return bb->phis().empty() && isa<ReturnInst>(bb->getFirstNonPHIOrDbgOrLifetime());
+}
+
 bool Lowering::edgeNeedsCode(const BasicBlock* from, const BasicBlock* to) const {
   if (plan_.syncEdges.count({from, to}) || plan_.yieldEdges.count({from, to})) return true;
   return !to->phis().empty();
@@ -1043,6 +1069,8 @@ void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to) {
   }
   if (plan_.syncEdges.count({from, to})) {
     emit("sync", {}, {Opnd::label(blockLabel(to))});
+  } else if (isReturnOnly(to)) {
+    emit("exit", {}, {});
   } else {
     emit("bra", {}, {Opnd::label(blockLabel(to))});
   }
@@ -1086,8 +1114,8 @@ void Lowering::lowerTerminator(BasicBlock& bb) {
 }  // namespace
 
 LoweredFunction lowerFunction(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
-                              const ModuleLayout& layout, int hiddenBase) {
-  Lowering l(f, ui, plan, layout, hiddenBase);
+                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear) {
+  Lowering l(f, ui, plan, layout, hiddenBase, assumeLinear);
   return l.run();
 }
 

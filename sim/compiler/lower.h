@@ -37,8 +37,9 @@ struct LoweredFunction {
 };
 
 // hiddenBase: the param word where the hidden block starts (the argument count).
+// assumeLinear: the launch is known to be linear (hidden::kLinear): no division path.
 LoweredFunction lowerFunction(llvm::Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
-                              const ModuleLayout& layout, int hiddenBase);
+                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear);
 
 // The frame pointer register (per-thread private memory in global memory).
 constexpr int kFramePointer = 30;

@@ -232,6 +232,10 @@ NDRange parseRange(const std::string& global, const std::string& local, int maxT
   return r;
 }
 
+bool isLinear(const NDRange& r) {
+  return r.local[1] * r.local[2] == 1 && r.global[1] * r.global[2] == 1;  // offsets are 0
+}
+
 LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range, const std::vector<KernelArg>& args,
                         const std::vector<Buffer>& buffers, const DeviceLimits& limits) {
   using compiler::ArgKind;
@@ -303,6 +307,10 @@ LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range
     k.params[static_cast<size_t>(h + hd::kGlobalOffset + d)] = 0;
   }
   k.params[static_cast<size_t>(h + hd::kPrivateBase)] = privateBase;
+  k.params[static_cast<size_t>(h + hd::kLinear)] = isLinear(range) ? 1 : 0;
+  if (ck.variant == "linear" && !isLinear(range)) {
+    throw LaunchError("kernel '" + ck.name + "' was compiled for a linear range; this one is not");
+  }
   if (k.params.size() > limits.paramWords) {
     throw LaunchError("kernel '" + ck.name + "' needs " + std::to_string(k.params.size()) + " param words, the core has " +
                       std::to_string(limits.paramWords));

@@ -68,6 +68,9 @@ struct NDRange {
 // --global G[,G[,G]] and --local L[,L[,L]] (empty: the runtime chooses, docs/compiler.md).
 NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup);
 
+// Whether a range is one-dimensional in effect (the hidden "linear" flag, docs/compiler.md).
+bool isLinear(const NDRange& r);
+
 // Limits of the machine the launch must fit (the core's, sim/rtl/sm_rtl.h).
 struct DeviceLimits {
   int maxThreadsPerGroup = 256;

@@ -509,6 +509,26 @@ TEST(Runtime, SplitMix64MatchesTheReference) {
   EXPECT_EQ(rt::initialContents("const:-2", rt::ElemType::I32, 2), (std::vector<uint32_t>{0xfffffffe, 0xfffffffe}));
 }
 
+TEST(Runtime, LinearVariantSkipsTheIdDivision) {
+  cc::CompileOptions opt;
+  const auto generic = cc::compileFile(kernelPath("vector_add.cl"), opt);
+  opt.assumeLinearRange = true;
+  const auto linear = cc::compileFile(kernelPath("vector_add.cl"), opt);
+  EXPECT_EQ(linear.variant, "linear");
+  EXPECT_LT(linear.stats.instructions + 20, generic.stats.instructions);
+  std::vector<rt::Buffer> bufs;
+  std::vector<rt::KernelArg> args;
+  for (const char* a : {"buf:a:64=iota", "buf:b:64=iota", "buf:c:64", "i32:64"}) args.push_back(rt::parseArg(a, bufs));
+  const auto r1 = rt::launch(generic, rt::parseRange("64", "32", 256), args, bufs, {}, rt::modelEngine());
+  const auto r2 = rt::launch(linear, rt::parseRange("64", "32", 256), args, bufs, {}, rt::modelEngine());
+  ASSERT_EQ(r2.run.status, RunStatus::Ok);
+  EXPECT_EQ(r1.buffers[2].words, r2.buffers[2].words);
+  EXPECT_EQ(r2.buffers[2].words[63], 126u);
+  EXPECT_LT(r2.run.instructions, r1.run.instructions);
+  // A linear kernel refuses a 2-D launch.
+  EXPECT_THROW(rt::launch(linear, rt::parseRange("8,8", "8,1", 256), args, bufs, {}, rt::modelEngine()), rt::LaunchError);
+}
+
 TEST(Runtime, ViewAliasesABuffer) {
   // c = a + b where c is a view of a shifted by 32 elements: c[i] = a[i+32] = a[i] + b[i].
   Launch l{"vector_add.cl", "", "32", "32", {"buf:a:64=iota", "buf:b:64=const:1000", "view:a:32", "i32:32"}};

@@ -1,0 +1,99 @@
+#!/bin/sh
+# `simt run FILE.cl` and `simt cc` contract checks (KERNELS.md section 2): exit statuses,
+# JSON memory and compile fields, Clang and lowering diagnostics, --arg errors.
+# usage: test_simt_cl.sh SIMT CL_KERNEL_DIR CASE
+set -u
+SIMT=$1
+K=$2
+CASE=$3
+TMP=$(mktemp -d)
+OUT=$TMP/out
+ERR=$TMP/err
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL ($CASE): $*"; echo "--- stdout"; cat "$OUT"; echo "--- stderr"; cat "$ERR"; exit 1; }
+run() { "$SIMT" run "$@" >"$OUT" 2>"$ERR"; echo $?; }
+cc() { "$SIMT" cc "$@" >"$OUT" 2>"$ERR"; echo $?; }
+expect_rc() { [ "$1" = "$2" ] || fail "exit status $1, expected $2"; }
+expect_out() { grep -q -- "$1" "$OUT" || fail "stdout lacks '$1'"; }
+expect_err() { grep -q -- "$1" "$ERR" || fail "stderr lacks '$1'"; }
+VA="$K/vector_add.cl --global 8 --local 4 --arg buf:a:8=iota --arg buf:b:8=const:10 --arg buf:c:8"
+
+case $CASE in
+  cc)
+    expect_rc "$(cc "$K/spin_lock.cl")" 0
+    expect_out '.kernel spin_lock'
+    expect_out 'atom.global.cas'
+    expect_out 'yield'
+    expect_out 'ssy' ;;
+  cc_output_assembles)
+    expect_rc "$(cc "$K/loops.cl" -o "$TMP/loops.s")" 0
+    "$SIMT" asm -q "$TMP/loops.s" >"$OUT" 2>"$ERR" || fail "the output does not assemble" ;;
+  cc_defines)
+    printf '__kernel void k(__global int* a) { a[0] = VALUE; }\n' > "$TMP/d.cl"
+    expect_rc "$(cc "$TMP/d.cl")" 1
+    expect_err "d.cl:1:[0-9]*: error: use of undeclared identifier 'VALUE'"
+    expect_rc "$(cc "$TMP/d.cl" -DVALUE=1234)" 0
+    expect_out 'mov r[0-9]*, 1234' ;;
+  run_json)
+    expect_rc "$(run $VA --arg i32:6 --engine model --json -)" 0
+    expect_out '"status":"ok"'
+    expect_out '"memory":{"a":\[0,1,2,3,4,5,6,7\],"b":\[10,10,10,10,10,10,10,10\],"c":\[10,11,12,13,14,15,0,0\]}'
+    expect_out '"compile":{"kernel":"vector_add","variant":"linear"'
+    expect_out '"work_groups":2,"work_group_size":4' ;;
+  run_summary)
+    expect_rc "$(run $VA --arg i32:8 --engine model --dump c)" 0
+    expect_out 'vector_add.cl (vector_add): ok'
+    expect_out 'c: 10 11 12 13 14 15 16 17'
+    grep -q ' a:' "$OUT" && fail "--dump c printed a"
+    true ;;
+  run_rtl)
+    expect_rc "$(run $VA --arg i32:8 --engine rtl --json -)" 0
+    expect_out '"engine":"rtl"'
+    expect_out '"c":\[10,11,12,13,14,15,16,17\]' ;;
+  run_cosim)
+    expect_rc "$(run "$K/reduce_local.cl" --global 64 --local 32 --arg buf:in:64=iota --arg buf:partial:2 --arg buf:total:1 --arg local:128 --engine cosim --json -)" 0
+    expect_out '"partial":\[496,1520\],"total":\[2016\]' ;;
+  spin_stack_timeout)
+    expect_rc "$(run "$K/spin_lock.cl" --global 64 --arg buf:lock:1 --arg buf:counter:1 --engine model --divergence stack --max-cycles 20000)" 3
+    expect_err 'timeout after 20000 cycles'
+    expect_rc "$(run "$K/spin_lock.cl" --global 64 --arg buf:lock:1 --arg buf:counter:1 --engine model)" 0
+    expect_out 'counter: 64' ;;
+  clang_error)
+    printf '__kernel void k(__global int* a) {\n  a[0] = 1\n}\n' > "$TMP/bad.cl"
+    expect_rc "$(run "$TMP/bad.cl" --global 1 --arg buf:a:1 --engine model)" 1
+    expect_err 'bad.cl:2:11: error: expected'
+    [ -s "$OUT" ] && fail "something ran"
+    true ;;
+  refused_float)
+    printf '__kernel void k(__global float* a) {\n  int i = get_global_id(0);\n  a[i] = a[i] * 2.5f;\n}\n' > "$TMP/f.cl"
+    expect_rc "$(cc "$TMP/f.cl")" 1
+    expect_err 'f.cl:3:[0-9]*: error: float' ;;
+  bad_arg_count)
+    expect_rc "$(run $VA --engine model)" 1
+    expect_err "kernel 'vector_add' takes 4 argument(s)" ;;
+  bad_arg_type)
+    expect_rc "$(run $VA --arg buf:n:1 --engine model)" 1
+    expect_err "expected a scalar" ;;
+  bad_view)
+    expect_rc "$(run "$K/vector_add.cl" --global 8 --arg buf:a:8 --arg view:nope:0 --arg buf:c:8 --arg i32:8 --engine model)" 1
+    expect_err "no earlier buffer named 'nope'" ;;
+  bad_spec)
+    expect_rc "$(run "$K/vector_add.cl" --global 8 --arg bogus:1 --engine model)" 1
+    expect_err "unknown kind 'bogus'" ;;
+  not_multiple)
+    expect_rc "$(run "$K/vector_add.cl" --global 10 --local 4 --arg buf:a:8 --arg buf:b:8 --arg buf:c:8 --arg i32:8 --engine model)" 1
+    expect_err 'not a multiple of --local 4' ;;
+  missing_global)
+    expect_rc "$(run "$K/vector_add.cl" --arg buf:a:8 --engine model)" 1
+    expect_err '\-\-global' ;;
+  too_large_group)
+    expect_rc "$(run "$K/vector_add.cl" --global 512 --local 512 --arg buf:a:8 --arg buf:b:8 --arg buf:c:8 --arg i32:8 --engine rtl)" 1
+    expect_err 'larger than the core holds (256)' ;;
+  cl_options)
+    expect_rc "$(run $VA --arg i32:8 --ctas 2)" 1
+    expect_err 'use --global and --local'
+    expect_rc "$(run "$K/../../../sim/kernels/vector_add.s" --global 4)" 1
+    expect_err 'applies only to an OpenCL kernel' ;;
+  *) echo "unknown case $CASE"; exit 2 ;;
+esac
+exit 0
