@@ -168,7 +168,6 @@ module simt_sm #(
   logic [31:0]               cycle;
   logic                      launch_start, launch_active, retire_cta, issue_try, alone;
   logic                      de_go, de_back, read_b, read_c, exec_stage, lsu_start;
-  logic                      ctl_wake, ctl_launch_wake, issue_ok, issue_base, wake_next;
   logic [simt_sm_pkg::NumPerf-1:0] seq_evt;
 
   // Launch
@@ -239,21 +238,30 @@ module simt_sm #(
   logic [32*32-1:0]          lsu_rf_wdata;
   simt_sm_pkg::fault_t       lsu_fault;
 
-  // Control
-  logic                      ctl_busy_d, ctl_ret_launch, ctl_check, ctl_fast, ctl_issue_try;
-  logic                      ctl_issue_due, ctl_retire, ctl_retired, ctl_hold;
-  logic                      du_ready, bu_ready, bu_wake_valid;
-  logic [AddrW-1:0]          iss_pc;
-  logic [31:0]               iss_active;
+  // Control and the synchronisation blocks
+  simt_sm_pkg::ctl_cmd_t     ctl_cmd;
+  simt_sm_pkg::ctl_status_t  ctl_status;
+  logic                      ctl_wake, ctl_launch_wake;
+  logic                      dbg_sel, ctl_retire, ctl_retired, ctl_hold, woken;
+  logic [AddrW-1:0]          woken_pc, iss_pc;
+  logic [31:0]               woken_mask, iss_active;
   logic [NumWarps-1:0]       sched_wvalid, sched_wactive, du_stalled, wdone, wactive;
-  logic                      woken;
-  logic [WarpW-1:0]          woken_warp;
-  logic [AddrW-1:0]          woken_pc;
-  logic [31:0]               woken_mask;
   logic [31:0]               ctl_rf_we;
   logic [RfAW-1:0]           ctl_rf_waddr;
   logic [32*32-1:0]          ctl_rf_wdata;
   logic [simt_sm_pkg::NumPerf-1:0] ctl_evt;
+  logic                      du_valid, du_ready, du_has_target, du_yield_fired, du_wake_fast;
+  logic                      du_evt_pop, du_evt_discard, qry_done, qry_busy;
+  simt_pkg::du_op_e          du_op;
+  logic [WarpW-1:0]          du_warp, qry_warp, wake_slot;
+  logic [31:0]               du_guard, du_link_mask, du_wake_mask, wake_mask;
+  logic [AddrW-1:0]          du_target, du_link_value, wake_resume;
+  logic                      bu_valid, bu_ready, bu_refused, bu_pass, bu_sleep, bu_wake_valid;
+  logic                      wake_ready;
+  logic [2:0]                bu_op;
+  logic [CtaW-1:0]           bu_cta;
+  logic [11:0]               bu_count;
+  logic [4:0]                bu_sleep_lane;
 
   // ---------------------------------------------------------------------------------------
   // Units
@@ -292,6 +300,7 @@ module simt_sm #(
     .read_b_o           (read_b),
     .read_c_o           (read_c),
     .exec_o             (exec_stage),
+    .dbg_sel_o          (dbg_sel),
     .w_i                (w),
     .pc_i               (pc),
     .is_mem_i           (cls.mem),
@@ -301,17 +310,10 @@ module simt_sm #(
     .lsu_done_i         (lsu_done),
     .lsu_fault_i        (lsu_fault),
     .bu_wake_valid_i    (bu_wake_valid),
-    .ctl_busy_d_i       (ctl_busy_d),
-    .ctl_ret_launch_i   (ctl_ret_launch),
-    .ctl_check_i        (ctl_check),
-    .ctl_fast_i         (ctl_fast),
-    .ctl_issue_try_i    (ctl_issue_try),
-    .ctl_issue_due_i    (ctl_issue_due),
+    .ctl_o              (ctl_cmd),
     .ctl_wake_o         (ctl_wake),
     .ctl_launch_wake_o  (ctl_launch_wake),
-    .issue_ok_o         (issue_ok),
-    .issue_base_o       (issue_base),
-    .wake_next_o        (wake_next),
+    .ctl_i              (ctl_status),
     .idle_barrier_i     (|(resident & ~wdone & (held | ~wactive))),
     .idle_queue_i       (du_stalled != '0 || exc_valid_o),
     .evt_o              (seq_evt),
@@ -417,7 +419,7 @@ module simt_sm #(
     .self_pc_i       (pc),
     .self_active_i   (active),
     .woken_i         (woken),
-    .woken_warp_i    (woken_warp),
+    .woken_warp_i    (wake_slot),
     .woken_pc_i      (woken_pc),
     .woken_mask_i    (woken_mask),
     .iss_pc_i        (iss_pc),
@@ -562,129 +564,182 @@ module simt_sm #(
   );
 
   simt_sm_control #(
+    .NumWarps (NumWarps),
+    .NumCtas  (NumCtas)
+  ) u_control (
+    .clk_i              (clk_i),
+    .rst_ni             (rst_ni),
+    .cmd_i              (ctl_cmd),
+    .wake_i             (ctl_wake),
+    .launch_wake_i      (ctl_launch_wake),
+    .status_o           (ctl_status),
+    .dbg_sel_i          (dbg_sel),
+    .dbg_warp_i         (dbg_warp_i),
+    .inst_i             (inst),
+    .w_i                (w),
+    .guard_i            (guard),
+    .exec_mask_i        (exec),
+    .opa_i              (opa),
+    .cta_i              (w_cta),
+    .launch_warp_i      (launch_warp),
+    .launch_slot_i      (launch_slot),
+    .launch_du_i        (launch_du),
+    .launch_du_warp_i   (launch_du_warp),
+    .launch_du_mask_i   (launch_du_mask),
+    .launch_bu_i        (launch_bu),
+    .launch_bu_cta_i    (launch_bu_cta),
+    .launch_bu_count_i  (launch_bu_count),
+    .resident_i         (resident),
+    .du_valid_o         (du_valid),
+    .du_op_o            (du_op),
+    .du_warp_o          (du_warp),
+    .du_guard_o         (du_guard),
+    .du_has_target_o    (du_has_target),
+    .du_target_o        (du_target),
+    .du_ready_i         (du_ready),
+    .du_link_mask_i     (du_link_mask),
+    .du_link_value_i    (du_link_value),
+    .du_yield_fired_i   (du_yield_fired),
+    .du_wake_fast_i     (du_wake_fast),
+    .du_wake_mask_i     (du_wake_mask),
+    .qry_warp_o         (qry_warp),
+    .qry_active_i       (dbg_active_o),
+    .qry_done_i         (qry_done),
+    .qry_busy_i         (qry_busy),
+    .bu_valid_o         (bu_valid),
+    .bu_op_o            (bu_op),
+    .bu_cta_o           (bu_cta),
+    .bu_count_o         (bu_count),
+    .bu_ready_i         (bu_ready),
+    .bu_refused_i       (bu_refused),
+    .bu_pass_i          (bu_pass),
+    .bu_sleep_i         (bu_sleep),
+    .bu_sleep_lane_i    (bu_sleep_lane),
+    .wake_valid_i       (bu_wake_valid),
+    .wake_ready_o       (wake_ready),
+    .wake_slot_i        (wake_slot),
+    .wake_mask_i        (wake_mask),
+    .wake_resume_i      (wake_resume),
+    .warp_valid_o       (sched_wvalid),
+    .warp_active_o      (sched_wactive),
+    .retire_o           (ctl_retire),
+    .retired_o          (ctl_retired),
+    .woken_o            (woken),
+    .woken_pc_o         (woken_pc),
+    .woken_mask_o       (woken_mask),
+    .hold_o             (ctl_hold),
+    .rf_we_o            (ctl_rf_we),
+    .rf_waddr_o         (ctl_rf_waddr),
+    .rf_wdata_o         (ctl_rf_wdata),
+    .wdone_o            (wdone),
+    .wactive_o          (wactive),
+    .trace_wake_late_o  (trace_wake_late_o),
+    .trace_bar_accept_o (trace_bar_accept_o),
+    .trace_bu_req_o     (trace_bu_req_o),
+    .evt_o              (ctl_evt)
+  );
+
+  simt_sm_sync #(
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
     .QueueDepth  (QueueDepth),
     .DequeMode   (DequeMode),
     .NumBarSlots (NumBarSlots)
-  ) u_control (
-    .clk_i               (clk_i),
-    .rst_ni              (rst_ni),
-    .cfg_stack_i         (cfg_stack_i),
-    .lfsr_load_i         (start_i && !started),
-    .cfg_lfsr_seed_i     (cfg_lfsr_seed_i),
-    .cfg_static_limit_i  (cfg_static_limit_i),
-    .cfg_tmo_origin_i    (cfg_tmo_origin_i),
-    .cfg_bar_prio_i      (cfg_bar_prio_i),
-    .exec_i              (exec_stage),
-    .exec_fault_i        (exe_fault.cause != simt_pkg::FltNone),
-    .lsu_done_i          (lsu_done),
-    .wake_i              (ctl_wake),
-    .launch_wake_i       (ctl_launch_wake),
-    .issue_ok_i          (issue_ok),
-    .issue_base_i        (issue_base),
-    .wake_next_i         (wake_next),
-    .de_v_i              (de_v),
-    .de_simple_i         (de_simple),
-    .dbg_sel_i           (stage == simt_sm_pkg::StIdle || stage == simt_sm_pkg::StLaunch ||
-                          stage == simt_sm_pkg::StDone || stage == simt_sm_pkg::StFault),
-    .dbg_warp_i          (dbg_warp_i),
-    .busy_d_o            (ctl_busy_d),
-    .ret_launch_o        (ctl_ret_launch),
-    .check_o             (ctl_check),
-    .fast_o              (ctl_fast),
-    .issue_try_o         (ctl_issue_try),
-    .issue_due_o         (ctl_issue_due),
-    .inst_i              (inst),
-    .w_i                 (w),
-    .pc_i                (pc),
-    .active_i            (active),
-    .guard_i             (guard),
-    .exec_mask_i         (exec),
-    .opa_i               (opa),
-    .wic_i               (w_wic),
-    .cta_i               (w_cta),
-    .launch_warp_i       (launch_warp),
-    .launch_slot_i       (launch_slot),
-    .launch_du_i         (launch_du),
-    .launch_du_warp_i    (launch_du_warp),
-    .launch_du_mask_i    (launch_du_mask),
-    .du_ready_o          (du_ready),
-    .launch_bu_i         (launch_bu),
-    .launch_bu_cta_i     (launch_bu_cta),
-    .launch_bu_count_i   (launch_bu_count),
-    .bu_ready_o          (bu_ready),
-    .bu_wake_valid_o     (bu_wake_valid),
-    .resident_i          (resident),
-    .slot_of_i           (slot_of),
-    .sched_warp_i        (sched_warp),
-    .iss_pc_o            (iss_pc),
-    .iss_active_o        (iss_active),
-    .warp_valid_o        (sched_wvalid),
-    .warp_active_o       (sched_wactive),
-    .stalled_o           (du_stalled),
-    .retire_o            (ctl_retire),
-    .retired_o           (ctl_retired),
-    .woken_o             (woken),
-    .woken_warp_o        (woken_warp),
-    .woken_pc_o          (woken_pc),
-    .woken_mask_o        (woken_mask),
-    .hold_o              (ctl_hold),
-    .sb_rd_idx_i         (sb_rd_idx),
-    .sb_rd_state_o       (sb_rd_state),
-    .sb_rd_tag_o         (sb_rd_tag),
-    .sb_upd_valid_o      (sb_upd_valid),
-    .sb_upd_idx_o        (sb_upd_idx),
-    .sb_upd_state_o      (sb_upd_state),
-    .sb_upd_tag_o        (sb_upd_tag),
-    .rf_we_o             (ctl_rf_we),
-    .rf_waddr_o          (ctl_rf_waddr),
-    .rf_wdata_o          (ctl_rf_wdata),
-    .wdone_o             (wdone),
-    .wactive_o           (wactive),
-    .exc_valid_o         (exc_valid_o),
-    .exc_warp_o          (exc_warp_o),
-    .exc_back_o          (exc_back_o),
-    .q_head_o            (q_head_o),
-    .q_tail_o            (q_tail_o),
-    .mnt_valid_i         (mnt_valid_i),
-    .mnt_op_i            (mnt_op_i),
-    .mnt_warp_i          (mnt_warp_i),
-    .mnt_idx_i           (mnt_idx_i),
-    .mnt_wdata_i         (mnt_wdata_i),
-    .mnt_head_i          (mnt_head_i),
-    .mnt_tail_i          (mnt_tail_i),
-    .mnt_ready_o         (mnt_ready_o),
-    .mnt_rvalid_o        (mnt_rvalid_o),
-    .mnt_rdata_o         (mnt_rdata_o),
-    .qry_pc_o            (dbg_pc_o),
-    .qry_active_o        (dbg_active_o),
-    .qry_reason_o        (dbg_reason_o),
-    .qry_count_o         (dbg_q_count_o),
-    .bar_busy_o          (bar_busy_o),
-    .bar_static_long_o   (bar_static_long_o),
-    .bar_sec_active_o    (bar_sec_active_o),
-    .bar_sec_queued_o    (bar_sec_queued_o),
-    .bar_sec_excl_o      (bar_sec_excl_o),
-    .trace_wake_o        (trace_wake_o),
-    .trace_wake_warp_o   (trace_wake_warp_o),
-    .trace_wake_mask_o   (trace_wake_mask_o),
-    .trace_wake_resume_o (trace_wake_resume_o),
-    .trace_wake_late_o   (trace_wake_late_o),
-    .trace_bar_accept_o  (trace_bar_accept_o),
-    .trace_tmo_o         (trace_tmo_o),
-    .trace_tmo_warp_o    (trace_tmo_warp_o),
-    .trace_tmo_id_o      (trace_tmo_id_o),
-    .trace_bu_req_o      (trace_bu_req_o),
-    .trace_grant_o       (trace_grant_o),
-    .trace_grant_warp_o  (trace_grant_warp_o),
-    .trace_grant_id_o    (trace_grant_id_o),
-    .evt_o               (ctl_evt)
+  ) u_sync (
+    .clk_i              (clk_i),
+    .rst_ni             (rst_ni),
+    .cfg_stack_i        (cfg_stack_i),
+    .lfsr_load_i        (start_i && !started),
+    .cfg_lfsr_seed_i    (cfg_lfsr_seed_i),
+    .cfg_static_limit_i (cfg_static_limit_i),
+    .cfg_tmo_origin_i   (cfg_tmo_origin_i),
+    .cfg_bar_prio_i     (cfg_bar_prio_i),
+    .slot_of_i          (slot_of),
+    .inst_i             (inst),
+    .pc_i               (pc),
+    .active_i           (active),
+    .exec_i             (exec),
+    .opa_i              (opa),
+    .wic_i              (w_wic),
+    .du_valid_i         (du_valid),
+    .du_op_i            (du_op),
+    .du_warp_i          (du_warp),
+    .du_guard_i         (du_guard),
+    .du_has_target_i    (du_has_target),
+    .du_target_i        (du_target),
+    .du_ready_o         (du_ready),
+    .du_link_mask_o     (du_link_mask),
+    .du_link_value_o    (du_link_value),
+    .du_yield_fired_o   (du_yield_fired),
+    .du_wake_fast_o     (du_wake_fast),
+    .du_wake_mask_o     (du_wake_mask),
+    .du_evt_pop_o       (du_evt_pop),
+    .du_evt_discard_o   (du_evt_discard),
+    .iss_warp_i         (sched_warp),
+    .iss_pc_o           (iss_pc),
+    .iss_active_o       (iss_active),
+    .qry_warp_i         (qry_warp),
+    .qry_pc_o           (dbg_pc_o),
+    .qry_active_o       (dbg_active_o),
+    .qry_reason_o       (dbg_reason_o),
+    .qry_count_o        (dbg_q_count_o),
+    .qry_done_o         (qry_done),
+    .qry_busy_o         (qry_busy),
+    .stalled_o          (du_stalled),
+    .exc_valid_o        (exc_valid_o),
+    .exc_warp_o         (exc_warp_o),
+    .exc_back_o         (exc_back_o),
+    .q_head_o           (q_head_o),
+    .q_tail_o           (q_tail_o),
+    .mnt_valid_i        (mnt_valid_i),
+    .mnt_op_i           (mnt_op_i),
+    .mnt_warp_i         (mnt_warp_i),
+    .mnt_idx_i          (mnt_idx_i),
+    .mnt_wdata_i        (mnt_wdata_i),
+    .mnt_head_i         (mnt_head_i),
+    .mnt_tail_i         (mnt_tail_i),
+    .mnt_ready_o        (mnt_ready_o),
+    .mnt_rvalid_o       (mnt_rvalid_o),
+    .mnt_rdata_o        (mnt_rdata_o),
+    .bu_valid_i         (bu_valid),
+    .bu_op_i            (bu_op),
+    .bu_cta_i           (bu_cta),
+    .bu_count_i         (bu_count),
+    .bu_ready_o         (bu_ready),
+    .bu_refused_o       (bu_refused),
+    .bu_pass_o          (bu_pass),
+    .bu_sleep_o         (bu_sleep),
+    .bu_sleep_lane_o    (bu_sleep_lane),
+    .wake_valid_o       (bu_wake_valid),
+    .wake_ready_i       (wake_ready),
+    .wake_slot_o        (wake_slot),
+    .wake_mask_o        (wake_mask),
+    .wake_resume_o      (wake_resume),
+    .sb_rd_idx_i        (sb_rd_idx),
+    .sb_rd_state_o      (sb_rd_state),
+    .sb_rd_tag_o        (sb_rd_tag),
+    .sb_upd_valid_o     (sb_upd_valid),
+    .sb_upd_idx_o       (sb_upd_idx),
+    .sb_upd_state_o     (sb_upd_state),
+    .sb_upd_tag_o       (sb_upd_tag),
+    .bar_busy_o         (bar_busy_o),
+    .bar_static_long_o  (bar_static_long_o),
+    .bar_sec_active_o   (bar_sec_active_o),
+    .bar_sec_queued_o   (bar_sec_queued_o),
+    .bar_sec_excl_o     (bar_sec_excl_o),
+    .trace_tmo_o        (trace_tmo_o),
+    .trace_tmo_warp_o   (trace_tmo_warp_o),
+    .trace_tmo_id_o     (trace_tmo_id_o),
+    .trace_grant_o      (trace_grant_o),
+    .trace_grant_warp_o (trace_grant_warp_o),
+    .trace_grant_id_o   (trace_grant_id_o)
   );
 
   logic [simt_sm_pkg::NumPerf-1:0] perf_evt;
   always_comb begin
     perf_evt = seq_evt | ctl_evt;
+    perf_evt[simt_sm_pkg::PerfPops]     = du_evt_pop;
+    perf_evt[simt_sm_pkg::PerfDiscards] = du_evt_discard;
     perf_evt[simt_sm_pkg::PerfMemStall] = lsu_evt_stall;
     perf_evt[simt_sm_pkg::PerfDuStall]  = ctl_evt[simt_sm_pkg::PerfDuStall] |
                                           launch_evt_du_stall;
@@ -718,6 +773,10 @@ module simt_sm #(
   assign trace_rf_waddr_o   = rf_waddr;
   assign trace_rf_wdata_o   = rf_wdata;
   assign trace_launch_o      = launch_first;
+  assign trace_wake_o        = wake_ready;
+  assign trace_wake_warp_o   = wake_slot;
+  assign trace_wake_mask_o   = wake_mask;
+  assign trace_wake_resume_o = wake_resume;
   assign trace_launch_warp_o = launch_slot;
   assign dbg_resident_o     = resident[dbg_warp_i];
   assign dbg_done_o         = wdone[dbg_warp_i];

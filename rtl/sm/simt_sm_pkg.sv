@@ -45,6 +45,29 @@ package simt_sm_pkg;
     logic [31:0]      addr;
   } fault_t;
 
+  // The sequencer's command to the control unit, every cycle (with wake_i/launch_wake_i:
+  // deliver the wake token due, from IDLE or from the launch's barrier-unit step).
+  typedef struct packed {
+    logic exec;         // the instruction is in EXEC ...
+    logic exec_fault;   // ... and faults there
+    logic lsu_done;     // its memory accesses are done
+    logic issue_ok;     // IDLE would only issue: the next warp may
+    logic issue_base;   // ... if no wake token were due
+    logic wake_next;    // a wake token is due before the next issue
+    logic de_v;         // an instruction is in DE ...
+    logic de_simple;    // ... and completes in EXEC in one cycle
+  } ctl_cmd_t;
+
+  // The control unit's answer.
+  typedef struct packed {
+    logic busy_d;       // busy next cycle (the sequencer's CTRL)
+    logic ret_launch;   // a wake served from the launch ends: back to LAUNCH
+    logic check;        // in CHECK: DE may hand its instruction on
+    logic fast;         // EXEC's instruction retires in this cycle
+    logic issue_try;    // the next warp may issue in this cycle
+    logic issue_due;    // a wake was taken: issue's turn next
+  } ctl_status_t;
+
   // ---------------------------------------------------------------------------------------
   // States
   // ---------------------------------------------------------------------------------------

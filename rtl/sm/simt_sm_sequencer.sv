@@ -51,6 +51,7 @@ module simt_sm_sequencer #(
   output logic                      read_b_o,
   output logic                      read_c_o,
   output logic                      exec_o,
+  output logic                      dbg_sel_o,       // nothing in flight: debug port
 
   // The instruction in EXEC and after.
   input  logic [WarpW-1:0]          w_i,
@@ -63,18 +64,11 @@ module simt_sm_sequencer #(
   input  simt_sm_pkg::fault_t       lsu_fault_i,
 
   // Control unit.
-  input  logic                      bu_wake_valid_i,
-  input  logic                      ctl_busy_d_i,
-  input  logic                      ctl_ret_launch_i,
-  input  logic                      ctl_check_i,
-  input  logic                      ctl_fast_i,
-  input  logic                      ctl_issue_try_i,
-  input  logic                      ctl_issue_due_i,
-  output logic                      ctl_wake_o,
-  output logic                      ctl_launch_wake_o,
-  output logic                      issue_ok_o,
-  output logic                      issue_base_o,
-  output logic                      wake_next_o,
+  input  logic                      bu_wake_valid_i,  // a barrier wake token is offered
+  output simt_sm_pkg::ctl_cmd_t     ctl_o,
+  output logic                      ctl_wake_o,       // deliver the wake token due
+  output logic                      ctl_launch_wake_o,  // ... from the launch's BU step
+  input  simt_sm_pkg::ctl_status_t  ctl_i,
 
   // Why the core is idle (performance counters).
   input  logic                      idle_barrier_i,  // a warp waits at a barrier
@@ -105,23 +99,49 @@ module simt_sm_sequencer #(
   logic [AddrW-1:0]    fpc_d, fpc_q;
 
   logic running;
+  logic issue_ok, issue_base, wake_next, ctl_wake, ctl_launch_wake;
   assign running = started_q && stage_q != simt_sm_pkg::StDone &&
                    stage_q != simt_sm_pkg::StFault;
 
   // IDLE would do nothing but issue: no CTA to retire or launch, no wake token due ...
-  assign issue_base_o = started_q && !all_done_i && !cta_finished_i && !launch_ready_i;
-  assign issue_ok_o   = issue_base_o && (!bu_wake_valid_i || issue_due_q);
+  assign issue_base = started_q && !all_done_i && !cta_finished_i && !launch_ready_i;
+  assign issue_ok   = issue_base && (!bu_wake_valid_i || issue_due_q);
   // ... or IDLE would deliver a wake token (it is the wake's turn): a retiring unit goes to
   // WAKE directly. Wakes and issues alternate while both wait: a woken warp issues without
   // waiting for every wake token of its barrier, and wakes are never starved.
-  assign wake_next_o  = issue_base_o && bu_wake_valid_i && !issue_due_q;
+  assign wake_next  = issue_base && bu_wake_valid_i && !issue_due_q;
 
   // DE hands its instruction on: alone (DECODE), while EXEC retires a simple one, or while
   // CHECK retires the one before.
-  assign de_go_o   = de_v_i && (stage_q == simt_sm_pkg::StDecode || ctl_check_i ||
-                                (stage_q == simt_sm_pkg::StExec && ctl_fast_i));
+  assign de_go_o   = de_v_i && (stage_q == simt_sm_pkg::StDecode || ctl_i.check ||
+                                (stage_q == simt_sm_pkg::StExec && ctl_i.fast));
   // EXEC could not retire at once after all (or faults): the decoded warp is given back.
   assign de_back_o = de_v_i && !de_go_o;
+
+  // IDLE decides in priority order: start, done, retire a finished CTA, launch the next,
+  // deliver a wake token due, else issue. (The control unit's commands come from here, apart
+  // from the block that follows its answer.)
+  logic idle_start, idle_done, idle_issue;
+  always_comb begin
+    idle_start     = 1'b0;
+    idle_done      = 1'b0;
+    retire_cta_o   = 1'b0;
+    launch_start_o = 1'b0;
+    ctl_wake       = 1'b0;
+    idle_issue     = 1'b0;
+    if (stage_q == simt_sm_pkg::StIdle) begin
+      if (start_i && !started_q)                                  idle_start     = 1'b1;
+      else if (started_q && all_done_i)                           idle_done      = 1'b1;
+      else if (started_q && cta_finished_i)                       retire_cta_o   = 1'b1;
+      else if (launch_ready_i)                                    launch_start_o = 1'b1;
+      else if (bu_wake_valid_i && !(issue_due_q && sched_valid_i)) ctl_wake       = 1'b1;
+      else                                                        idle_issue     = 1'b1;
+    end
+  end
+  // The barrier unit takes no request while it wakes (a section's next thread, say): the
+  // launch's request waits while the wake is delivered.
+  assign ctl_launch_wake = stage_q == simt_sm_pkg::StLaunch && !launch_done_i &&
+                           launch_wait_wake_i;
 
   logic to_unit;  // EXEC hands the instruction on (no fault)
   assign to_unit = exec_fault_i.cause == simt_pkg::FltNone;
@@ -135,37 +155,29 @@ module simt_sm_sequencer #(
     fwarp_pre     = fwarp_q;
     fpc_pre       = fpc_q;
 
-    launch_start_o    = 1'b0;
-    retire_cta_o      = 1'b0;
-    ctl_wake_o        = 1'b0;
-    ctl_launch_wake_o = 1'b0;
     lsu_start_o       = 1'b0;
-    issue_try_o       = ctl_issue_try_i;
+    issue_try_o       = ctl_i.issue_try;
     evt_o             = '0;
     evt_o[simt_sm_pkg::PerfCycles] = running;
-    if (ctl_issue_due_i) issue_due_pre = 1'b1;
+    if (ctl_i.issue_due) issue_due_pre = 1'b1;
 
     unique case (stage_q)
       simt_sm_pkg::StIdle: begin
-        if (start_i && !started_q) begin
+        if (idle_start) begin
           started_d = 1'b1;
           if (launch_cfg_bad_i) begin
             flt_pre       = '0;
             flt_pre.cause = simt_pkg::FltLaunch;
             stage_pre     = simt_sm_pkg::StFault;
           end
-        end else if (started_q && all_done_i) begin
+        end else if (idle_done) begin
           stage_pre = simt_sm_pkg::StDone;
-        end else if (started_q && cta_finished_i) begin
-          retire_cta_o = 1'b1;
-        end else if (launch_ready_i) begin
-          launch_start_o = 1'b1;
-          stage_pre        = simt_sm_pkg::StLaunch;
-        end else if (bu_wake_valid_i && !(issue_due_q && sched_valid_i)) begin
-          ctl_wake_o  = 1'b1;
+        end else if (launch_start_o) begin
+          stage_pre = simt_sm_pkg::StLaunch;
+        end else if (ctl_wake) begin
           issue_due_pre = 1'b1;
           stage_pre     = simt_sm_pkg::StCtrl;
-        end else begin
+        end else if (idle_issue) begin
           issue_try_o = 1'b1;
           if (!sched_valid_i && started_q) begin
             // Idle, and why: a warp waits at a barrier (asleep, or held at a busy id), the
@@ -180,13 +192,11 @@ module simt_sm_sequencer #(
       simt_sm_pkg::StLaunch: begin
         if (launch_done_i) begin
           stage_pre = simt_sm_pkg::StIdle;
-        end else if (launch_wait_wake_i) begin
-          // The barrier unit takes no request while it wakes (a section's next thread, say).
-          ctl_launch_wake_o = 1'b1;
-          stage_pre           = simt_sm_pkg::StCtrl;
+        end else if (ctl_launch_wake) begin
+          stage_pre = simt_sm_pkg::StCtrl;
         end
       end
-      simt_sm_pkg::StDecode: issue_try_o = issue_ok_o && de_simple_i;
+      simt_sm_pkg::StDecode: issue_try_o = issue_ok && de_simple_i;
       simt_sm_pkg::StReadB:  stage_pre = simt_sm_pkg::StReadC;
       simt_sm_pkg::StReadC:  stage_pre = simt_sm_pkg::StExec;
       simt_sm_pkg::StExec: begin
@@ -199,7 +209,7 @@ module simt_sm_sequencer #(
           lsu_start_o = 1'b1;
           stage_pre     = simt_sm_pkg::StMem;
         end else begin
-          stage_pre = ctl_busy_d_i ? simt_sm_pkg::StCtrl : simt_sm_pkg::StIdle;
+          stage_pre = ctl_i.busy_d ? simt_sm_pkg::StCtrl : simt_sm_pkg::StIdle;
         end
       end
       simt_sm_pkg::StMem: begin
@@ -213,8 +223,8 @@ module simt_sm_sequencer #(
         end
       end
       simt_sm_pkg::StCtrl: begin
-        if (!ctl_busy_d_i) begin
-          stage_pre = ctl_ret_launch_i ? simt_sm_pkg::StLaunch : simt_sm_pkg::StIdle;
+        if (!ctl_i.busy_d) begin
+          stage_pre = ctl_i.ret_launch ? simt_sm_pkg::StLaunch : simt_sm_pkg::StIdle;
         end
       end
       simt_sm_pkg::StDone:  ;
@@ -259,6 +269,12 @@ module simt_sm_sequencer #(
     end
   end
 
+  assign ctl_o             = {exec_o, !to_unit, lsu_done_i, issue_ok, issue_base, wake_next,
+                               de_v_i, de_simple_i};
+  assign ctl_wake_o        = ctl_wake;
+  assign ctl_launch_wake_o = ctl_launch_wake;
+  assign dbg_sel_o = stage_q == simt_sm_pkg::StIdle || stage_q == simt_sm_pkg::StLaunch ||
+                     stage_q == simt_sm_pkg::StDone || stage_q == simt_sm_pkg::StFault;
   assign stage_o            = stage_q;
   assign started_o          = started_q;
   assign cycle_o            = cycle_q;
@@ -299,14 +315,14 @@ module simt_sm_sequencer #(
       // DE runs alone (DECODE), next to CHECK, or next to EXEC, which then retires a simple
       // instruction at once (or faults); two instructions of one warp are never in flight.
       assert (de_v_i == (stage_q == simt_sm_pkg::StDecode) ||
-              (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_check_i)))
+              (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_i.check)))
         else $error("sm: instruction in DE in stage %0d", stage_q);
-      if (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_check_i)) assert (de_w_i != w_i)
+      if (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_i.check)) assert (de_w_i != w_i)
         else $error("sm: warp %0d in DE and in flight at once", w_i);
       if (de_v_i && stage_q == simt_sm_pkg::StExec)
-        assert (ctl_fast_i || stage_d == simt_sm_pkg::StFault)
+        assert (ctl_i.fast || stage_d == simt_sm_pkg::StFault)
         else $error("sm: EXEC next to DE does not retire in one cycle");
-      assert (!(lsu_start_o && ctl_busy_d_i))
+      assert (!(lsu_start_o && ctl_i.busy_d))
         else $error("sm: an instruction to the load/store and control units at once");
     end
   end
