@@ -15,6 +15,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
@@ -67,6 +69,12 @@ void refuseRecursion(Module& m) {
 // Every call to a defined function is inlined (cal/ret is a later step), then the module is
 // optimised again, without vectorisation or unrolling.
 void inlineAndOptimise(Module& m) {
+  // As for clang (frontend.cpp): no closed-form loop exit values, they need wider integers.
+  static const bool optionsSet = [] {
+    const char* argv[] = {"simt", "-replexitval=never"};
+    return cl::ParseCommandLineOptions(2, argv, "", &llvm::nulls());
+  }();
+  (void)optionsSet;
   bool any = false;
   for (Function& f : m) {
     if (f.isDeclaration() || f.getCallingConv() == CallingConv::SPIR_KERNEL) continue;

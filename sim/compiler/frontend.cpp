@@ -93,6 +93,8 @@ std::vector<std::string> clangCommand(const std::string& path, const CompileOpti
                                   "-Xclang", "-finclude-default-header",
                                   "-include", std::string(SIMT_COMPILER_INCLUDE_DIR) + "/simt.h",
                                   "-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops",
+                                  // closed forms of loop exit values use wider integers (i33)
+                                  "-mllvm", "-replexitval=never",
                                   "-gline-tables-only", "-fno-color-diagnostics",
                                   "-cl-kernel-arg-info", "-emit-llvm", "-c"};
   for (const auto& d : opt.defines) cmd.push_back("-D" + d);
