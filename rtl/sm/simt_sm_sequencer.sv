@@ -148,16 +148,15 @@ module simt_sm_sequencer #(
 
   always_comb begin
     stage_pre     = stage_q;
-    started_d   = started_q;
-    cycle_d     = running ? cycle_q + 32'd1 : cycle_q;
+    started_d     = started_q;
+    cycle_d       = running ? cycle_q + 32'd1 : cycle_q;
     issue_due_pre = issue_due_q;
     flt_pre       = flt_q;
     fwarp_pre     = fwarp_q;
     fpc_pre       = fpc_q;
-
-    lsu_start_o       = 1'b0;
-    issue_try_o       = ctl_i.issue_try;
-    evt_o             = '0;
+    lsu_start_o   = 1'b0;
+    issue_try_o   = ctl_i.issue_try;
+    evt_o         = '0;
     evt_o[simt_sm_pkg::PerfCycles] = running;
     if (ctl_i.issue_due) issue_due_pre = 1'b1;
 
@@ -207,7 +206,7 @@ module simt_sm_sequencer #(
           stage_pre = simt_sm_pkg::StFault;
         end else if (is_mem_i && exec_mask_i != '0) begin
           lsu_start_o = 1'b1;
-          stage_pre     = simt_sm_pkg::StMem;
+          stage_pre   = simt_sm_pkg::StMem;
         end else begin
           stage_pre = ctl_i.busy_d ? simt_sm_pkg::StCtrl : simt_sm_pkg::StIdle;
         end

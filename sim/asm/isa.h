@@ -44,6 +44,21 @@ enum class Op : uint8_t {
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Ltu, Leu, Gtu, Geu, Count };
 enum class AtomOp : uint8_t { Add, Min, Max, And, Or, Xor, Exch, Count };
+
+// The word an atomic leaves in memory (ISA.md section 4): from the old word and the operand.
+inline uint32_t atomicResult(AtomOp op, uint32_t old, uint32_t v) {
+  const auto s = [](uint32_t x) { return static_cast<int32_t>(x); };
+  switch (op) {
+    case AtomOp::Add: return old + v;
+    case AtomOp::Min: return s(old) < s(v) ? old : v;
+    case AtomOp::Max: return s(old) > s(v) ? old : v;
+    case AtomOp::And: return old & v;
+    case AtomOp::Or: return old | v;
+    case AtomOp::Xor: return old ^ v;
+    case AtomOp::Exch: return v;
+    default: return old;
+  }
+}
 enum class Sreg : uint8_t { Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Gtid, Clock, Count };
 
 // Barrier flags in the sub field.

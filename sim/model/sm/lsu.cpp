@@ -1,7 +1,5 @@
 #include "model/sm/lsu.h"
 
-#include <algorithm>
-
 namespace simt::model {
 
 using isa::Op;
@@ -19,19 +17,6 @@ bool SmLsu::isMemory(Op op) {
       return true;
     default:
       return false;
-  }
-}
-
-uint32_t SmLsu::atomic(isa::AtomOp op, uint32_t old, uint32_t v) {
-  switch (op) {
-    case isa::AtomOp::Add: return old + v;
-    case isa::AtomOp::Min: return static_cast<uint32_t>(std::min(static_cast<int32_t>(old), static_cast<int32_t>(v)));
-    case isa::AtomOp::Max: return static_cast<uint32_t>(std::max(static_cast<int32_t>(old), static_cast<int32_t>(v)));
-    case isa::AtomOp::And: return old & v;
-    case isa::AtomOp::Or: return old | v;
-    case isa::AtomOp::Xor: return old ^ v;
-    case isa::AtomOp::Exch: return v;
-    default: return old;
   }
 }
 
@@ -85,7 +70,7 @@ SmLsu::Result SmLsu::execute(const Instruction& in, WarpRegs& regs) {
         } else {
           if (atom) {
             w = cas ? (old == opb[static_cast<size_t>(l)] ? opc[static_cast<size_t>(l)] : old)
-                    : atomic(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
+                    : isa::atomicResult(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
           }
           regs[static_cast<size_t>(reg)][static_cast<size_t>(l)] = old;
           res.writes.push_back({l, reg, old});
@@ -107,7 +92,7 @@ SmLsu::Result SmLsu::execute(const Instruction& in, WarpRegs& regs) {
       res.writes.push_back({l, reg, old});
       if (atom) {
         w = cas ? (old == opb[static_cast<size_t>(l)] ? opc[static_cast<size_t>(l)] : old)
-                : atomic(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
+                : isa::atomicResult(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
         res.requests.push_back({true, addr, w});
       }
     }

@@ -73,7 +73,6 @@ class SmLsu {
   size_t index(int cta, int word) const {
     return static_cast<size_t>(cta) * static_cast<size_t>(cfg_.sharedWords) + static_cast<size_t>(word);
   }
-  static uint32_t atomic(isa::AtomOp op, uint32_t old, uint32_t v);
 
   Config cfg_;
   std::vector<uint32_t> global_;

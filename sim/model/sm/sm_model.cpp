@@ -255,19 +255,6 @@ struct SmModel::Impl {
     return reinterpret_cast<uint32_t*>(&cta.shared[addr]);
   }
 
-  static uint32_t atomic(isa::AtomOp op, uint32_t old, uint32_t v) {
-    switch (op) {
-      case isa::AtomOp::Add: return old + v;
-      case isa::AtomOp::Min: return static_cast<uint32_t>(std::min(static_cast<int32_t>(old), static_cast<int32_t>(v)));
-      case isa::AtomOp::Max: return static_cast<uint32_t>(std::max(static_cast<int32_t>(old), static_cast<int32_t>(v)));
-      case isa::AtomOp::And: return old & v;
-      case isa::AtomOp::Or: return old | v;
-      case isa::AtomOp::Xor: return old ^ v;
-      case isa::AtomOp::Exch: return v;
-      default: return old;
-    }
-  }
-
   static uint32_t alu(Op op, uint32_t a, uint32_t b) {
     switch (op) {
       case Op::Add: return a + b;
@@ -595,7 +582,7 @@ struct SmModel::Impl {
           if (cas) {
             if (old == r[in.rb]) w = r[in.sub];
           } else {
-            w = atomic(static_cast<isa::AtomOp>(in.sub), old, r[in.rb]);
+            w = isa::atomicResult(static_cast<isa::AtomOp>(in.sub), old, r[in.rb]);
           }
           r[in.rd] = old;
         });
