@@ -202,6 +202,7 @@ class Lowering {
   void lowerCall(CallInst& I);
   void lowerIntrinsic(IntrinsicInst& I);
   void lowerAtomic(CallInst& I, const std::string& name, const BuiltinName& b);
+  void lowerSimtBarrier(CallInst& I, const std::string& name);
   void lowerTerminator(BasicBlock& bb);
   bool edgeNeedsCode(const BasicBlock* from, const BasicBlock* to) const;
   void emitEdge(const BasicBlock* from, const BasicBlock* to);
@@ -911,6 +912,42 @@ void Lowering::lowerAtomic(CallInst& I, const std::string& name, const BuiltinNa
   refuse(&I, "the atomic function '" + name + "' is not supported");
 }
 
+// The seed-000 barrier kinds of sim/compiler/include/simt.h.
+void Lowering::lowerSimtBarrier(CallInst& I, const std::string& n) {
+  auto constArg = [&](unsigned i, uint64_t max, const char* what) -> int64_t {
+    const auto* c = dyn_cast<ConstantInt>(I.getArgOperand(i));
+    if (!c) refuse(&I, n + ": the " + std::string(what) + " must be a constant");
+    if (c->getZExtValue() > max) refuse(&I, n + ": the " + std::string(what) + " must be at most " + std::to_string(max));
+    return static_cast<int64_t>(c->getZExtValue());
+  };
+  auto countOpnd = [&](unsigned i) -> Opnd {
+    if (const auto* c = dyn_cast<ConstantInt>(I.getArgOperand(i))) {
+      if (c->getZExtValue() < 1 || c->getZExtValue() > 4095) refuse(&I, n + ": the count must be 1..4095");
+      return Opnd::imm32(static_cast<int64_t>(c->getZExtValue()));
+    }
+    return V(reg(I.getArgOperand(i)));
+  };
+  const Opnd id = Opnd::imm32(constArg(0, 15, "barrier id"));
+  if (n == "simt_barrier") {
+    emit("bar.sync", {}, {id});
+  } else if (n == "simt_barrier_count") {
+    emit("bar.sync", {}, {id, countOpnd(1)});
+  } else if (n == "simt_barrier_impatient") {
+    emit("bar.sync.imp", {}, {id, countOpnd(1), Opnd::imm32(constArg(2, 1023, "minimum")),
+                              Opnd::imm32(constArg(3, 32767, "timeout"))});
+  } else if (n == "simt_ordered_begin") {
+    emit("bar.top.ocs", {}, {id});
+  } else if (n == "simt_ordered_end") {
+    emit("bar.bot.ocs", {}, {id});
+  } else if (n == "simt_unordered_begin") {
+    emit("bar.top.ucs", {}, {id});
+  } else if (n == "simt_unordered_end") {
+    emit("bar.bot.ucs", {}, {id});
+  } else {
+    refuse(&I, "unknown simt built-in '" + n + "'");
+  }
+}
+
 void Lowering::lowerCall(CallInst& I) {
   if (auto* ii = dyn_cast<IntrinsicInst>(&I)) return lowerIntrinsic(*ii);
   const Function* callee = I.getCalledFunction();
@@ -949,6 +986,7 @@ void Lowering::lowerCall(CallInst& I) {
     emit("membar", {}, {});
     return;
   }
+  if (n.rfind("simt_", 0) == 0 && n != "simt_yield") return lowerSimtBarrier(I, n);
   if (n == "simt_yield") {
     emit("yield", {}, {});
     ++out_.yields;

@@ -390,6 +390,219 @@ TEST(Compiler, ConstantTableAndIntegerBuiltins) {
   }
 }
 
+TEST(Compiler, MatrixProductOnATwoDimensionalRange) {
+  const int n = 8;
+  Launch l{"matmul.cl", "", "8,8", "8,4", {"buf:A:64=rand:31", "buf:B:64=rand:32", "buf:C:64", "i32:8"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto A = splitmix(31, 64), B = splitmix(32, 64);
+  for (int r = 0; r < n; ++r) {
+    for (int c = 0; c < n; ++c) {
+      uint32_t acc = 0;
+      for (int k = 0; k < n; ++k) acc += static_cast<uint32_t>(A[r * n + k]) * static_cast<uint32_t>(B[k * n + c]);
+      EXPECT_EQ(static_cast<uint32_t>(o.buf("C")[r * n + c]), acc) << r << "," << c;
+    }
+  }
+}
+
+TEST(Compiler, InclusiveScanInLocalMemory) {
+  Launch l{"scan.cl", "", "128", "64", {"buf:in:128=rand:33", "buf:out:128", "local:256"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto in = splitmix(33, 128);
+  uint32_t s = 0;
+  for (int i = 0; i < 128; ++i) {
+    if (i % 64 == 0) s = 0;
+    s += static_cast<uint32_t>(in[i]);
+    EXPECT_EQ(static_cast<uint32_t>(o.buf("out")[i]), s) << i;
+  }
+}
+
+TEST(Compiler, BitonicSortOfEachGroup) {
+  Launch l{"bitonic_sort.cl", "", "128", "64", {"buf:data:128=rand:34", "local:256"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  auto want = splitmix(34, 128);
+  std::sort(want.begin(), want.begin() + 64);
+  std::sort(want.begin() + 64, want.end());
+  EXPECT_EQ(o.buf("data"), want);
+}
+
+TEST(Compiler, StencilWithBorders) {
+  const int n = 100;
+  Launch l{"stencil.cl", "", "128", "32", {"buf:in:128=rand:35", "buf:out:128=const:7", "i32:100"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto in = splitmix(35, 128);
+  for (int i = 0; i < 128; ++i) {
+    if (i >= n) {
+      EXPECT_EQ(o.buf("out")[i], 7);
+      continue;
+    }
+    const uint32_t left = static_cast<uint32_t>(in[i > 0 ? i - 1 : i]);
+    const uint32_t right = static_cast<uint32_t>(in[i + 1 < n ? i + 1 : i]);
+    EXPECT_EQ(static_cast<uint32_t>(o.buf("out")[i]), left - 2u * static_cast<uint32_t>(in[i]) + right) << i;
+  }
+}
+
+TEST(Compiler, EveryAtomicOnGlobalAndLocal) {
+  Launch l{"atomics.cl", "", "32", "32",
+           {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  // One warp: lanes act in ascending order (ISA.md), so the exchange and CAS chains are known.
+  const std::vector<int32_t> g = {496, -496, 31, 32, -32, 19, 73, 0, -1, 0, 32, 0, 0, 0, 0, 0,
+                                  496, -496, 0, 32, -32, 0, -40, 100, -1, 255, 0, 32};
+  EXPECT_EQ(o.buf("g"), g);
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(o.buf("old")[t], t == 0 ? 0 : t - 1);
+}
+
+TEST(Compiler, ThreeDimensionalRange) {
+  Launch l{"range3d.cl", "", "4,3,2", "2,3,1", {"buf:ids:144"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto ids = o.buf("ids");
+  for (int z = 0; z < 2; ++z) {
+    for (int y = 0; y < 3; ++y) {
+      for (int x = 0; x < 4; ++x) {
+        const int k = 6 * ((z * 3 + y) * 4 + x);
+        EXPECT_EQ(ids[k + 0], x);
+        EXPECT_EQ(ids[k + 1], y);
+        EXPECT_EQ(ids[k + 2], z);
+        EXPECT_EQ(ids[k + 3], x % 2 + 10 * y);
+        EXPECT_EQ(ids[k + 4], x / 2 + 100 * z);
+        EXPECT_EQ(ids[k + 5], 100 + 20 + 3);
+      }
+    }
+  }
+}
+
+class LockKernels : public ::testing::TestWithParam<Eng> {};
+
+TEST_P(LockKernels, HashTableWithPerBucketLocks) {
+  Launch l{"hash_table.cl", "", "128", "64", {"buf:locks:5", "buf:count:5", "buf:sum:5", "i32:5"}};
+  l.engine = GetParam();
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  std::vector<int32_t> count(5, 0), sum(5, 0);
+  for (uint32_t g = 0; g < 128; ++g) {
+    const int32_t key = static_cast<int32_t>(g * 2654435761u >> 7);
+    count[key % 5] += 1;
+    sum[key % 5] += key & 0xff;
+  }
+  EXPECT_EQ(o.buf("count"), count);
+  EXPECT_EQ(o.buf("sum"), sum);
+  EXPECT_EQ(o.buf("locks"), std::vector<int32_t>(5, 0));
+}
+
+TEST_P(LockKernels, OrderedCriticalSection) {
+  Launch l{"ordered_append.cl", "", "64", "64", {"buf:log:64", "buf:count:1", "buf:seen:65"}};
+  l.engine = GetParam();
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  std::vector<int32_t> iota(64);
+  for (int i = 0; i < 64; ++i) iota[i] = i;
+  EXPECT_EQ(o.buf("log"), iota);
+  EXPECT_EQ(o.buf("count")[0], 64);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(o.buf("seen")[i], 64) << i;
+  EXPECT_NE(o.ck.assembly.find("bar.top.ocs 1"), std::string::npos);
+}
+
+TEST_P(LockKernels, FlagPollFinishesInDequeMode) {
+  Launch l{"flag_poll.cl", "", "32", "32", {"buf:flag:1", "buf:data:1", "buf:out:32"}};
+  l.engine = GetParam();
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  for (int i = 0; i < 31; ++i) EXPECT_EQ(o.buf("out")[i], 500 + i);
+  EXPECT_EQ(o.buf("out")[31], -1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Compiler, LockKernels, ::testing::Values(Eng::Model, Eng::Cosim),
+                         [](const auto& info) { return std::string(engName(info.param)); });
+
+TEST(Compiler, FlagPollTimesOutInStackMode) {
+  Launch l{"flag_poll.cl", "", "32", "32", {"buf:flag:1", "buf:data:1", "buf:out:32"}};
+  l.div = simt::model::DivergenceMode::Stack;
+  l.maxCycles = 20'000;
+  EXPECT_EQ(run(l).res.run.status, RunStatus::Timeout);
+}
+
+TEST(Compiler, ConditionalBarrierWithCount) {
+  Launch l{"barrier_count.cl", "", "64", "64", {"buf:buf:64", "buf:out:64"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(o.buf("out")[i], i < 40 ? (39 - i) * (39 - i) : -1) << i;
+  EXPECT_NE(o.ck.assembly.find("bar.sync 2, 40"), std::string::npos);
+}
+
+TEST(Compiler, ImpatientBarrierAndUnorderedSection) {
+  Launch l{"impatient.cl", "", "64", "64", {"buf:buf:64", "buf:out:64", "buf:sum:1"}};
+  for (Eng e : {Eng::Model, Eng::Cosim}) {
+    l.engine = e;
+    const Outcome o = run(l);
+    EXPECT_OK(o);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(o.buf("out")[i], 3 * ((i + 32) % 64) + 1) << i;
+    EXPECT_EQ(o.buf("sum")[0], 2016);
+    EXPECT_NE(o.ck.assembly.find("bar.sync.imp 3, 64, 64, 0"), std::string::npos);
+    EXPECT_NE(o.ck.assembly.find("bar.top.ucs 4"), std::string::npos);
+  }
+}
+
+// The lowering's analyses, seen in the code they produce.
+std::string compileError(const std::string& path, const cc::CompileOptions& opt = {});
+
+std::string assemblyOf(const std::string& name, const std::string& text) {
+  const std::string path = std::string(::testing::TempDir()) + name;
+  std::ofstream(path) << text;
+  return cc::compileFile(path, {}).assembly;
+}
+
+int count(const std::string& hay, const std::string& needle) {
+  int n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+TEST(Lowering, UniformLoopNeedsNoToken) {
+  const auto s = assemblyOf("uniform.cl",
+                            "__kernel void k(__global int* a, int n) {\n  int s = 0;\n"
+                            "  for (int i = 0; i < n; ++i) s += a[i];\n  a[get_global_id(0)] = s;\n}\n");
+  EXPECT_EQ(count(s, "ssy"), 0) << s;
+  EXPECT_EQ(count(s, "divergent"), 0) << s;
+  EXPECT_EQ(count(s, "yield"), 0) << s;
+}
+
+TEST(Lowering, DivergentLoopReconvergesAfterIt) {
+  const auto s = assemblyOf("divloop.cl",
+                            "__kernel void k(__global int* a) {\n  int s = 0;\n  int t = get_global_id(0);\n"
+                            "  for (int i = 0; i < t; ++i) s += a[i];\n  a[t] = s;\n}\n");
+  // The loop's guard (t > 0) and the loop: two tokens, the loop's pushed in its preheader,
+  // none inside the loop (its body is the block that branches back to itself).
+  EXPECT_EQ(count(s, "ssy"), 2) << s;
+  EXPECT_GE(count(s, "sync "), 2) << s;
+  const size_t body = s.find("L4:");
+  ASSERT_NE(body, std::string::npos) << s;
+  EXPECT_EQ(s.find("ssy", body), std::string::npos) << s;
+  EXPECT_EQ(count(s, "yield"), 0) << s;  // no atomics or volatile: it does not spin
+}
+
+TEST(Lowering, SpinLoopYieldsOnItsBackEdgeOnly) {
+  const auto s = assemblyOf("spin.cl",
+                            "__kernel void k(__global int* l, __global int* c) {\n"
+                            "  while (atomic_cmpxchg(l, 0, 1) != 0) {}\n  *c += 1;\n  atomic_xchg(l, 0);\n}\n");
+  EXPECT_EQ(count(s, "yield"), 1) << s;
+  const size_t y = s.find("yield");
+  EXPECT_EQ(s.find("bra", y), s.find("bra L", y)) << s;  // the yield's block branches back
+}
+
+TEST(Lowering, BarrierAndBuiltinsNeedConstantIds) {
+  const auto p = std::string(::testing::TempDir()) + "varid.cl";
+  std::ofstream(p) << "__kernel void k(__global int* a) {\n  simt_barrier(a[0]);\n}\n";
+  const std::string e = compileError(p);
+  EXPECT_NE(e.find("varid.cl:2:"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be a constant"), std::string::npos) << e;
+}
+
 // ---------------------------------------------------------------------------------------
 // Errors: a message naming the file and line, never a crash.
 
@@ -399,7 +612,7 @@ std::string writeTemp(const std::string& name, const std::string& text) {
   return path;
 }
 
-std::string compileError(const std::string& path, const cc::CompileOptions& opt = {}) {
+std::string compileError(const std::string& path, const cc::CompileOptions& opt) {
   try {
     cc::compileFile(path, opt);
   } catch (const cc::CompileError& e) {
