@@ -13,6 +13,7 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/Support/DivisionByConstantInfo.h>
 
 #include "compiler/builtins.h"
 
@@ -209,6 +210,10 @@ class Lowering {
   std::string edgeTarget(const BasicBlock* from, const BasicBlock* to);
   void udivrem(int n, int d, int* q, int* r);
   void sdivrem(const Value* a, const Value* b, int* q, int* r);
+  int mulhu(int a, Opnd b);
+  int mulhs(int a, Opnd b);
+  int udivConst(int n, uint32_t d);
+  int sdivConst(int n, int32_t d);
   void prologue();
   int workItem(const std::string& name, unsigned dim, const Instruction& I);
   bool fusable(const Instruction& I) const;
@@ -423,6 +428,89 @@ void Lowering::udivrem(int n, int d, int* q, int* r) {
   startBlock(after);
   if (q) *q = qq;
   if (r) *r = rr;
+}
+
+// The high word of the 64-bit unsigned product, from 16-bit halves (the ISA's mul keeps the
+// low word only).
+int Lowering::mulhu(int a, Opnd b) {
+  const int alo = op3("and", a, Opnd::imm32(0xffff));
+  const int ahi = op3("shr", a, Opnd::imm32(16));
+  Opnd blo, bhi;
+  if (b.kind == Opnd::Imm) {
+    blo = Opnd::imm32(b.imm & 0xffff);
+    bhi = Opnd::imm32((b.imm >> 16) & 0xffff);
+  } else {
+    blo = V(op3("and", b.reg, Opnd::imm32(0xffff)));
+    bhi = V(op3("shr", b.reg, Opnd::imm32(16)));
+  }
+  const int ll = op3("mul", alo, blo);
+  const int lh = op3("mul", alo, bhi);
+  const int hl = op3("mul", ahi, blo);
+  const int hh = op3("mul", ahi, bhi);
+  int mid = op3("shr", ll, Opnd::imm32(16));
+  mid = op3("add", mid, V(op3("and", lh, Opnd::imm32(0xffff))));
+  mid = op3("add", mid, V(op3("and", hl, Opnd::imm32(0xffff))));
+  int hi = op3("add", hh, V(op3("shr", lh, Opnd::imm32(16))));
+  hi = op3("add", hi, V(op3("shr", hl, Opnd::imm32(16))));
+  return op3("add", hi, V(op3("shr", mid, Opnd::imm32(16))));
+}
+
+// Signed: mulhu(a, b) - (a < 0 ? b : 0) - (b < 0 ? a : 0).
+int Lowering::mulhs(int a, Opnd b) {
+  int hi = mulhu(a, b);
+  const int sa = op3("sra", a, Opnd::imm32(31));
+  hi = op3("sub", hi, V(op3("and", sa, b)));
+  if (b.kind == Opnd::Imm) {
+    if (b.imm & 0x80000000LL) hi = op3("sub", hi, V(a));
+  } else {
+    const int sb = op3("sra", b.reg, Opnd::imm32(31));
+    hi = op3("sub", hi, V(op3("and", sb, V(a))));
+  }
+  return hi;
+}
+
+// Division by a constant: multiplication by a magic number (LLVM's
+// UnsignedDivisionByConstantInfo, the sequence of its BuildUDIV).
+int Lowering::udivConst(int n, uint32_t d) {
+  if (d == 1) return mov(V(n));
+  if ((d & (d - 1)) == 0) {
+    int k = 0;
+    while ((1u << k) < d) ++k;
+    return op3("shr", n, Opnd::imm32(k));
+  }
+  if (d & 0x80000000u) {  // the quotient is 0 or 1
+    const int q = mov(Opnd::imm32(0));
+    emit("setp.geu", Opnd::pred(1), {V(n), Opnd::imm32(d)});
+    emit("mov", V(q), {Opnd::imm32(1)}).guard = 1;
+    return q;
+  }
+  const auto m = UnsignedDivisionByConstantInfo::get(APInt(32, d));
+  int q = m.PreShift ? op3("shr", n, Opnd::imm32(m.PreShift)) : n;
+  q = mulhu(q, Opnd::imm32(static_cast<int64_t>(m.Magic.getZExtValue())));
+  if (m.IsAdd) {
+    const int npq = op3("shr", op3("sub", n, V(q)), Opnd::imm32(1));
+    q = op3("add", npq, V(q));
+  }
+  return m.PostShift ? op3("shr", q, Opnd::imm32(m.PostShift)) : q;
+}
+
+// LLVM's SignedDivisionByConstantInfo and BuildSDIV.
+int Lowering::sdivConst(int n, int32_t d) {
+  if (d == 1) return mov(V(n));
+  if (d == -1) return op3("mul", n, Opnd::imm32(-1));
+  if (d == INT32_MIN) {  // 1 for INT32_MIN itself, else 0
+    const int q = mov(Opnd::imm32(0));
+    emit("setp.eq", Opnd::pred(1), {V(n), Opnd::imm32(INT32_MIN)});
+    emit("mov", V(q), {Opnd::imm32(1)}).guard = 1;
+    return q;
+  }
+  const auto m = SignedDivisionByConstantInfo::get(APInt(32, static_cast<uint64_t>(static_cast<uint32_t>(d))));
+  const int32_t magic = static_cast<int32_t>(m.Magic.getSExtValue());
+  int q = mulhs(n, Opnd::imm32(static_cast<int64_t>(static_cast<uint32_t>(magic))));
+  if (d > 0 && magic < 0) q = op3("add", q, V(n));
+  if (d < 0 && magic > 0) q = op3("sub", q, V(n));
+  if (m.ShiftAmount) q = op3("sra", q, Opnd::imm32(m.ShiftAmount));
+  return op3("add", q, V(op3("shr", q, Opnd::imm32(31))));
 }
 
 void Lowering::sdivrem(const Value* a, const Value* b, int* q, int* r) {
@@ -665,6 +753,14 @@ void Lowering::lowerBinary(BinaryOperator& I) {
         else emit("and", V(d), {V(reg(a)), Opnd::imm32((int64_t{1} << k) - 1)});
         return;
       }
+      if (const auto* c = dyn_cast<ConstantInt>(b); c && !c->isZero()) {
+        const uint32_t dv = static_cast<uint32_t>(c->getZExtValue());
+        const int n = zextTo32(a);
+        const int q = udivConst(n, dv);
+        if (div) emit("mov", V(d), {V(q)});
+        else emit("sub", V(d), {V(n), V(op3("mul", q, Opnd::imm32(dv)))});
+        return;
+      }
       int q = -1, r = -1;
       const int bb = zextTo32(b);
       udivrem(zextTo32(a), bb, div ? &q : nullptr, div ? nullptr : &r);
@@ -674,6 +770,14 @@ void Lowering::lowerBinary(BinaryOperator& I) {
     case Instruction::SDiv:
     case Instruction::SRem: {
       const bool div = I.getOpcode() == Instruction::SDiv;
+      if (const auto* c = dyn_cast<ConstantInt>(b); c && !c->isZero()) {
+        const int32_t dv = static_cast<int32_t>(c->getSExtValue());
+        const int n = sextTo32(a);
+        const int q = sdivConst(n, dv);
+        if (div) emit("mov", V(d), {V(q)});
+        else emit("sub", V(d), {V(n), V(op3("mul", q, Opnd::imm32(dv)))});
+        return;
+      }
       int q = -1, r = -1;
       sdivrem(a, b, div ? &q : nullptr, div ? nullptr : &r);
       emit("mov", V(d), {V(div ? q : r)});
@@ -859,6 +963,10 @@ void Lowering::lowerIntrinsic(IntrinsicInst& I) {
       emit("or", V(d), {V(l), V(r)});
       return;
     }
+    case Intrinsic::bitreverse:
+      if (bitsOf(I.getType()) != 1) break;
+      emit("mov", V(d), {V(reg(arg(0)))});  // one bit reversed is itself
+      return;
     case Intrinsic::ctpop:
       if (bitsOf(I.getType()) != 32) break;
       emit("mov", V(d), {V(popcount(reg(arg(0))))});
@@ -1042,6 +1150,10 @@ void Lowering::lowerCall(CallInst& I) {
       const int s = op3("add", op3(sh, x, Opnd::imm32(1)), V(op3(sh, y, Opnd::imm32(1))));
       const int c = op3("and", op3(n == "hadd" ? "and" : "or", x, V(y)), Opnd::imm32(1));
       emit("add", V(d), {V(s), V(c)});
+      return;
+    }
+    if (n == "mul_hi") {
+      emit("mov", V(d), {V(sgn ? mulhs(a(0), V(a(1))) : mulhu(a(0), V(a(1))))});
       return;
     }
     if (n == "popcount") {

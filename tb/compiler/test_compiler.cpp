@@ -287,6 +287,37 @@ TEST(Compiler, SignedAndUnsignedDivision) {
   }
 }
 
+TEST(Compiler, DivisionByConstantsAndMulHi) {
+  Launch l{"divconst.cl", "", "64", "32",
+           {"buf:in:64=list:" + [] {
+              std::string s;
+              const int64_t edge[] = {0, 1, -1, 2147483647, -2147483648LL, 3, -3, 1000, -1000, 65536, -65537, 4294967295LL};
+              auto r = splitmix(41, 64);
+              for (int i = 0; i < 64; ++i) s += (i ? "," : "") + std::to_string(i < 12 ? static_cast<int32_t>(edge[i]) : r[i]);
+              return s;
+            }(),
+            "buf:sq:896", "buf:sr:832", "buf:uq:896:u32", "buf:ur:832:u32"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto in = o.buf("in");
+  const int32_t sd[] = {3, 7, -3, 10, -10, 641, 1000, 65537, -2147483647, 12, 25, 2147483647, 6};
+  const uint32_t ud[] = {3u, 7u, 10u, 641u, 1000u, 65537u, 12u, 25u, 2147483649u, 4294967295u, 6u, 14u, 0x7fffffffu};
+  const auto sq = o.buf("sq"), sr = o.buf("sr"), uq = o.buf("uq"), ur = o.buf("ur");
+  for (int i = 0; i < 64; ++i) {
+    const int32_t x = in[i];
+    for (int k = 0; k < 13; ++k) {
+      EXPECT_EQ(sq[k * 64 + i], x / sd[k]) << x << " / " << sd[k];
+      EXPECT_EQ(sr[k * 64 + i], x % sd[k]) << x << " % " << sd[k];
+      EXPECT_EQ(static_cast<uint32_t>(uq[k * 64 + i]), static_cast<uint32_t>(x) / ud[k]) << x << " /u " << ud[k];
+      EXPECT_EQ(static_cast<uint32_t>(ur[k * 64 + i]), static_cast<uint32_t>(x) % ud[k]) << x << " %u " << ud[k];
+    }
+    const int64_t ps = static_cast<int64_t>(x) * in[63 - i];
+    EXPECT_EQ(sq[13 * 64 + i], static_cast<int32_t>(ps >> 32)) << "mul_hi " << x << " " << in[63 - i];
+    const uint64_t pu = static_cast<uint64_t>(static_cast<uint32_t>(x)) * static_cast<uint32_t>(in[63 - i]);
+    EXPECT_EQ(static_cast<uint32_t>(uq[13 * 64 + i]), static_cast<uint32_t>(pu >> 32));
+  }
+}
+
 std::vector<int32_t> pressureRef(const std::vector<int32_t>& in) {
   std::vector<int32_t> out(64);
   for (int i = 0; i < 64; ++i) {
