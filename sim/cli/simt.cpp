@@ -14,6 +14,7 @@
 #include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
 #ifdef SIMT_WITH_COMPILER
+#include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "runtime/cl_runtime.h"
 #endif
@@ -385,8 +386,10 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   }
   opt.assumeLinearRange = rt::isLinear(range);
   simt::compiler::CompiledKernel ck;
+  simt::compiler::KernelCache cache(simt::compiler::KernelCache::defaultDir());
+  bool cached = false;
   try {
-    ck = simt::compiler::compileFile(file, opt);
+    ck = cache.compile(file, opt, &cached);
   } catch (const simt::compiler::CompileError& e) {
     std::cerr << e.what() << "\n";
     return 1;
@@ -433,6 +436,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   c["reconvergence_tokens"] = ck.stats.reconvergenceTokens;
   c["yields"] = ck.stats.yields;
   c["compile_ms"] = ck.stats.milliseconds;
+  c["cached"] = cached;
   c["work_groups"] = img.kernel.ctas;
   c["work_group_size"] = img.kernel.threads;
   j["compile"] = c;

@@ -186,6 +186,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   CompiledKernel ck;
   ck.name = kernel->getName().str();
   ck.diagnostics = fe.diagnostics;
+  ck.sources = fe.sources;
   ck.args = kernelArgs(*kernel);
   ck.hiddenBase = static_cast<int>(ck.args.size());
   for (BasicBlock& bb : *kernel) {

@@ -72,6 +72,7 @@ struct CompiledKernel {
   uint32_t frameBytes = 0;        // private memory per work-item (private arrays, spills)
   CompileStats stats;
   std::string diagnostics;  // Clang's warnings, if any
+  std::vector<std::string> sources;  // FILE.cl and the headers it included (the cache checks them)
 };
 
 // Compile one kernel of FILE.cl. Throws CompileError.

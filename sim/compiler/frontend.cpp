@@ -113,7 +113,10 @@ FrontendResult runFrontend(const std::string& path, const CompileOptions& opt, l
   TempDir tmp;
   const std::string bc = tmp.file("kernel.bc");
   const std::string err = tmp.file("clang.err");
-  const int rc = runProcess(clangCommand(path, opt, bc), err);
+  const std::string deps = tmp.file("kernel.d");
+  auto cmd = clangCommand(path, opt, bc);
+  cmd.insert(cmd.end() - 1, {"-MMD", "-MF", deps});
+  const int rc = runProcess(cmd, err);
   FrontendResult res;
   res.diagnostics = readAll(err);
   if (rc != 0) {
@@ -131,6 +134,17 @@ FrontendResult runFrontend(const std::string& path, const CompileOptions& opt, l
     throw CompileError(path + ": error: cannot read clang's bitcode: " + msg);
   }
   res.module = std::move(*mod);
+  // kernel.bc: FILE.cl header.h ... (make syntax, lines continued with a backslash)
+  std::istringstream d(readAll(deps));
+  std::string tok;
+  bool target = true;
+  while (d >> tok) {
+    if (target) {
+      target = tok.back() != ':';
+      continue;
+    }
+    if (tok != "\\") res.sources.push_back(tok);
+  }
   return res;
 }
 

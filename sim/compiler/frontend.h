@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compiler/compiler.h"
 
@@ -17,6 +18,7 @@ namespace simt::compiler {
 struct FrontendResult {
   std::unique_ptr<llvm::Module> module;
   std::string diagnostics;  // Clang's warnings (errors throw)
+  std::vector<std::string> sources;  // the file and the headers it included (not the system's)
 };
 
 // Throws CompileError with Clang's diagnostics (FILE:LINE:COL: error: ...) when Clang fails.

@@ -10,6 +10,7 @@ TMP=$(mktemp -d)
 OUT=$TMP/out
 ERR=$TMP/err
 trap 'rm -rf "$TMP"' EXIT
+export SIMT_CACHE_DIR="$TMP/cache"
 fail() { echo "FAIL ($CASE): $*"; echo "--- stdout"; cat "$OUT"; echo "--- stderr"; cat "$ERR"; exit 1; }
 run() { "$SIMT" run "$@" >"$OUT" 2>"$ERR"; echo $?; }
 cc() { "$SIMT" cc "$@" >"$OUT" 2>"$ERR"; echo $?; }
@@ -40,6 +41,12 @@ case $CASE in
     expect_out '"memory":{"a":\[0,1,2,3,4,5,6,7\],"b":\[10,10,10,10,10,10,10,10\],"c":\[10,11,12,13,14,15,0,0\]}'
     expect_out '"compile":{"kernel":"vector_add","variant":"linear"'
     expect_out '"work_groups":2,"work_group_size":4' ;;
+  cache)
+    expect_rc "$(run $VA --arg i32:8 --engine model --json -)" 0
+    expect_out '"cached":false'
+    expect_rc "$(run $VA --arg i32:8 --engine model --json -)" 0
+    expect_out '"cached":true'
+    expect_out '"c":\[10,11,12,13,14,15,16,17\]' ;;
   run_summary)
     expect_rc "$(run $VA --arg i32:8 --engine model --dump c)" 0
     expect_out 'vector_add.cl (vector_add): ok'

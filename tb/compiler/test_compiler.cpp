@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
@@ -771,6 +772,41 @@ TEST(Runtime, LinearVariantSkipsTheIdDivision) {
   EXPECT_LT(r2.run.instructions, r1.run.instructions);
   // A linear kernel refuses a 2-D launch.
   EXPECT_THROW(rt::launch(linear, rt::parseRange("8,8", "8,1", 256), args, bufs, {}, rt::modelEngine()), rt::LaunchError);
+}
+
+TEST(Runtime, CompileCacheHitsUntilAHeaderChanges) {
+  const std::string dir = std::string(::testing::TempDir()) + "simt_cache_test";
+  const std::string hdr = std::string(::testing::TempDir()) + "cache_helper.h";
+  const std::string src = std::string(::testing::TempDir()) + "cache_kernel.cl";
+  std::ofstream(hdr) << "#define K 5\n";
+  std::ofstream(src) << "#include \"cache_helper.h\"\n__kernel void k(__global int* a) { a[get_global_id(0)] = K; }\n";
+  bool hit = true;
+  {
+    cc::KernelCache cache(dir);
+    const auto first = cache.compile(src, {}, &hit);
+    EXPECT_FALSE(hit);
+    const auto second = cache.compile(src, {}, &hit);
+    EXPECT_TRUE(hit);
+    EXPECT_EQ(first.assembly, second.assembly);
+    EXPECT_NE(first.assembly.find("mov r"), std::string::npos);
+    cc::CompileOptions other;
+    other.defines = {"UNUSED=1"};
+    cache.compile(src, other, &hit);
+    EXPECT_FALSE(hit);  // other options, other entry
+  }
+  {
+    cc::KernelCache fresh(dir);  // from the directory
+    const auto k = fresh.compile(src, {}, &hit);
+    EXPECT_TRUE(hit);
+    EXPECT_EQ(k.args.size(), 1u);
+    EXPECT_EQ(k.args[0].kind, cc::ArgKind::GlobalPtr);
+    std::ofstream(hdr) << "#define K 6\n";  // a header changes: the entry is stale
+    const auto k2 = fresh.compile(src, {}, &hit);
+    EXPECT_FALSE(hit);
+    EXPECT_NE(k2.assembly.find(", 6"), std::string::npos) << k2.assembly;
+    EXPECT_EQ(fresh.hits(), 1);
+    EXPECT_EQ(fresh.misses(), 1);
+  }
 }
 
 TEST(Runtime, ViewAliasesABuffer) {
