@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "cosim/cosim.h"
@@ -775,7 +777,8 @@ TEST(Runtime, LinearVariantSkipsTheIdDivision) {
 }
 
 TEST(Runtime, CompileCacheHitsUntilAHeaderChanges) {
-  const std::string dir = std::string(::testing::TempDir()) + "simt_cache_test";
+  // A directory of its own per run: an earlier run's entries would be hits.
+  const std::string dir = std::string(::testing::TempDir()) + "simt_cache_test_" + std::to_string(::getpid());
   const std::string hdr = std::string(::testing::TempDir()) + "cache_helper.h";
   const std::string src = std::string(::testing::TempDir()) + "cache_kernel.cl";
   std::ofstream(hdr) << "#define K 5\n";
@@ -807,6 +810,7 @@ TEST(Runtime, CompileCacheHitsUntilAHeaderChanges) {
     EXPECT_EQ(fresh.hits(), 1);
     EXPECT_EQ(fresh.misses(), 1);
   }
+  std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 TEST(Runtime, ViewAliasesABuffer) {
