@@ -134,6 +134,10 @@ std::vector<ArgInfo> kernelArgs(Function& f) {
       throw CompileError(sourcePos(at) + ": error: " + where + ": struct arguments by value are not supported");
     }
     Type* t = a.getType();
+    if (ai.typeName.find("image") != std::string::npos || ai.typeName.find("sampler") != std::string::npos ||
+        ai.typeName.find("event_t") != std::string::npos) {
+      throw CompileError(sourcePos(at) + ": error: " + where + " (" + ai.typeName + "): images and samplers are not supported");
+    }
     if (t->isPointerTy()) {
       switch (t->getPointerAddressSpace()) {
         case 1: ai.kind = ArgKind::GlobalPtr; break;

@@ -963,6 +963,43 @@ void Lowering::lowerIntrinsic(IntrinsicInst& I) {
       emit("or", V(d), {V(l), V(r)});
       return;
     }
+    case Intrinsic::memcpy:
+    case Intrinsic::memmove:
+    case Intrinsic::memset: {
+      // Small word-aligned copies and fills (struct assignment, array initialisers): one
+      // word at a time (a memmove copies through registers first, so overlap is safe).
+      const auto* len = dyn_cast<ConstantInt>(arg(2));
+      const auto* mi = cast<MemIntrinsic>(&I);
+      const uint64_t align = mi->getDestAlign() ? mi->getDestAlign()->value() : 1;
+      uint64_t srcAlign = 4;
+      if (const auto* mt = dyn_cast<MemTransferInst>(&I)) srcAlign = mt->getSourceAlign() ? mt->getSourceAlign()->value() : 1;
+      if (!len || len->getZExtValue() % 4 != 0 || len->getZExtValue() > 256 || align < 4 || srcAlign < 4) {
+        refuse(&I, "a memory copy or fill that is not a small multiple of aligned words is not supported");
+      }
+      const int words = static_cast<int>(len->getZExtValue() / 4);
+      const std::string dsp = memSpace(I.getArgOperand(0)->getType()->getPointerAddressSpace(), I);
+      if (id == Intrinsic::memset) {
+        const auto* v = dyn_cast<ConstantInt>(arg(1));
+        int val;
+        if (v) {
+          const uint32_t b = static_cast<uint32_t>(v->getZExtValue() & 0xff);
+          val = mov(Opnd::imm32(b * 0x01010101u));
+        } else {
+          val = op3("mul", op3("and", reg(arg(1)), Opnd::imm32(0xff)), Opnd::imm32(0x01010101));
+        }
+        for (int w = 0; w < words; ++w) emit("st." + dsp, {}, {address(arg(0), 4 * w), V(val)});
+        return;
+      }
+      const std::string ssp = memSpace(I.getArgOperand(1)->getType()->getPointerAddressSpace(), I);
+      std::vector<int> tmp;
+      for (int w = 0; w < words; ++w) {
+        const int t = vreg();
+        emit("ld." + ssp, V(t), {address(arg(1), 4 * w)});
+        tmp.push_back(t);
+      }
+      for (int w = 0; w < words; ++w) emit("st." + dsp, {}, {address(arg(0), 4 * w), V(tmp[static_cast<size_t>(w)])});
+      return;
+    }
     case Intrinsic::bitreverse:
       if (bitsOf(I.getType()) != 1) break;
       emit("mov", V(d), {V(reg(arg(0)))});  // one bit reversed is itself

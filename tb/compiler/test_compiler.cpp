@@ -321,6 +321,25 @@ TEST(Compiler, DivisionByConstantsAndMulHi) {
   }
 }
 
+TEST(Compiler, StructMembersCopiesAndFills) {
+  Launch l{"structs.cl", "", "8", "8", {"buf:items:16=rand:51", "buf:sums:8", "buf:dst:48", "buf:src:48=rand:52"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto items = splitmix(51, 16), src = splitmix(52, 48);
+  const auto after = o.buf("items"), sums = o.buf("sums"), dst = o.buf("dst");
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t w1 = static_cast<uint32_t>(items[2 * i + 1]);
+    const int32_t y = static_cast<int16_t>(w1 & 0xffff);
+    const int32_t z = static_cast<int8_t>((w1 >> 16) & 0xff);
+    EXPECT_EQ(static_cast<uint32_t>(sums[i]), static_cast<uint32_t>(items[2 * i]) + static_cast<uint32_t>(y + z)) << i;
+    EXPECT_EQ(static_cast<uint32_t>(after[2 * i + 1]), (w1 & 0xff00ffffu) | (static_cast<uint32_t>(i + 100) << 16)) << i;
+    for (int j = 0; j < 6; ++j) {
+      const int32_t want = (i & 1) ? (j == i % 6 ? src[6 * i + (i + 1) % 6] : 0) : src[6 * i + j];
+      EXPECT_EQ(dst[6 * i + j], want) << i << "," << j;
+    }
+  }
+}
+
 std::vector<int32_t> pressureRef(const std::vector<int32_t>& in) {
   std::vector<int32_t> out(64);
   for (int i = 0; i < 64; ++i) {
@@ -675,6 +694,18 @@ TEST(CompilerErrors, LongIsRefusedNamingTheLine) {
   const std::string e = compileError(p);
   EXPECT_NE(e.find("long.cl:"), std::string::npos) << e;
   EXPECT_NE(e.find("64-bit"), std::string::npos) << e;
+}
+
+TEST(CompilerErrors, PrintfVectorsAndImagesAreRefused) {
+  EXPECT_NE(compileError(writeTemp("p.cl", "__kernel void k(__global int* a) {\n  printf(\"%d\", a[0]);\n}\n"))
+                .find("p.cl:2:3: error: printf is not supported"),
+            std::string::npos);
+  EXPECT_NE(compileError(writeTemp("v.cl", "__kernel void k(__global int4* a) {\n  a[0] += (int4)(1, 2, 3, 4);\n}\n"))
+                .find("v.cl:2:"),
+            std::string::npos);
+  EXPECT_NE(compileError(writeTemp("img.cl", "__kernel void k(__read_only image2d_t i, __global int* a) { a[0] = 1; }\n"))
+                .find("images and samplers are not supported"),
+            std::string::npos);
 }
 
 TEST(CompilerErrors, RecursionIsRefused) {
