@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -374,38 +375,43 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   opt.includeDirs = strings(vm, "include");
   rt::DeviceLimits limits;
   if (engine == "model") limits.maxThreadsPerGroup = simt::model::RunConfig::maxThreadsPerCta();
-  std::vector<rt::Buffer> buffers;
+  rt::Device device([&](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
+    return runEngine(k, c, engine, wavePath);
+  }, cfg, limits);
   std::vector<rt::KernelArg> kargs;
   rt::NDRange range;
   try {
     range = rt::parseRange(vm.count("global") ? vm["global"].as<std::string>() : "",
                            vm.count("local") ? vm["local"].as<std::string>() : "", limits.maxThreadsPerGroup);
-    for (const auto& a : strings(vm, "arg")) kargs.push_back(rt::parseArg(a, buffers));
-  } catch (const rt::LaunchError& e) {
-    return usage(e.what());
-  }
-  opt.assumeLinearRange = rt::isLinear(range);
-  simt::compiler::CompiledKernel ck;
-  simt::compiler::KernelCache cache(simt::compiler::KernelCache::defaultDir());
-  bool cached = false;
-  try {
-    ck = cache.compile(file, opt, &cached);
-  } catch (const simt::compiler::CompileError& e) {
-    std::cerr << e.what() << "\n";
-    return 1;
-  }
-  if (!ck.diagnostics.empty()) std::cerr << ck.diagnostics;
-  rt::LaunchImage img;
-  try {
-    img = rt::buildLaunch(ck, range, kargs, buffers, limits);
+    for (const auto& a : strings(vm, "arg")) kargs.push_back(device.argFromSpec(a));
   } catch (const rt::LaunchError& e) {
     return usage(e.what());
   }
   for (const auto& d : dumps) {
-    if (!img.kernel.dataLabels.count(d.label)) return usage("--dump: no buffer '" + d.label + "'");
+    bool known = false;
+    for (const auto& b : device.buffers()) known |= b.name == d.label;
+    if (!known) return usage("--dump: no buffer '" + d.label + "'");
   }
-  const simt::model::RunResult res = runEngine(img.kernel, cfg, engine, wavePath);
-  const std::vector<rt::Buffer> after = rt::readBack(img, buffers, res.global);
+  opt.assumeLinearRange = rt::isLinear(range);
+  std::optional<rt::Kernel> kernel;
+  try {
+    kernel.emplace(device.build(file, opt));
+  } catch (const simt::compiler::CompileError& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  const simt::compiler::CompiledKernel& ck = kernel->compiled();
+  const bool cached = kernel->fromCache();
+  if (!ck.diagnostics.empty() && !cached) std::cerr << ck.diagnostics;
+  kernel->setArgs(kargs);
+  rt::Device::Run run;
+  try {
+    run = device.enqueue(*kernel, range);
+  } catch (const rt::LaunchError& e) {
+    return usage(e.what());
+  }
+  const simt::model::RunResult& res = run.result;
+  const std::vector<rt::Buffer>& after = device.buffers();
 
   nlohmann::ordered_json j;
   j["status"] = simt::model::runStatusName(res.status);
@@ -430,15 +436,15 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   c["spill_loads"] = ck.stats.spillLoads;
   c["spill_stores"] = ck.stats.spillStores;
   c["frame_bytes"] = ck.frameBytes;
-  c["local_bytes"] = img.kernel.sharedBytes;
+  c["local_bytes"] = run.localBytes;
   c["divergent_branches"] = ck.stats.divergentBranches;
   c["uniform_branches"] = ck.stats.uniformBranches;
   c["reconvergence_tokens"] = ck.stats.reconvergenceTokens;
   c["yields"] = ck.stats.yields;
   c["compile_ms"] = ck.stats.milliseconds;
   c["cached"] = cached;
-  c["work_groups"] = img.kernel.ctas;
-  c["work_group_size"] = img.kernel.threads;
+  c["work_groups"] = run.workGroups;
+  c["work_group_size"] = run.workGroupSize;
   j["compile"] = c;
   if (!res.message.empty()) j["message"] = res.message;
 
@@ -446,8 +452,8 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   if (jsonPath != "-") {
     std::cout << file << " (" << ck.name << "): " << simt::model::runStatusName(res.status) << " (engine " << engine
               << ", divergence " << div << "): " << res.cycles << " cycles, " << res.instructions
-              << " warp-instructions, " << res.threadInstructions << " thread-instructions; " << img.kernel.ctas
-              << " work-groups of " << img.kernel.threads << "\n";
+              << " warp-instructions, " << res.threadInstructions << " thread-instructions; " << run.workGroups
+              << " work-groups of " << run.workGroupSize << "\n";
     for (const auto& b : after) {
       bool dumped = dumps.empty();
       for (const auto& d : dumps) dumped |= d.label == b.name;

@@ -352,4 +352,80 @@ LaunchResult launch(const compiler::CompiledKernel& ck, const NDRange& range, co
   return r;
 }
 
+void Kernel::setArg(size_t index, KernelArg a) {
+  if (index >= args_.size()) {
+    throw LaunchError("kernel '" + ck_.name + "' has " + std::to_string(args_.size()) + " parameters, no argument " +
+                      std::to_string(index + 1));
+  }
+  args_[index] = std::move(a);
+}
+
+KernelArg Kernel::scalar(uint32_t v) {
+  KernelArg a;
+  a.kind = KernelArg::Scalar;
+  a.value = v;
+  a.spec = "u32:" + std::to_string(v);
+  return a;
+}
+
+KernelArg Kernel::buffer(const std::string& name) {
+  KernelArg a;
+  a.kind = KernelArg::BufferArg;
+  a.buffer = name;
+  a.spec = "buffer " + name;
+  return a;
+}
+
+KernelArg Kernel::view(const std::string& name, uint32_t offset) {
+  KernelArg a;
+  a.kind = KernelArg::View;
+  a.buffer = name;
+  a.offset = offset;
+  a.spec = "view:" + name + ":" + std::to_string(offset);
+  return a;
+}
+
+KernelArg Kernel::local(uint32_t bytes) {
+  KernelArg a;
+  a.kind = KernelArg::Local;
+  a.localBytes = bytes;
+  a.spec = "local:" + std::to_string(bytes);
+  return a;
+}
+
+Kernel Device::build(const std::string& path, const compiler::CompileOptions& opt) {
+  bool hit = false;
+  compiler::CompiledKernel ck = cache_.compile(path, opt, &hit);
+  return Kernel(std::move(ck), hit);
+}
+
+Buffer& Device::createBuffer(const std::string& name, ElemType type, std::vector<uint32_t> contents) {
+  for (const auto& b : buffers_) {
+    if (b.name == name) throw LaunchError("a buffer named '" + name + "' exists already");
+  }
+  buffers_.push_back(Buffer{name, type, std::move(contents)});
+  return buffers_.back();
+}
+
+const Buffer& Device::buffer(const std::string& name) const {
+  for (const auto& b : buffers_) {
+    if (b.name == name) return b;
+  }
+  throw LaunchError("no buffer named '" + name + "'");
+}
+
+Device::Run Device::enqueue(const Kernel& k, const NDRange& range) {
+  for (const auto& a : k.args()) {
+    if ((a.kind == KernelArg::BufferArg || a.kind == KernelArg::View)) buffer(a.buffer);  // exists
+  }
+  const LaunchImage img = buildLaunch(k.compiled(), range, k.args(), buffers_, limits_);
+  Run r;
+  r.result = engine_(img.kernel, cfg_);
+  buffers_ = readBack(img, buffers_, r.result.global);
+  r.workGroups = img.kernel.ctas;
+  r.workGroupSize = img.kernel.threads;
+  r.localBytes = img.kernel.sharedBytes;
+  return r;
+}
+
 }  // namespace simt::runtime

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "asm/assembler.h"
+#include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "model/sm/sm_model.h"
 
@@ -105,5 +106,60 @@ struct LaunchResult {
 LaunchResult launch(const compiler::CompiledKernel& ck, const NDRange& range, const std::vector<KernelArg>& args,
                     const std::vector<Buffer>& buffers, const model::RunConfig& cfg, const Engine& engine,
                     const DeviceLimits& limits = {});
+
+// ---- The host API in OpenCL's shape: a device holds buffers and builds kernels (through
+// the compile cache); a kernel holds its arguments; enqueue runs an NDRange and leaves the
+// buffers' new contents in the device.
+class Kernel {
+ public:
+  explicit Kernel(compiler::CompiledKernel ck, bool cached = false) : ck_(std::move(ck)), cached_(cached) {
+    args_.resize(ck_.args.size());
+  }
+  const compiler::CompiledKernel& compiled() const { return ck_; }
+  bool fromCache() const { return cached_; }
+  void setArg(size_t index, KernelArg a);           // throws LaunchError for a bad index
+  void setArgs(std::vector<KernelArg> args) { args_ = std::move(args); }
+  const std::vector<KernelArg>& args() const { return args_; }
+
+  static KernelArg scalar(uint32_t v);
+  static KernelArg buffer(const std::string& name);
+  static KernelArg view(const std::string& name, uint32_t offset);
+  static KernelArg local(uint32_t bytes);
+
+ private:
+  compiler::CompiledKernel ck_;
+  bool cached_ = false;
+  std::vector<KernelArg> args_;
+};
+
+class Device {
+ public:
+  Device(Engine engine, model::RunConfig cfg = {}, DeviceLimits limits = {},
+         const std::string& cacheDir = compiler::KernelCache::defaultDir())
+      : engine_(std::move(engine)), cfg_(cfg), limits_(limits), cache_(cacheDir) {}
+
+  Kernel build(const std::string& path, const compiler::CompileOptions& opt = {});  // throws CompileError
+  Buffer& createBuffer(const std::string& name, ElemType type, std::vector<uint32_t> contents);
+  // A --arg SPEC: buf: creates the buffer here; the argument refers to it.
+  KernelArg argFromSpec(const std::string& spec) { return parseArg(spec, buffers_); }
+  const Buffer& buffer(const std::string& name) const;
+  const std::vector<Buffer>& buffers() const { return buffers_; }
+  const DeviceLimits& limits() const { return limits_; }
+
+  struct Run {
+    model::RunResult result;
+    int workGroups = 0, workGroupSize = 0;
+    uint32_t localBytes = 0;
+  };
+  // Runs the kernel over the range; the buffers hold their new contents afterwards.
+  Run enqueue(const Kernel& k, const NDRange& range);
+
+ private:
+  Engine engine_;
+  model::RunConfig cfg_;
+  DeviceLimits limits_;
+  compiler::KernelCache cache_;
+  std::vector<Buffer> buffers_;
+};
 
 }  // namespace simt::runtime

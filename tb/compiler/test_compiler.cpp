@@ -844,6 +844,30 @@ TEST(Runtime, CompileCacheHitsUntilAHeaderChanges) {
   std::system(("rm -rf '" + dir + "'").c_str());
 }
 
+TEST(Runtime, DeviceKeepsBuffersAcrossLaunches) {
+  // OpenCL host code's shape: build, create buffers, set arguments, enqueue twice.
+  rt::Device dev(rt::modelEngine(), {}, {}, "");
+  rt::Kernel k = dev.build(kernelPath("vector_add.cl"));
+  std::vector<uint32_t> ones(64, 1);
+  dev.createBuffer("x", rt::ElemType::I32, ones);
+  dev.createBuffer("acc", rt::ElemType::I32, std::vector<uint32_t>(64, 0));
+  k.setArg(0, rt::Kernel::buffer("acc"));
+  k.setArg(1, rt::Kernel::buffer("x"));
+  k.setArg(2, rt::Kernel::buffer("acc"));
+  k.setArg(3, rt::Kernel::scalar(64));
+  EXPECT_THROW(k.setArg(4, rt::Kernel::scalar(1)), rt::LaunchError);
+  for (int launch = 0; launch < 3; ++launch) {
+    const auto r = dev.enqueue(k, rt::parseRange("64", "32", 256));
+    ASSERT_EQ(r.result.status, RunStatus::Ok) << r.result.message;
+    EXPECT_EQ(r.workGroups, 2);
+  }
+  EXPECT_EQ(dev.buffer("acc").words, std::vector<uint32_t>(64, 3));  // acc += x, three times
+  EXPECT_FALSE(k.fromCache());
+  EXPECT_TRUE(dev.build(kernelPath("vector_add.cl")).fromCache());
+  k.setArg(1, rt::Kernel::buffer("nope"));
+  EXPECT_THROW(dev.enqueue(k, rt::parseRange("64", "", 256)), rt::LaunchError);
+}
+
 TEST(Runtime, ViewAliasesABuffer) {
   // c = a + b where c is a view of a shifted by 32 elements: c[i] = a[i+32] = a[i] + b[i].
   Launch l{"vector_add.cl", "", "32", "32", {"buf:a:64=iota", "buf:b:64=const:1000", "view:a:32", "i32:32"}};
