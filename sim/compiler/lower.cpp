@@ -672,8 +672,22 @@ LoweredFunction Lowering::run() {
     }
     trampolines_.clear();
   }
-  // Drop a branch to the next block.
+  // `@p bra NEXT; bra Y` becomes `@!p bra Y` (one branch fewer on every execution).
   auto& blocks = out_.mf.blocks;
+  for (size_t b = 0; b + 1 < blocks.size(); ++b) {
+    auto& insts = blocks[b].insts;
+    if (insts.size() >= 2) {
+      MInst& cond = insts[insts.size() - 2];
+      const MInst& uncond = insts.back();
+      if (cond.op == "bra" && cond.guard >= 0 && uncond.op == "bra" && uncond.guard < 0 &&
+          cond.srcs[0].text == blocks[b + 1].label) {
+        cond.guardNeg = !cond.guardNeg;
+        cond.srcs[0] = uncond.srcs[0];
+        insts.pop_back();
+      }
+    }
+  }
+  // Drop a branch to the next block.
   for (size_t b = 0; b + 1 < blocks.size(); ++b) {
     auto& insts = blocks[b].insts;
     if (!insts.empty() && insts.back().op == "bra" && insts.back().guard < 0 &&
