@@ -154,8 +154,8 @@ module simt_sm_control #(
 
   // ---- Next state ---------------------------------------------------------------------------
   always_comb begin
-    state_nx    = state_q;
-    ret_nx      = ret_q;
+    state_nx   = state_q;
+    ret_nx     = ret_q;
     wake_w_d   = wake_w_q;
     du_op_d    = du_op_q;
     du_guard_d = du_guard_q;
@@ -174,15 +174,15 @@ module simt_sm_control #(
     bu_op_o         = 3'd2;
     bu_cta_o        = cta_i;
     bu_count_o      = '0;
-    wake_ready_o     = 1'b0;
+    wake_ready_o    = 1'b0;
     issue_try       = 1'b0;
     issue_due       = 1'b0;
-    retire_o          = 1'b0;
-    hold_o            = 1'b0;
-    rf_we_o           = '0;
-    rf_waddr_o        = {w_i, 5'd31};
-    rf_wdata_o        = '0;
-    evt_o             = '0;
+    retire_o        = 1'b0;
+    hold_o          = 1'b0;
+    rf_we_o         = '0;
+    rf_waddr_o      = {w_i, 5'd31};
+    rf_wdata_o      = '0;
+    evt_o           = '0;
 
     if (launch_warp_i) begin
       wdone_d[launch_slot_i]   = 1'b0;
@@ -232,7 +232,7 @@ module simt_sm_control #(
         bu_op_o    = cls.arrive ? 3'd2 : cls.bottom ? 3'd4 : 3'd3;
         if (inst_i.sub[0]) begin  // COUNT: immediate, or ra of the lowest participating lane
           bu_count_o = inst_i.imm_b ? inst_i.imm[11:0]
-                                      : opa_i[simt_sm_pkg::lowest(exec_mask_i)*32 +: 12];
+                                    : opa_i[simt_sm_pkg::lowest(exec_mask_i)*32 +: 12];
         end
         if (bu_ready_i) begin
           state_nx = simt_sm_pkg::CtDu;
@@ -243,7 +243,7 @@ module simt_sm_control #(
               evt_o[simt_sm_pkg::PerfRefused] = 1'b1;
               hold_o    = 1'b1;
               counted_d = 1'b0;
-              state_nx   = simt_sm_pkg::CtCheck;
+              state_nx  = simt_sm_pkg::CtCheck;
             end else if (!bu_pass_i && exec_mask_i != '0) begin
               du_op_d    = simt_pkg::DuBarSleep;
               du_guard_d = exec_mask_i;
@@ -276,10 +276,10 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtCheck: begin
-        wactive_d[w_i] = qry_active_i != '0;
-        wdone_d[w_i]   = qry_done_i;
-        retire_o       = 1'b1;
-        evt_o[simt_sm_pkg::PerfInsts]   = counted_q;
+        wactive_d[w_i]                  = qry_active_i != '0;
+        wdone_d[w_i]                    = qry_done_i;
+        retire_o = 1'b1;
+        evt_o[simt_sm_pkg::PerfInsts] = counted_q;
         evt_o[simt_sm_pkg::PerfThreads] = counted_q;
         state_nx = simt_sm_pkg::CtIdle;
         // The next warp issues in this cycle when IDLE would only issue and the instruction
@@ -289,7 +289,7 @@ module simt_sm_control #(
         // warp (the woken one, say) issues at once, else WAKE carries the request on.
         issue_try = cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple);
         if (cmd_i.wake_next && !cmd_i.de_v && qry_busy_i) begin
-          ret_nx         = simt_sm_pkg::RetNone;
+          ret_nx      = simt_sm_pkg::RetNone;
           issue_due   = 1'b1;
           issue_try   = 1'b0;
           du_valid_o  = 1'b1;
@@ -297,27 +297,27 @@ module simt_sm_control #(
           du_warp_o   = wake_slot_i;
           du_guard_o  = wake_mask_i;
           du_target_o = wake_resume_i;
-          wake_w_d      = wake_slot_i;
-          state_nx       = simt_sm_pkg::CtWake;
+          wake_w_d    = wake_slot_i;
+          state_nx    = simt_sm_pkg::CtWake;
           if (du_ready_i) begin
-            wake_ready_o                 = 1'b1;
+            wake_ready_o = 1'b1;
             evt_o[simt_sm_pkg::PerfWakes] = 1'b1;
-            wactive_d[wake_slot_i]          = 1'b1;
-            wdone_d[wake_slot_i]            = 1'b0;
-            state_nx                       = simt_sm_pkg::CtIdle;
-            issue_try                   = cmd_i.issue_base;
+            wactive_d[wake_slot_i]        = 1'b1;
+            wdone_d[wake_slot_i]          = 1'b0;
+            state_nx  = simt_sm_pkg::CtIdle;
+            issue_try = cmd_i.issue_base;
           end
         end
       end
 
       simt_sm_pkg::CtWake: begin
-        du_valid_o  = 1'b1;
-        du_op_o     = simt_pkg::DuBarWake;
-        du_warp_o   = wake_slot_i;
-        du_guard_o  = wake_mask_i;
-        du_target_o = wake_resume_i;
+        du_valid_o   = 1'b1;
+        du_op_o      = simt_pkg::DuBarWake;
+        du_warp_o    = wake_slot_i;
+        du_guard_o   = wake_mask_i;
+        du_target_o  = wake_resume_i;
         wake_ready_o = du_ready_i;
-        wake_w_d      = wake_slot_i;
+        wake_w_d     = wake_slot_i;
         evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i;
         if (du_ready_i) begin
           evt_o[simt_sm_pkg::PerfWakes] = 1'b1;
@@ -326,8 +326,8 @@ module simt_sm_control #(
             // read back, and the next warp (the woken one, say) issues now.
             wactive_d[wake_slot_i] = 1'b1;
             wdone_d[wake_slot_i]   = 1'b0;
-            state_nx              = wake_ret_state;
-            issue_try          = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
+            state_nx  = wake_ret_state;
+            issue_try = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
           end else begin
             state_nx = simt_sm_pkg::CtWakeCheck;
           end
@@ -337,10 +337,10 @@ module simt_sm_control #(
       simt_sm_pkg::CtWakeCheck: begin
         wactive_d[wake_w_q] = qry_active_i != '0;
         wdone_d[wake_w_q]   = qry_done_i;
-        state_nx             = wake_ret_state;
+        state_nx = wake_ret_state;
         // The next warp (the woken one, say: its new state is bypassed to the scheduler)
         // issues now when IDLE would only issue.
-        issue_try         = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
+        issue_try = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
       end
 
       default: state_nx = simt_sm_pkg::CtIdle;
@@ -349,8 +349,8 @@ module simt_sm_control #(
     // The instruction's divergence-unit request: from EXEC already for plain and control
     // instructions (DuNext answers in the same cycle), else from DU.
     if (state_q == simt_sm_pkg::CtDu || direct) begin
-      du_valid_o      = 1'b1;
-      du_op_o         = direct ? (cls.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op)
+      du_valid_o = 1'b1;
+      du_op_o    = direct ? (cls.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op)
                                              : simt_pkg::DuNext) : du_op_q;
       du_guard_o      = direct ? guard_i : du_guard_q;
       du_has_target_o = (inst_i.op == simt_pkg::OpSync || inst_i.op == simt_pkg::OpBrk ||
@@ -365,22 +365,22 @@ module simt_sm_control #(
         if (ex_simple) begin
           // Retires here; the next warp issues when IDLE would only issue and the
           // instruction in DE (if any) is simple too.
-          retire_o    = 1'b1;
-          evt_o[simt_sm_pkg::PerfInsts]   = 1'b1;
+          retire_o = 1'b1;
+          evt_o[simt_sm_pkg::PerfInsts] = 1'b1;
           evt_o[simt_sm_pkg::PerfThreads] = 1'b1;
-          state_nx     = simt_sm_pkg::CtIdle;
+          state_nx  = simt_sm_pkg::CtIdle;
           issue_try = cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple);
           if (cmd_i.wake_next && !cmd_i.de_v) begin
-            ret_nx       = simt_sm_pkg::RetNone;
+            ret_nx    = simt_sm_pkg::RetNone;
             issue_due = 1'b1;
-            state_nx     = simt_sm_pkg::CtWake;
+            state_nx  = simt_sm_pkg::CtWake;
           end
         end else if (direct ? (inst_i.op == simt_pkg::OpExit && exec_mask_i != '0)
                             : bu_exit_q) begin
           state_nx = simt_sm_pkg::CtExitBu;
         end else begin
           // CHECK comes next; the next warp issues now and is decoded during CHECK.
-          state_nx     = simt_sm_pkg::CtCheck;
+          state_nx  = simt_sm_pkg::CtCheck;
           issue_try = cmd_i.issue_ok;
         end
       end

@@ -178,7 +178,8 @@ int cmdRun(const std::vector<std::string>& args) {
        "FILE.cl: one per kernel parameter, in order: i32:V, u32:V, f32:V, buf:NAME:N[:TYPE][=INIT], "
        "view:NAME:OFFSET, local:BYTES")
       ("define,D", po::value<std::vector<std::string>>()->composing(), "FILE.cl: NAME[=VALUE] macro")
-      ("include,I", po::value<std::vector<std::string>>()->composing(), "FILE.cl: include directory");
+      ("include,I", po::value<std::vector<std::string>>()->composing(), "FILE.cl: include directory")
+      ("structurize", "FILE.cl: run LLVM's StructurizeCFG where divergent branches do not nest (docs/compiler.md)");
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
@@ -283,7 +284,7 @@ int cmdRun(const std::vector<std::string>& args) {
     return usage("this build has no OpenCL compiler (clang-16/llvm-16-dev missing)");
 #endif
   }
-  for (const char* clOnly : {"kernel", "global", "local", "arg", "define", "include"}) {
+  for (const char* clOnly : {"kernel", "global", "local", "arg", "define", "include", "structurize"}) {
     if (vm.count(clOnly)) return usage(std::string("--") + clOnly + " applies only to an OpenCL kernel (FILE.cl)");
   }
 
@@ -373,6 +374,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   if (vm.count("kernel")) opt.kernel = vm["kernel"].as<std::string>();
   opt.defines = strings(vm, "define");
   opt.includeDirs = strings(vm, "include");
+  opt.structurize = vm.count("structurize") != 0;
   rt::DeviceLimits limits;
   if (engine == "model") limits.maxThreadsPerGroup = simt::model::RunConfig::maxThreadsPerCta();
   rt::Device device([&](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
@@ -440,6 +442,8 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   c["divergent_branches"] = ck.stats.divergentBranches;
   c["uniform_branches"] = ck.stats.uniformBranches;
   c["reconvergence_tokens"] = ck.stats.reconvergenceTokens;
+  c["unnested_branches"] = ck.stats.unnestedBranches;
+  c["structurized"] = ck.structurized;
   c["yields"] = ck.stats.yields;
   c["compile_ms"] = ck.stats.milliseconds;
   c["cached"] = cached;
@@ -481,6 +485,7 @@ int cmdCc(const std::vector<std::string>& args) {
       ("kernel", po::value<std::string>(), "the kernel to compile (default: the file's only kernel)")
       ("define,D", po::value<std::vector<std::string>>()->composing(), "NAME[=VALUE] macro")
       ("include,I", po::value<std::vector<std::string>>()->composing(), "include directory")
+      ("structurize", "run LLVM's StructurizeCFG where divergent branches do not nest")
       ("output,o", po::value<std::string>(), "write the assembly to OUT.s (default: stdout)");
   po::variables_map vm;
   if (!parseCommandLine("cc", desc, args, vm)) return 1;
@@ -496,6 +501,7 @@ int cmdCc(const std::vector<std::string>& args) {
   if (vm.count("kernel")) opt.kernel = vm["kernel"].as<std::string>();
   opt.defines = strings(vm, "define");
   opt.includeDirs = strings(vm, "include");
+  opt.structurize = vm.count("structurize") != 0;
   simt::compiler::CompiledKernel ck;
   try {
     ck = simt::compiler::compileFile(vm["file"].as<std::vector<std::string>>()[0], opt);

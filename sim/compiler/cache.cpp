@@ -58,6 +58,7 @@ nlohmann::json toJson(const CompiledKernel& k) {
   j["hiddenBase"] = k.hiddenBase;
   j["staticLocalBytes"] = k.staticLocalBytes;
   j["frameBytes"] = k.frameBytes;
+  j["structurized"] = k.structurized;
   j["diagnostics"] = k.diagnostics;
   j["sources"] = k.sources;
   for (const auto& a : k.args) {
@@ -77,6 +78,7 @@ CompiledKernel fromJson(const nlohmann::json& j) {
   k.hiddenBase = j.at("hiddenBase");
   k.staticLocalBytes = j.at("staticLocalBytes");
   k.frameBytes = j.at("frameBytes");
+  k.structurized = j.at("structurized");
   k.diagnostics = j.at("diagnostics");
   k.sources = j.at("sources").get<std::vector<std::string>>();
   if (j.contains("args")) {
@@ -129,7 +131,7 @@ CompiledKernel KernelCache::compile(const std::string& path, const CompileOption
   readFile(path, text);
   std::ostringstream key;
   key << compilerIdentity() << '\n' << path << '\n' << opt.kernel << '\n' << opt.maxRegisters << '\n'
-      << opt.assumeLinearRange << '\n';
+      << opt.assumeLinearRange << opt.structurize << '\n';
   for (const auto& d : opt.defines) key << "-D" << d << '\n';
   for (const auto& i : opt.includeDirs) key << "-I" << i << '\n';
   key << text;

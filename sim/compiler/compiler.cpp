@@ -1,6 +1,8 @@
 #include "compiler/compiler.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <memory>
 #include <functional>
 #include <map>
 #include <set>
@@ -18,6 +20,7 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/Scalar/StructurizeCFG.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 
@@ -113,6 +116,36 @@ void inlineAndOptimise(Module& m) {
   mpm2.run(m, mam);
 }
 
+// The analyses the lowering reads, computed together (and again after a transformation).
+struct KernelAnalyses {
+  DominatorTree dt;
+  LoopInfo li;
+  PostDominatorTree pdt;
+  std::unique_ptr<UniformityInfo> ui;
+  ReconvergencePlan plan;
+  explicit KernelAnalyses(Function& f)
+      : dt(f), li(dt), pdt(f), ui(std::make_unique<UniformityInfo>(f, pdt, li)), plan(planReconvergence(f, *ui, pdt, li)) {}
+};
+
+// LLVM's StructurizeCFG: every region single-entry, single-exit, so that the divergent
+// branches the plan could not give a token of their own nest.
+void structurize(Function& f) {
+  PassBuilder pb;
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  FunctionPassManager fpm;
+  fpm.addPass(StructurizeCFGPass());
+  fpm.addPass(LoopSimplifyPass());
+  fpm.run(f, fam);
+}
+
 std::string metaString(const Function& f, const char* kind, unsigned i) {
   if (const MDNode* md = f.getMetadata(kind)) {
     if (i < md->getNumOperands()) {
@@ -202,11 +235,14 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
       }
     }
   }
-  DominatorTree dt(*kernel);
-  LoopInfo li(dt);
-  PostDominatorTree pdt(*kernel);
-  UniformityInfo ui(*kernel, pdt, li);
-  const ReconvergencePlan plan = planReconvergence(*kernel, ui, pdt, li);
+  auto an = std::make_unique<KernelAnalyses>(*kernel);
+  if (an->plan.droppedTokens > 0 && opt.structurize) {
+    structurize(*kernel);
+    an = std::make_unique<KernelAnalyses>(*kernel);
+    ck.structurized = true;
+  }
+  const UniformityInfo& ui = *an->ui;
+  const ReconvergencePlan& plan = an->plan;
   const ModuleLayout layout = layoutGlobals(*kernel);
   LoweredFunction lf = lowerFunction(*kernel, ui, plan, layout, ck.hiddenBase, opt.assumeLinearRange);
   ck.variant = opt.assumeLinearRange ? "linear" : "default";

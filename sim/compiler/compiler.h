@@ -25,6 +25,9 @@ struct CompileOptions {
   // The launch will be linear (hidden::kLinear set): the "linear" variant, whose work-item
   // ids are the special registers with no run-time check. simt run sets it when it holds.
   bool assumeLinearRange = false;
+  // Run LLVM's StructurizeCFG when some divergent branches could not get a reconvergence
+  // token of their own (they then reconverge at their post-dominator; code grows).
+  bool structurize = false;
 };
 
 // How the runtime passes one kernel parameter (one param word each).
@@ -65,6 +68,7 @@ struct CompileStats {
 struct CompiledKernel {
   std::string name;
   std::string variant;   // "default" or "linear" (CompileOptions::assumeLinearRange)
+  bool structurized = false;  // StructurizeCFG ran (CompileOptions::structurize)
   std::string assembly;  // simt assembly text: .kernel, .text code, .data for __constant data
   std::vector<ArgInfo> args;
   int hiddenBase = 0;           // param word of the hidden block (== args.size())

@@ -340,6 +340,25 @@ TEST(Compiler, StructMembersCopiesAndFills) {
   }
 }
 
+TEST(Compiler, StructurizedSwitchAgrees) {
+  // The lowered switch's tree leaves branches without a token; StructurizeCFG gives every
+  // one of them a token (more code, same results).
+  Launch l{"switch.cl", "", "64", "32", {"buf:in:64=rand:5", "buf:out:64=const:77"}};
+  const Outcome plain = run(l);
+  cc::CompileOptions opt;
+  opt.structurize = true;
+  const auto ck = cc::compileFile(kernelPath("switch.cl"), opt);
+  EXPECT_TRUE(ck.structurized);
+  EXPECT_GT(plain.ck.stats.unnestedBranches, 0);
+  EXPECT_EQ(ck.stats.unnestedBranches, 0);
+  std::vector<rt::Buffer> bufs;
+  std::vector<rt::KernelArg> args;
+  for (const auto& a : l.args) args.push_back(rt::parseArg(a, bufs));
+  const auto r = rt::launch(ck, rt::parseRange("64", "32", 256), args, bufs, {}, rt::modelEngine());
+  ASSERT_EQ(r.run.status, RunStatus::Ok);
+  EXPECT_EQ(r.buffers[1].words, plain.res.buffers[1].words);
+}
+
 std::vector<int32_t> pressureRef(const std::vector<int32_t>& in) {
   std::vector<int32_t> out(64);
   for (int i = 0; i < 64; ++i) {

@@ -183,6 +183,7 @@ TEST(RandomPrograms, CoreAgreesWithHost) {
     std::ofstream(path) << src;
     cc::CompileOptions opt;
     if (p % 4 == 3) opt.maxRegisters = 7;  // heavy spilling
+    if (p % 5 == 2) opt.structurize = true;
     cc::CompiledKernel ck;
     try {
       ck = cc::compileFile(path, opt);
