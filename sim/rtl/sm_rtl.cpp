@@ -128,18 +128,30 @@ struct SmRtl::Impl {
   static std::vector<wave::WaveGroup> waveGroups() {
     auto s = [](const std::string& n, int w) { return wave::waveSignal("simt_sm", n, w); };
     std::vector<wave::WaveGroup> g;
-    g.push_back({"issue", {s("clk_i", 1), s("state_q", 5), s("w_q", 3), s("pc_q", 22), s("ir_q", 64), s("de_v_q", 1), s("de_w_q", 3), s("de_pc_q", 22),
-                           s("active_q", 32), s("guard_q", 32), s("retire_valid_o", 1)}});
+    const int wb = 3;  // warp-slot index bits at kWarpSlots = 8
+    g.push_back({"sequencer", {s("clk_i", 1), s("u_seq.stage_q", 4), s("u_seq.issue_due_q", 1),
+                               s("u_seq.cycle_q", 32)}});
+    g.push_back({"issue and DE", {s("u_issue.sched_valid", 1), s("u_issue.sched_warp", wb),
+                                  s("u_issue.de_v_q", 1), s("u_issue.de_w_q", wb),
+                                  s("u_issue.de_pc_q", 22), s("u_issue.held_q", 8)}});
+    g.push_back({"EXEC", {s("u_decode.w_q", wb), s("u_decode.pc_q", 22), s("u_decode.ir_q", 64),
+                          s("u_decode.active_q", 32), s("u_decode.guard_q", 32),
+                          s("retire_valid_o", 1)}});
+    g.push_back({"units", {s("u_launch.state_q", 3), s("u_launch.resident_q", 8),
+                           s("u_lsu.state_q", 3), s("u_lsu.mrem_q", 32), s("u_lsu.mlane_q", 5),
+                           s("u_control.state_q", 3), s("u_control.ret_q", 2),
+                           s("u_control.wdone_q", 8), s("u_control.wactive_q", 8)}});
     for (int w = 0; w < CoreGeometry::kWarpSlots; ++w) {
       // Queue occupancy is head - tail (seed 002's pointers).
       const std::string i = "[" + std::to_string(w) + "]";
       g.push_back({"warp " + std::to_string(w),
-                   {s("u_du.pc_q" + i, 22), s("u_du.active_q" + i, 32), s("u_du.u_queue.head_q" + i, 6),
-                    s("u_du.u_queue.tail_q" + i, 6)}});
+                   {s("u_sync.u_du.pc_q" + i, 22), s("u_sync.u_du.active_q" + i, 32),
+                    s("u_sync.u_du.u_queue.head_q" + i, 6), s("u_sync.u_du.u_queue.tail_q" + i, 6)}});
     }
-    g.push_back({"barrier unit", {s("bar_busy_o", 64), s("bar_static_long_o", 64), s("bu_slots", 16),
-                                  s("bu_fifo_count", 6), s("bu_wake_valid", 1), s("bu_wake_mask", 32),
-                                  s("bu_sec_valid", 1), s("bu_sec_tid", 8)}});
+    g.push_back({"barrier unit", {s("bar_busy_o", 64), s("bar_static_long_o", 64),
+                                  s("u_sync.bu_slots", 16), s("u_sync.bu_fifo_count", 6),
+                                  s("u_sync.wake_valid_o", 1), s("u_sync.wake_mask_o", 32),
+                                  s("u_sync.wake_slot_o", wb)}});
     g.push_back({"memory", {s("mem_req_valid_o", 1), s("mem_req_we_o", 1), s("mem_req_addr_o", 32),
                             s("mem_req_wdata_o", 32), s("mem_rsp_valid_i", 1), s("mem_rsp_rdata_i", 32)}});
     return g;
