@@ -8,10 +8,11 @@
 # block-RAM mapping: its memories (register file, instruction, param, shared and data memory,
 # token queues) must become SB_RAM40_4K, checked here. Its coarse steps are synth_ice40's
 # own minus `share`, which SAT-checks the 32 lane multipliers against each other for over
-# 9 minutes on a 2-core CI machine (`make synth` runs the full script). The barrier unit and
-# its table are checked inside the core only (Yosys's proc pass on the table's per-thread
-# state takes minutes), and the core only inside its FPGA top. Full-size figures are
-# `make synth`'s (docs/synthesis.md).
+# 9 minutes on a 2-core CI machine (`make synth` runs the full script). The barrier unit, its
+# table and the core's unit that holds them (simt_sm_sync) are checked inside the core only
+# (Yosys's proc pass on the table's per-thread state takes minutes), the execute unit's 32
+# lanes inside the core too (the same multipliers), and the core only inside its FPGA top.
+# Full-size figures are `make synth`'s (docs/synthesis.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build/synth-check
@@ -52,7 +53,7 @@ export -f check_one
 # Slowest first so the two lanes finish together.
 tops=$(scripts/rtl_files.sh tops | sort)
 ordered="simt_fpga_top $(echo "$tops" | grep -v -e '^simt_barrier_table$' -e '^simt_barrier_unit$' \
-  -e '^simt_sm$' -e '^simt_fpga_top$' | tr '\n' ' ')"
+  -e '^simt_sm_sync$' -e '^simt_sm_execute$' -e '^simt_sm$' -e '^simt_fpga_top$' | tr '\n' ' ')"
 fail=0
 for top in $ordered; do
   echo "$top|${PARAMS[$top]:-}"
