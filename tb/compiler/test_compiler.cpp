@@ -675,6 +675,58 @@ TEST(Lowering, BarrierAndBuiltinsNeedConstantIds) {
   EXPECT_NE(e.find("must be a constant"), std::string::npos) << e;
 }
 
+// Every kernel launch above once more on the verilated core in lockstep with the model
+// (cosim checks every retired instruction); the buffers must equal the model's, which the
+// tests above check against their C++ references.
+std::vector<Launch> allLaunches() {
+  return {
+    {"vector_add.cl", "", "128", "32", {"buf:a:128=rand:1", "buf:b:128=rand:2", "buf:c:128=const:-1", "i32:100"}},
+    {"reduce_local.cl", "", "256", "64", {"buf:in:256=rand:7", "buf:partial:4", "buf:total:1", "local:256"}},
+    {"spin_lock.cl", "", "128", "64", {"buf:lock:1", "buf:counter:1"}},
+    {"spin_lock.cl", "", "64", "64", {"buf:lock:1", "buf:counter:1"}},
+    {"histogram.cl", "", "96", "32", {"buf:data:500:u32=rand:3", "buf:hist:16", "i32:500"}},
+    {"divergent_if.cl", "", "96", "32", {"buf:in:96=rand:11", "buf:out:96"}},
+    {"loops.cl", "", "64", "32", {"buf:out:64", "buf:iters:64"}},
+    {"range2d.cl", "", "12,6", "4,3", {"buf:in:72=iota", "buf:out:72", "buf:ids:576"}},
+    {"call.cl", "", "64", "", {"buf:out:64"}},
+    {"switch.cl", "", "64", "32", {"buf:in:64=rand:5", "buf:out:64=const:77"}},
+    {"structs.cl", "", "8", "8", {"buf:items:16=rand:51", "buf:sums:8", "buf:dst:48", "buf:src:48=rand:52"}},
+    {"pressure.cl", "", "64", "32", {"buf:in:64=rand:9", "buf:out:64"}},
+    {"private_array.cl", "", "64", "32", {"buf:in:64=rand:4", "buf:out:64"}},
+    {"bytes.cl", "", "64", "32", {"buf:in:16=rand:8", "buf:out:16", "buf:wide:32"}},
+    {"constant_table.cl", "", "64", "32", {"buf:in:64=rand:12", "buf:out:512"}},
+    {"matmul.cl", "", "8,8", "8,4", {"buf:A:64=rand:31", "buf:B:64=rand:32", "buf:C:64", "i32:8"}},
+    {"scan.cl", "", "128", "64", {"buf:in:128=rand:33", "buf:out:128", "local:256"}},
+    {"bitonic_sort.cl", "", "128", "64", {"buf:data:128=rand:34", "local:256"}},
+    {"stencil.cl", "", "128", "32", {"buf:in:128=rand:35", "buf:out:128=const:7", "i32:100"}},
+    {"atomics.cl", "", "32", "32", {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32"}},
+    {"range3d.cl", "", "4,3,2", "2,3,1", {"buf:ids:144"}},
+    {"hash_table.cl", "", "128", "64", {"buf:locks:5", "buf:count:5", "buf:sum:5", "i32:5"}},
+    {"ordered_append.cl", "", "64", "64", {"buf:log:64", "buf:count:1", "buf:seen:65"}},
+    {"flag_poll.cl", "", "32", "32", {"buf:flag:1", "buf:data:1", "buf:out:32"}},
+    {"barrier_count.cl", "", "64", "64", {"buf:buf:64", "buf:out:64"}},
+    {"impatient.cl", "", "64", "64", {"buf:buf:64", "buf:out:64", "buf:sum:1"}},
+    {"vector_add.cl", "", "32", "32", {"buf:a:64=iota", "buf:b:64=const:1000", "view:a:32", "i32:32"}}
+  };
+}
+
+TEST(CompilerOnTheCore, EveryKernelRunsInCosimAsOnTheModel) {
+  int ran = 0;
+  for (Launch l : allLaunches()) {
+    const Outcome model = run(l);
+    ASSERT_EQ(model.res.run.status, RunStatus::Ok) << l.file;
+    if (model.ck.stats.instructions > 1000) continue;  // the core's instruction memory holds 1,024
+    l.engine = Eng::Cosim;
+    const Outcome core = run(l);
+    ASSERT_EQ(core.res.run.status, RunStatus::Ok) << l.file << ": " << core.res.run.message;
+    for (size_t b = 0; b < model.res.buffers.size(); ++b) {
+      EXPECT_EQ(core.res.buffers[b].words, model.res.buffers[b].words) << l.file << " buffer " << model.res.buffers[b].name;
+    }
+    ++ran;
+  }
+  EXPECT_GE(ran, 25);
+}
+
 // ---------------------------------------------------------------------------------------
 // Errors: a message naming the file and line, never a crash.
 
