@@ -244,7 +244,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   const UniformityInfo& ui = *an->ui;
   const ReconvergencePlan& plan = an->plan;
   const ModuleLayout layout = layoutGlobals(*kernel);
-  LoweredFunction lf = lowerFunction(*kernel, ui, plan, layout, ck.hiddenBase, opt.assumeLinearRange);
+  LoweredFunction lf = lowerFunction(*kernel, ui, plan, layout, ck.hiddenBase, opt.assumeLinearRange, an->li);
   ck.variant = opt.assumeLinearRange ? "linear" : "default";
   const AllocationResult ra = allocateRegisters(lf.mf, lf.frameBytes, lf.usesFrame,
                                                 4 * (ck.hiddenBase + hidden::kPrivateBase), opt.maxRegisters);

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -115,9 +116,9 @@ struct Pred {
 class Lowering {
  public:
   Lowering(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan, const ModuleLayout& ml, int hiddenBase,
-           bool assumeLinear)
+           bool assumeLinear, const LoopInfo& li)
       : f_(f), dl_(f.getParent()->getDataLayout()), ui_(ui), plan_(plan), ml_(ml), hiddenBase_(hiddenBase),
-        assumeLinear_(assumeLinear) {}
+        assumeLinear_(assumeLinear), li_(li) {}
 
   LoweredFunction run();
 
@@ -205,9 +206,7 @@ class Lowering {
   void lowerAtomic(CallInst& I, const std::string& name, const BuiltinName& b);
   void lowerSimtBarrier(CallInst& I, const std::string& name);
   void lowerTerminator(BasicBlock& bb);
-  bool edgeNeedsCode(const BasicBlock* from, const BasicBlock* to) const;
-  void emitEdge(const BasicBlock* from, const BasicBlock* to);
-  std::string edgeTarget(const BasicBlock* from, const BasicBlock* to);
+  void emitEdge(const BasicBlock* from, const BasicBlock* to, int guard = -1, bool neg = false);
   void udivrem(int n, int d, int* q, int* r);
   void sdivrem(const Value* a, const Value* b, int* q, int* r);
   int mulhu(int a, Opnd b);
@@ -236,15 +235,24 @@ class Lowering {
   std::map<const BasicBlock*, std::string> labels_;
   std::map<const AllocaInst*, uint32_t> allocaOffset_;
   std::map<std::pair<std::string, unsigned>, int> workItems_;
-  std::vector<std::pair<const BasicBlock*, const BasicBlock*>> trampolines_;
   std::map<std::pair<const Value*, int64_t>, int> scaledIndex_;  // 1 + vreg, this block only
+  const LoopInfo& li_;
+  std::map<std::pair<const Loop*, uint32_t>, int> loopConst_;  // constants hoisted to preheaders
+  void hoistLoopConstants(const BasicBlock& preheader);
 };
 
 int Lowering::reg(const Value* v) {
   if (const auto it = vregs_.find(v); it != vregs_.end()) return it->second;
   if (const auto* ci = dyn_cast<ConstantInt>(v)) {
     if (ci->getBitWidth() > 32) refuse(cur_, "a 64-bit constant is not supported");
-    return mov(Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu)));
+    const uint32_t value = static_cast<uint32_t>(ci->getZExtValue() & 0xffffffffu);
+    // Inside a loop: the register its preheader filled once (outermost loop first).
+    std::vector<const Loop*> nest;
+    for (const Loop* l = cur_ ? li_.getLoopFor(cur_->getParent()) : nullptr; l; l = l->getParentLoop()) nest.push_back(l);
+    for (auto it = nest.rbegin(); it != nest.rend(); ++it) {
+      if (const auto c = loopConst_.find({*it, value}); c != loopConst_.end()) return c->second;
+    }
+    return mov(Opnd::imm32(value));
   }
   if (isa<UndefValue>(v) || isa<ConstantPointerNull>(v)) return mov(Opnd::imm32(0));
   if (const auto* g = dyn_cast<GlobalVariable>(v)) {
@@ -664,13 +672,6 @@ LoweredFunction Lowering::run() {
         lowerInst(I);
       }
     }
-    // Edge blocks of this block's conditional branch.
-    for (const auto& [from, to] : trampolines_) {
-      startBlock(blockLabel(from) + "_" + blockLabel(to));
-      cur_ = from->getTerminator();
-      emitEdge(from, to);
-    }
-    trampolines_.clear();
   }
   // `@p bra NEXT; bra Y` becomes `@!p bra Y` (one branch fewer on every execution).
   auto& blocks = out_.mf.blocks;
@@ -1235,14 +1236,15 @@ bool isReturnOnly(const BasicBlock* bb) {
   return bb->phis().empty() && isa<ReturnInst>(bb->getFirstNonPHIOrDbgOrLifetime());
 }
 
-bool Lowering::edgeNeedsCode(const BasicBlock* from, const BasicBlock* to) const {
-  if (plan_.syncEdges.count({from, to}) || plan_.yieldEdges.count({from, to})) return true;
-  return !to->phis().empty();
-}
 
 // Phi copies (a parallel copy through temporaries when a phi reads another phi of the same
-// block), yield on a spinning loop's back edge, then `sync P` or `bra`.
-void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to) {
+// block), yield on a spinning loop's back edge, then `sync P`, `exit` (a block that only
+// returns) or `bra`; all guarded by `guard` when the edge is a conditional branch's taken one.
+void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to, int guard, bool neg) {
+  auto guarded = [&](MInst& in) {
+    in.guard = guard;
+    in.guardNeg = neg;
+  };
   std::vector<std::pair<int, const Value*>> copies;
   std::set<const Value*> dests;
   for (const PHINode& phi : to->phis()) {
@@ -1254,33 +1256,61 @@ void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to) {
   if (parallel) {
     std::vector<int> temps;
     for (const auto& c : copies) temps.push_back(mov(V(reg(c.second))));
-    for (size_t i = 0; i < copies.size(); ++i) emit("mov", V(copies[i].first), {V(temps[i])});
+    for (size_t i = 0; i < copies.size(); ++i) guarded(emit("mov", V(copies[i].first), {V(temps[i])}));
   } else {
     for (const auto& c : copies) {
       if (const auto* ci = dyn_cast<ConstantInt>(c.second)) {
-        emit("mov", V(c.first), {Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu))});
+        guarded(emit("mov", V(c.first), {Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu))}));
       } else {
-        emit("mov", V(c.first), {V(reg(c.second))});
+        const int src = reg(c.second);
+        guarded(emit("mov", V(c.first), {V(src)}));
       }
     }
   }
   if (plan_.yieldEdges.count({from, to})) {
-    emit("yield", {}, {});
+    guarded(emit("yield", {}, {}));
     ++out_.yields;
   }
   if (plan_.syncEdges.count({from, to})) {
-    emit("sync", {}, {Opnd::label(blockLabel(to))});
+    guarded(emit("sync", {}, {Opnd::label(blockLabel(to))}));
   } else if (isReturnOnly(to)) {
-    emit("exit", {}, {});
+    guarded(emit("exit", {}, {}));
   } else {
-    emit("bra", {}, {Opnd::label(blockLabel(to))});
+    guarded(emit("bra", {}, {Opnd::label(blockLabel(to))}));
   }
 }
 
-std::string Lowering::edgeTarget(const BasicBlock* from, const BasicBlock* to) {
-  if (!edgeNeedsCode(from, to)) return blockLabel(to);
-  trampolines_.emplace_back(from, to);
-  return blockLabel(from) + "_" + blockLabel(to);
+// Constants a loop needs in registers (operands of calls, stored values, selected values,
+// the left side of a subtraction or shift) are put in registers once, in the preheader.
+void Lowering::hoistLoopConstants(const BasicBlock& preheader) {
+  for (const Loop* l : li_.getLoopsInPreorder()) {
+    if (l->getLoopPreheader() != &preheader) continue;
+    std::set<uint32_t> values;
+    for (const BasicBlock* b : l->blocks()) {
+      for (const Instruction& I : *b) {
+        auto add = [&](const Value* v) {
+          if (const auto* c = dyn_cast<ConstantInt>(v); c && c->getBitWidth() <= 32) {
+            values.insert(static_cast<uint32_t>(c->getZExtValue() & 0xffffffffu));
+          }
+        };
+        if (const auto* call = dyn_cast<CallInst>(&I); call && !isa<IntrinsicInst>(call)) {
+          for (const Use& a : call->args()) add(a.get());
+        } else if (const auto* st = dyn_cast<StoreInst>(&I)) {
+          add(st->getValueOperand());
+        } else if (const auto* sel = dyn_cast<SelectInst>(&I)) {
+          add(sel->getTrueValue());
+          add(sel->getFalseValue());
+        } else if (const auto* bo = dyn_cast<BinaryOperator>(&I); bo && !bo->isCommutative()) {
+          add(bo->getOperand(0));
+        }
+      }
+    }
+    for (uint32_t v : values) {
+      bool outer = false;  // an enclosing loop holds it already
+      for (const Loop* p = l->getParentLoop(); p; p = p->getParentLoop()) outer |= loopConst_.count({p, v}) != 0;
+      if (!outer) loopConst_[{l, v}] = mov(Opnd::imm32(v));
+    }
+  }
 }
 
 void Lowering::lowerTerminator(BasicBlock& bb) {
@@ -1288,6 +1318,7 @@ void Lowering::lowerTerminator(BasicBlock& bb) {
   if (const auto it = plan_.ssyAt.find(&bb); it != plan_.ssyAt.end()) {
     for (const BasicBlock* p : it->second) emit("ssy", {}, {Opnd::label(blockLabel(p))});
   }
+  hoistLoopConstants(bb);
   if (isa<ReturnInst>(t)) {
     emit("exit", {}, {});
     return;
@@ -1304,19 +1335,19 @@ void Lowering::lowerTerminator(BasicBlock& bb) {
   }
   const bool divergent = ui_.isDivergentBranch(&bb);
   ++(divergent ? out_.divergentBranches : out_.uniformBranches);
+  // The taken edge's code (phi copies, yield) is guarded by the condition and ends in the
+  // guarded branch; the work-items left over take the other edge, unguarded.
   const Pred p = condition(br->getCondition());
-  MInst& b1 = emit("bra", {}, {Opnd::label(edgeTarget(&bb, br->getSuccessor(0)))});
-  b1.guard = p.p;
-  b1.guardNeg = p.neg;
-  if (divergent) b1.comment = "divergent";
-  emit("bra", {}, {Opnd::label(edgeTarget(&bb, br->getSuccessor(1)))});
+  emitEdge(&bb, br->getSuccessor(0), p.p, p.neg);
+  if (divergent) block().insts.back().comment = "divergent";
+  emitEdge(&bb, br->getSuccessor(1));
 }
 
 }  // namespace
 
 LoweredFunction lowerFunction(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
-                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear) {
-  Lowering l(f, ui, plan, layout, hiddenBase, assumeLinear);
+                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear, const LoopInfo& li) {
+  Lowering l(f, ui, plan, layout, hiddenBase, assumeLinear, li);
   return l.run();
 }
 

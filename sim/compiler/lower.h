@@ -14,6 +14,7 @@
 namespace llvm {
 class Function;
 class GlobalVariable;
+class LoopInfo;
 }  // namespace llvm
 
 namespace simt::compiler {
@@ -39,7 +40,8 @@ struct LoweredFunction {
 // hiddenBase: the param word where the hidden block starts (the argument count).
 // assumeLinear: the launch is known to be linear (hidden::kLinear): no division path.
 LoweredFunction lowerFunction(llvm::Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
-                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear);
+                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear,
+                              const llvm::LoopInfo& li);
 
 // The frame pointer register (per-thread private memory in global memory).
 constexpr int kFramePointer = 30;
