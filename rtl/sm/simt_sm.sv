@@ -172,7 +172,8 @@ module simt_sm #(
 
   // Launch
   logic                      cfg_bad, launch_ready, launch_busy, launch_done, launch_wait_wake;
-  logic                      all_done, launch_warp, launch_first, launch_du, launch_bu, launch_sh_we;
+  logic                      all_done, launch_warp, launch_first, launch_du, launch_bu;
+  logic                      launch_sh_we;
   logic [NumCtas-1:0]        cta_finished;
   logic [WarpW-1:0]          launch_slot, launch_du_warp;
   logic [31:0]               launch_rf_we, launch_du_mask;

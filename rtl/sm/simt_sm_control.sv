@@ -479,7 +479,8 @@ module simt_sm_control #(
         else $error("sm: bottom sleep of a thread that is not in the section");
       assert (!(cmd_i.exec && state_q != simt_sm_pkg::CtIdle))
         else $error("sm control: an instruction in EXEC while busy");
-      assert ($onehot0({cmd_i.exec, cmd_i.lsu_done, wake_i, launch_wake_i, launch_du_i, launch_bu_i}))
+      assert ($onehot0({cmd_i.exec, cmd_i.lsu_done, wake_i, launch_wake_i, launch_du_i,
+                        launch_bu_i}))
         else $error("sm control: two commands in one cycle");
       assert (!((launch_du_i || launch_bu_i) && state_q != simt_sm_pkg::CtIdle))
         else $error("sm control: a launch request while busy");

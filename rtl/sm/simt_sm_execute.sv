@@ -74,7 +74,8 @@ module simt_sm_execute #(
                                opa_i[l*32 +: 32] : opb_i[l*32 +: 32];
         simt_pkg::OpMovSreg: begin
           unique case (inst_i.sub)
-            simt_pkg::SregTid:    rf_wdata_o[l*32 +: 32] = {{(27 - WarpW){1'b0}}, warp_in_cta_i, 5'(l)};
+            simt_pkg::SregTid:    rf_wdata_o[l*32 +: 32] = {{(27 - WarpW){1'b0}}, warp_in_cta_i,
+                                                            5'(l)};
             simt_pkg::SregNtid:   rf_wdata_o[l*32 +: 32] = {16'd0, cfg_ntid_i};
             simt_pkg::SregCtaid:  rf_wdata_o[l*32 +: 32] = {16'd0, ctaid_i};
             simt_pkg::SregNctaid: rf_wdata_o[l*32 +: 32] = {16'd0, cfg_nctaid_i};
