@@ -25,6 +25,7 @@
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 
 #include "compiler/divergence.h"
+#include "compiler/pipeline.h"
 #include "compiler/frontend.h"
 #include "compiler/lower.h"
 #include "compiler/regalloc.h"
@@ -193,6 +194,11 @@ std::vector<ArgInfo> kernelArgs(Function& f) {
 
 }  // namespace
 
+void prepareModule(Module& m) {
+  refuseRecursion(m);
+  inlineAndOptimise(m);
+}
+
 namespace {
 
 CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
@@ -217,8 +223,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   } else if (!kernel) {
     throw CompileError(path + ": error: no kernel '" + opt.kernel + "' (kernels: " + names + ")");
   }
-  refuseRecursion(m);
-  inlineAndOptimise(m);
+  prepareModule(m);
 
   CompiledKernel ck;
   ck.name = kernel->getName().str();

@@ -270,7 +270,13 @@ LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range
     threads *= range.local[d];
   }
   const uint32_t privateBase = static_cast<uint32_t>(4 * k.data.size());
-  if (ck.frameBytes > 0) k.data.resize(k.data.size() + uint64_t{ck.frameBytes / 4} * total, 0);
+  const uint64_t privateBytes = uint64_t{ck.frameBytes} * total;
+  if (privateBytes + 4 * k.data.size() > (uint64_t{1} << 28)) {
+    throw LaunchError("kernel '" + ck.name + "' needs " + std::to_string(ck.frameBytes) + " bytes of private memory per work-item, " +
+                      std::to_string(privateBytes >> 20) + " MiB for " + std::to_string(total) +
+                      " work-items: more than the 256 MiB of global memory the simulator gives a launch");
+  }
+  if (ck.frameBytes > 0) k.data.resize(k.data.size() + privateBytes / 4, 0);
   // Params: one word per argument, then the hidden block.
   uint32_t localTop = (ck.staticLocalBytes + 15u) & ~15u;
   k.params.assign(static_cast<size_t>(ck.hiddenBase + compiler::hidden::kWords), 0);
