@@ -140,9 +140,56 @@ Assignment linearScan(const Liveness& lv, const std::vector<int>& regs) {
 
 }  // namespace
 
+// Copy coalescing: `mov vD, vS` whose two live intervals do not overlap (vS ends at the copy,
+// vD starts there) lets both share one register; vD is renamed vS and the copy vanishes after
+// allocation (a move to itself). Intervals are hulls of the live points, so disjoint hulls
+// never interfere. Merged intervals are the union of the hulls.
+static int coalesceCopies(MFunction& mf, Liveness& lv) {
+  const int nv = mf.numVRegs;
+  std::vector<int> rep(static_cast<size_t>(nv));
+  for (int v = 0; v < nv; ++v) rep[static_cast<size_t>(v)] = v;
+  auto find = [&](int v) {
+    while (rep[static_cast<size_t>(v)] != v) v = rep[static_cast<size_t>(v)];
+    return v;
+  };
+  int merged = 0;
+  for (const MBlock& b : mf.blocks) {
+    for (const MInst& in : b.insts) {
+      if (in.op != "mov" || in.guard >= 0 || in.dst.kind != Opnd::VReg || in.srcs.size() != 1 ||
+          in.srcs[0].kind != Opnd::VReg) {
+        continue;
+      }
+      const int d = find(in.dst.reg), s = find(in.srcs[0].reg);
+      if (d == s) continue;
+      Interval& id = lv.intervals[static_cast<size_t>(d)];
+      Interval& is = lv.intervals[static_cast<size_t>(s)];
+      const bool disjoint = is.end < id.start || id.end < is.start;
+      if (!disjoint) continue;
+      rep[static_cast<size_t>(d)] = s;
+      is.start = std::min(is.start, id.start);
+      is.end = std::max(is.end, id.end);
+      id.start = 1 << 30;  // no interval of its own any more
+      id.end = -1;
+      ++merged;
+    }
+  }
+  if (merged == 0) return 0;
+  auto rename = [&](Opnd& o) {
+    if (o.kind == Opnd::VReg || (o.kind == Opnd::Mem && o.baseIsVReg && o.reg >= 0)) o.reg = find(o.reg);
+  };
+  for (MBlock& b : mf.blocks) {
+    for (MInst& in : b.insts) {
+      rename(in.dst);
+      for (Opnd& o : in.srcs) rename(o);
+    }
+  }
+  return merged;
+}
+
 AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool usesFrame, int privateBaseParamByte,
                                    int maxRegs) {
-  const Liveness lv = computeLiveness(mf);
+  Liveness lv = computeLiveness(mf);
+  coalesceCopies(mf, lv);
   auto regsUpTo = [&](int n) {
     std::vector<int> r;
     for (int i = 0; i < std::min(n, maxRegs); ++i) r.push_back(i);
