@@ -1103,6 +1103,14 @@ void Lowering::lowerSimtBarrier(CallInst& I, const std::string& n) {
     emit("bar.top.ucs", {}, {id});
   } else if (n == "simt_unordered_end") {
     emit("bar.bot.ucs", {}, {id});
+  } else if (n == "simt_ordered_begin_exclusive") {
+    emit("bar.top.ocs.ex", {}, {id});
+  } else if (n == "simt_unordered_begin_exclusive") {
+    emit("bar.top.ucs.ex", {}, {id});
+  } else if (n == "simt_ordered_end_nowait") {
+    emit("bar.bot.ocs.nb", {}, {id});
+  } else if (n == "simt_unordered_end_nowait") {
+    emit("bar.bot.ucs.nb", {}, {id});
   } else {
     refuse(&I, "unknown simt built-in '" + n + "'");
   }

@@ -57,6 +57,7 @@ struct Launch {
   simt::model::DivergenceMode div = simt::model::DivergenceMode::Deque;
   uint64_t maxCycles = 2'000'000;
   int maxRegisters = 31;
+  std::vector<std::string> defines = {};
 };
 
 struct Outcome {
@@ -76,6 +77,7 @@ Outcome run(const Launch& l) {
   cc::CompileOptions opt;
   opt.kernel = l.kernel;
   opt.maxRegisters = l.maxRegisters;
+  opt.defines = l.defines;
   o.ck = cc::compileFile(kernelPath(l.file), opt);
   std::vector<rt::Buffer> buffers;
   std::vector<rt::KernelArg> args;
@@ -597,6 +599,30 @@ TEST(Compiler, FlagPollTimesOutInStackMode) {
   l.div = simt::model::DivergenceMode::Stack;
   l.maxCycles = 20'000;
   EXPECT_EQ(run(l).res.run.status, RunStatus::Timeout);
+}
+
+TEST(Compiler, ExclusiveSectionsAcrossGroups) {
+  Launch l{"exclusive.cl", "", "96", "32", {"buf:inside:1", "buf:maxInside:1", "buf:order:96", "buf:n:1"}};
+  for (Eng e : {Eng::Model, Eng::Cosim}) {
+    l.engine = e;
+    const Outcome o = run(l);
+    EXPECT_OK(o);
+    EXPECT_EQ(o.buf("maxInside")[0], 1) << engName(e);
+    EXPECT_EQ(o.buf("n")[0], 96);
+    // Within a group, ascending local id (ordered).
+    std::vector<int> last(3, -1);
+    for (int v : o.buf("order")) {
+      EXPECT_GT(v % 32, last[static_cast<size_t>(v / 32)]) << v;
+      last[static_cast<size_t>(v / 32)] = v % 32;
+    }
+    EXPECT_NE(o.ck.assembly.find("bar.top.ocs.ex 4"), std::string::npos);
+    EXPECT_NE(o.ck.assembly.find("bar.bot.ocs.nb 4"), std::string::npos);
+  }
+  l.engine = Eng::Model;
+  l.defines = {"SHARED"};
+  const Outcome shared = run(l);
+  EXPECT_OK(shared);
+  EXPECT_GT(shared.buf("maxInside")[0], 1);  // without .ex the groups' sections overlap
 }
 
 TEST(Compiler, ConditionalBarrierWithCount) {

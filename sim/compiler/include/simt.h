@@ -25,5 +25,11 @@ void simt_ordered_begin(uint id);
 void simt_ordered_end(uint id);
 void simt_unordered_begin(uint id);
 void simt_unordered_end(uint id);
+// Variants: _exclusive begin (.ex: no other critical section of any work-group runs at the
+// same time) and _nowait end (.nb: the caller goes on without waiting for the others).
+void simt_ordered_begin_exclusive(uint id);
+void simt_unordered_begin_exclusive(uint id);
+void simt_ordered_end_nowait(uint id);
+void simt_unordered_end_nowait(uint id);
 
 #endif
