@@ -1062,8 +1062,23 @@ void Lowering::lowerAtomic(CallInst& I, const std::string& name, const BuiltinNa
   if (op == "xchg") return rmw("exch", reg(I.getArgOperand(1)));
   if (op == "and" || op == "or" || op == "xor") return rmw(op, reg(I.getArgOperand(1)));
   if (op == "min" || op == "max") {
-    if (ty == 'j') refuse(&I, name + " on uint is not supported (the core's atomic min/max are signed)");
-    return rmw(op, reg(I.getArgOperand(1)));
+    if (ty != 'j') return rmw(op, reg(I.getArgOperand(1)));
+    // uint: the core's atomic min/max are signed, so a compare-and-swap loop. Every round
+    // some lane's swap succeeds (lanes act in ascending order), the others retry.
+    const int v = reg(I.getArgOperand(1));
+    const std::string space2 = space;
+    const int addr = addressReg(I.getArgOperand(0));
+    const std::string loop = newLabel();
+    emit("bra", {}, {Opnd::label(loop)});
+    startBlock(loop);
+    emit("ld." + space2, V(d), {Opnd::mem(addr, true, 0)});
+    const int nv = op3(op == "min" ? "minu" : "maxu", d, V(v));
+    const int got = vreg();
+    emit("atom." + space2 + ".cas", V(got), {Opnd::mem(addr, true, 0), V(d), V(nv)});
+    emit("setp.ne", Opnd::pred(1), {V(got), V(d)});
+    emit("bra", {}, {Opnd::label(loop)}).guard = 1;
+    startBlock(newLabel());
+    return;
   }
   if (op == "cmpxchg") {
     emit("atom." + space + ".cas", V(d), {m, V(reg(I.getArgOperand(1))), V(reg(I.getArgOperand(2)))});

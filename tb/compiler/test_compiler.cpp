@@ -521,7 +521,8 @@ TEST(Compiler, StencilWithBorders) {
 
 TEST(Compiler, EveryAtomicOnGlobalAndLocal) {
   Launch l{"atomics.cl", "", "32", "32",
-           {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32"}};
+           {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32",
+            "buf:u:4:u32=list:0xffffffff,7,0,0"}};
   const Outcome o = run(l);
   EXPECT_OK(o);
   // One warp: lanes act in ascending order (ISA.md), so the exchange and CAS chains are known.
@@ -529,6 +530,11 @@ TEST(Compiler, EveryAtomicOnGlobalAndLocal) {
                                   496, -496, 0, 32, -32, 0, -40, 100, -1, 255, 0, 32};
   EXPECT_EQ(o.buf("g"), g);
   for (int t = 0; t < 32; ++t) EXPECT_EQ(o.buf("old")[t], t == 0 ? 0 : t - 1);
+  const auto u = o.buf("u");
+  EXPECT_EQ(static_cast<uint32_t>(u[0]), 0x80000000u);             // min over 0x80000000 + 7t
+  EXPECT_EQ(static_cast<uint32_t>(u[1]), 31u * 0x08000000u);       // max (above INT_MAX)
+  EXPECT_EQ(static_cast<uint32_t>(u[2]), 0xf0000000u - 31u);       // local min
+  EXPECT_EQ(static_cast<uint32_t>(u[3]), 31u * 0x08000000u);       // local max
 }
 
 TEST(Compiler, ThreeDimensionalRange) {
@@ -725,7 +731,7 @@ std::vector<Launch> allLaunches() {
     {"scan.cl", "", "128", "64", {"buf:in:128=rand:33", "buf:out:128", "local:256"}},
     {"bitonic_sort.cl", "", "128", "64", {"buf:data:128=rand:34", "local:256"}},
     {"stencil.cl", "", "128", "32", {"buf:in:128=rand:35", "buf:out:128=const:7", "i32:100"}},
-    {"atomics.cl", "", "32", "32", {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32"}},
+    {"atomics.cl", "", "32", "32", {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32", "buf:u:4:u32=list:0xffffffff,7,0,0"}},
     {"range3d.cl", "", "4,3,2", "2,3,1", {"buf:ids:144"}},
     {"hash_table.cl", "", "128", "64", {"buf:locks:5", "buf:count:5", "buf:sum:5", "i32:5"}},
     {"ordered_append.cl", "", "64", "64", {"buf:log:64", "buf:count:1", "buf:seen:65"}},

@@ -1,5 +1,5 @@
 // Every OpenCL 1.2 integer atomic on __global and on __local memory.
-__kernel void atomics(__global int* g, __global int* old) {
+__kernel void atomics(__global int* g, __global int* old, __global uint* u) {
   __local int l[12];
   int t = get_local_id(0);
   if (t < 12) l[t] = t == 6 ? 1000 : (t == 7 ? -1000 : (t == 8 ? -1 : 0));
@@ -24,6 +24,14 @@ __kernel void atomics(__global int* g, __global int* old) {
   atomic_or(&l[8 - 8 + 9], 1 << (t & 7));
   atomic_xor(&l[10], t);
   atomic_cmpxchg(&l[11], t, t + 1);
+  atomic_min(&u[0], 0x80000000u + (uint)t * 7u);  // uint: a compare-and-swap loop
+  atomic_max(&u[1], (uint)t * 0x08000000u);
+  __local uint lu[2];
+  if (t == 0) { lu[0] = 0xffffffffu; lu[1] = 5u; }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atom_min(&lu[0], 0xf0000000u - (uint)t);
+  atom_max(&lu[1], (uint)t * 0x08000000u);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (t < 12) g[16 + t] = l[t];
+  if (t < 2) u[2 + t] = lu[t];
 }
