@@ -1,5 +1,6 @@
 // The simt command line: `simt asm FILE.s ...` assembles and prints listings; `simt run
 // FILE.s [options]` runs a kernel (ISA.md section 5) and reports the result.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstring>
 #include <fstream>
@@ -460,10 +461,15 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
               << " work-groups of " << run.workGroupSize << "\n";
     for (const auto& b : after) {
       bool dumped = dumps.empty();
-      for (const auto& d : dumps) dumped |= d.label == b.name;
+      size_t limit = b.words.size();  // --dump NAME:WORDS prints the first WORDS elements
+      for (const auto& d : dumps) {
+        if (d.label != b.name) continue;
+        dumped = true;
+        if (d.words >= 0) limit = std::min(limit, static_cast<size_t>(d.words));
+      }
       if (!dumped) continue;
       std::cout << "  " << b.name << ":";
-      for (size_t i = 0; i < b.words.size(); ++i) {
+      for (size_t i = 0; i < limit; ++i) {
         if (i == 64 && dumps.empty()) {
           std::cout << " ... (" << b.words.size() << " elements; --json has all)";
           break;

@@ -52,7 +52,9 @@ case $CASE in
     expect_out 'vector_add.cl (vector_add): ok'
     expect_out 'c: 10 11 12 13 14 15 16 17'
     grep -q ' a:' "$OUT" && fail "--dump c printed a"
-    true ;;
+    expect_rc "$(run $VA --arg i32:8 --engine model --dump c:3 --dump a:2)" 0
+    expect_out '  a: 0 1$'
+    expect_out '  c: 10 11 12$' ;;
   run_rtl)
     expect_rc "$(run $VA --arg i32:8 --engine rtl --json -)" 0
     expect_out '"engine":"rtl"'
