@@ -161,7 +161,6 @@ ReconvergencePlan planReconvergence(Function& f, const UniformityInfo& ui, const
   // 1. One token per divergent branch: at the branch, or hoisted to the preheader of the
   //    outermost loop it leaves, reconverging at its immediate post-dominator.
   std::map<std::pair<BasicBlock*, BasicBlock*>, ReconvergenceToken> byKey;
-  std::map<std::pair<BasicBlock*, BasicBlock*>, const Instruction*> origin;
   for (BasicBlock& bb : f) {
     if (!ui.isDivergentBranch(&bb)) continue;
     const auto* node = pdt.getNode(&bb);
@@ -206,12 +205,11 @@ ReconvergencePlan planReconvergence(Function& f, const UniformityInfo& ui, const
       continue;
     }
     byKey[key] = std::move(t);
-    origin[key] = bb.getTerminator();
   }
-  std::vector<std::pair<ReconvergenceToken, const Instruction*>> all;
-  for (auto& [k, t] : byKey) all.emplace_back(std::move(t), origin[k]);
+  std::vector<ReconvergenceToken> all;
+  for (auto& [k, t] : byKey) all.push_back(std::move(t));
   std::stable_sort(all.begin(), all.end(),
-                   [](const auto& a, const auto& b) { return a.first.region.size() > b.first.region.size(); });
+                   [](const auto& a, const auto& b) { return a.region.size() > b.region.size(); });
   auto subset = [](const std::set<BasicBlock*>& a, const std::set<BasicBlock*>& b) {
     return std::includes(b.begin(), b.end(), a.begin(), a.end());
   };
@@ -219,22 +217,22 @@ ReconvergencePlan planReconvergence(Function& f, const UniformityInfo& ui, const
   //    ones nest (disjoint or contained, an inner one reconverging inside the outer region),
   //    so tokens are consumed like a stack: a work-item covered by a token reaches that
   //    token's `sync` before any other token's.
-  std::vector<std::pair<ReconvergenceToken, const Instruction*>> kept;
+  std::vector<ReconvergenceToken> kept;
   for (auto& cand : all) {
     bool drop = false;
     for (const auto& k : kept) {
-      if (k.first.post == cand.first.post && subset(cand.first.region, k.first.region)) drop = true;
+      if (k.post == cand.post && subset(cand.region, k.region)) drop = true;
     }
     if (drop) continue;
     for (const auto& k : kept) {
-      const auto& outer = k.first.region;
-      const auto& inner = cand.first.region;
+      const auto& outer = k.region;
+      const auto& inner = cand.region;
       bool overlap = false;
       for (BasicBlock* b : inner) {
         if (outer.count(b)) overlap = true;
       }
       if (!overlap) continue;
-      if (!subset(inner, outer) || !outer.count(cand.first.post) || k.first.post == cand.first.post) drop = true;
+      if (!subset(inner, outer) || !outer.count(cand.post) || k.post == cand.post) drop = true;
     }
     // A region that does not nest in the kept ones gets no token of its own: its paths run
     // apart until an enclosing token reconverges them (correct, less converged).
@@ -244,7 +242,7 @@ ReconvergencePlan planReconvergence(Function& f, const UniformityInfo& ui, const
     }
     kept.push_back(std::move(cand));
   }
-  for (auto& [t, why] : kept) {
+  for (auto& t : kept) {
     for (BasicBlock* x : t.region) {
       for (BasicBlock* s : successors(x)) {
         if (s == t.post) plan.syncEdges.insert({x, s});

@@ -347,9 +347,8 @@ Pred Lowering::compare(const ICmpInst* c) {
       {CmpInst::ICMP_SLE, "le"},  {CmpInst::ICMP_SGT, "gt"},  {CmpInst::ICMP_SGE, "ge"},
       {CmpInst::ICMP_ULT, "ltu"}, {CmpInst::ICMP_ULE, "leu"}, {CmpInst::ICMP_UGT, "gtu"},
       {CmpInst::ICMP_UGE, "geu"}};
-  const int ra = isa<ConstantInt>(a) ? reg(a) : (sign ? sextTo32(a) : zextTo32(a));
-  Opnd rb = extended(b, sign);
-  if (rb.kind == Opnd::Imm && !sign) rb.imm &= (bitsOf(b->getType()) == 32 ? 0xffffffffLL : ((1LL << bitsOf(b->getType())) - 1));
+  const int ra = isa<ConstantInt>(a) ? mov(extended(a, sign)) : (sign ? sextTo32(a) : zextTo32(a));
+  const Opnd rb = extended(b, sign);
   emit(std::string("setp.") + names.at(pr), Opnd::pred(0), {V(ra), rb});
   return Pred{0, false};
 }
