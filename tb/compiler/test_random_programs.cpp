@@ -33,9 +33,10 @@ class ProgramGen {
     std::ostringstream os;
     os << "__kernel void rnd(__global const uint* in, __global uint* out) {\n"
        << "  uint i = get_global_id(0);\n"
-       << "  uint a = in[i], b = in[(i * 7u + 3u) & 63u], c = i, d = in[63u - i];\n";
+       << "  uint a = in[i], b = in[(i * 7u + 3u) & 63u], c = i, d = in[63u - i];\n"
+       << "  short s = (short)in[(i + 5u) & 63u];\n  char h = (char)(in[i] >> 8);\n";
     os << stmts(2, 1, 4);
-    os << "  out[i] = a;\n  out[i + 64u] = b ^ (c << 1);\n  out[i + 128u] = d;\n}\n";
+    os << "  out[i] = a;\n  out[i + 64u] = b ^ (c << 1) ^ (uint)s;\n  out[i + 128u] = d + (uint)h;\n}\n";
     return os.str();
   }
 
@@ -53,6 +54,16 @@ class ProgramGen {
       }
     }
     const std::string x = expr(depth - 1), y = expr(depth - 1);
+    if (pick(6) == 0) {  // short and char arithmetic (promotions, sign extension, narrowing)
+      switch (pick(6)) {
+        case 0: return "(uint)(s * h)";
+        case 1: return "(uint)(s >> (" + y + " & 7u))";
+        case 2: return "(uint)((short)" + x + " < (short)" + y + ")";
+        case 3: return "(uint)((char)" + x + " + h)";
+        case 4: return "(uint)((ushort)" + x + " / (ushort)((" + y + " & 0xffu) | 1u))";
+        default: return "(uint)((short)" + x + " % (short)((" + y + " & 0xffu) | 1u))";
+      }
+    }
     switch (pick(17)) {
       case 0: return "(" + x + " + " + y + ")";
       case 1: return "(" + x + " - " + y + ")";
@@ -119,7 +130,13 @@ class ProgramGen {
     }
   }
 
-  std::string assign() { return var() + " = " + expr(3) + ";"; }
+  std::string assign() {
+    switch (pick(8)) {
+      case 0: return "s = (short)(" + expr(2) + ");";
+      case 1: return "h = (char)(" + expr(2) + ");";
+      default: return var() + " = " + expr(3) + ";";
+    }
+  }
 
   std::mt19937_64 rng_;
   int loop_ = 0;
@@ -142,6 +159,7 @@ bool hostRun(const std::string& kernel, const std::vector<uint32_t>& in, std::ve
   const std::string base = tempDir() + "/simt_rnd_" + std::to_string(::getpid());
   std::ofstream c(base + ".c");
   c << "#include <stdio.h>\ntypedef unsigned int uint;\ntypedef unsigned char uchar;\n"
+       "typedef unsigned short ushort;\n"
        "#define __kernel static\n#define __global\nstatic uint g_id;\n"
        "static uint get_global_id(uint d) { return d == 0 ? g_id : 0; }\n"
     << kernel << "int main(void) {\n  static const uint in[" << kItems << "] = {";
