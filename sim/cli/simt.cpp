@@ -180,7 +180,8 @@ int cmdRun(const std::vector<std::string>& args) {
        "view:NAME:OFFSET, local:BYTES")
       ("define,D", po::value<std::vector<std::string>>()->composing(), "FILE.cl: NAME[=VALUE] macro")
       ("include,I", po::value<std::vector<std::string>>()->composing(), "FILE.cl: include directory")
-      ("structurize", "FILE.cl: run LLVM's StructurizeCFG where divergent branches do not nest (docs/compiler.md)");
+      ("structurize", "FILE.cl: run LLVM's StructurizeCFG where divergent branches do not nest (docs/compiler.md)")
+      ("subroutines", "FILE.cl: noinline functions become subroutines (cal/ret) instead of being inlined");
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
@@ -285,7 +286,7 @@ int cmdRun(const std::vector<std::string>& args) {
     return usage("this build has no OpenCL compiler (clang-16/llvm-16-dev missing)");
 #endif
   }
-  for (const char* clOnly : {"kernel", "global", "local", "arg", "define", "include", "structurize"}) {
+  for (const char* clOnly : {"kernel", "global", "local", "arg", "define", "include", "structurize", "subroutines"}) {
     if (vm.count(clOnly)) return usage(std::string("--") + clOnly + " applies only to an OpenCL kernel (FILE.cl)");
   }
 
@@ -376,6 +377,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   opt.defines = strings(vm, "define");
   opt.includeDirs = strings(vm, "include");
   opt.structurize = vm.count("structurize") != 0;
+  opt.subroutines = vm.count("subroutines") != 0;
   rt::DeviceLimits limits;
   if (engine == "model") limits.maxThreadsPerGroup = simt::model::RunConfig::maxThreadsPerCta();
   rt::Device device([&](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
@@ -492,6 +494,7 @@ int cmdCc(const std::vector<std::string>& args) {
       ("define,D", po::value<std::vector<std::string>>()->composing(), "NAME[=VALUE] macro")
       ("include,I", po::value<std::vector<std::string>>()->composing(), "include directory")
       ("structurize", "run LLVM's StructurizeCFG where divergent branches do not nest")
+      ("subroutines", "noinline functions become subroutines (cal/ret) instead of being inlined")
       ("output,o", po::value<std::string>(), "write the assembly to OUT.s (default: stdout)");
   po::variables_map vm;
   if (!parseCommandLine("cc", desc, args, vm)) return 1;
@@ -508,6 +511,7 @@ int cmdCc(const std::vector<std::string>& args) {
   opt.defines = strings(vm, "define");
   opt.includeDirs = strings(vm, "include");
   opt.structurize = vm.count("structurize") != 0;
+  opt.subroutines = vm.count("subroutines") != 0;
   simt::compiler::CompiledKernel ck;
   try {
     ck = simt::compiler::compileFile(vm["file"].as<std::vector<std::string>>()[0], opt);

@@ -131,7 +131,7 @@ CompiledKernel KernelCache::compile(const std::string& path, const CompileOption
   readFile(path, text);
   std::ostringstream key;
   key << compilerIdentity() << '\n' << path << '\n' << opt.kernel << '\n' << opt.maxRegisters << '\n'
-      << opt.assumeLinearRange << opt.structurize << '\n';
+      << opt.assumeLinearRange << opt.structurize << opt.subroutines << '\n';
   for (const auto& d : opt.defines) key << "-D" << d << '\n';
   for (const auto& i : opt.includeDirs) key << "-I" << i << '\n';
   key << text;

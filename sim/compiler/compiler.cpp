@@ -72,7 +72,7 @@ void refuseRecursion(Module& m) {
 
 // Every call to a defined function is inlined (cal/ret is a later step), then the module is
 // optimised again, without vectorisation or unrolling.
-void inlineAndOptimise(Module& m) {
+void inlineAndOptimise(Module& m, bool keepNoinline) {
   // As for clang (frontend.cpp): no closed-form loop exit values, they need wider integers.
   static const bool optionsSet = [] {
     const char* argv[] = {"simt", "-replexitval=never"};
@@ -83,6 +83,7 @@ void inlineAndOptimise(Module& m) {
   for (Function& f : m) {
     if (f.isDeclaration() || f.getCallingConv() == CallingConv::SPIR_KERNEL) continue;
     if (f.use_empty()) continue;
+    if (keepNoinline && f.hasFnAttribute(Attribute::NoInline)) continue;  // a subroutine
     f.removeFnAttr(Attribute::NoInline);
     f.removeFnAttr(Attribute::OptimizeNone);
     f.addFnAttr(Attribute::AlwaysInline);
@@ -124,8 +125,9 @@ struct KernelAnalyses {
   PostDominatorTree pdt;
   std::unique_ptr<UniformityInfo> ui;
   ReconvergencePlan plan;
-  explicit KernelAnalyses(Function& f)
-      : dt(f), li(dt), pdt(f), ui(std::make_unique<UniformityInfo>(f, pdt, li)), plan(planReconvergence(f, *ui, pdt, li)) {}
+  explicit KernelAnalyses(Function& f, bool argumentsVary = false)
+      : dt(f), li(dt), pdt(f), ui(std::make_unique<UniformityInfo>(f, pdt, li, argumentsVary)),
+        plan(planReconvergence(f, *ui, pdt, li)) {}
 };
 
 // LLVM's StructurizeCFG: every region single-entry, single-exit, so that the divergent
@@ -194,9 +196,9 @@ std::vector<ArgInfo> kernelArgs(Function& f) {
 
 }  // namespace
 
-void prepareModule(Module& m) {
+void prepareModule(Module& m, bool keepNoinline) {
   refuseRecursion(m);
-  inlineAndOptimise(m);
+  inlineAndOptimise(m, keepNoinline);
 }
 
 namespace {
@@ -223,7 +225,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   } else if (!kernel) {
     throw CompileError(path + ": error: no kernel '" + opt.kernel + "' (kernels: " + names + ")");
   }
-  prepareModule(m);
+  prepareModule(m, opt.subroutines);
 
   CompiledKernel ck;
   ck.name = kernel->getName().str();
@@ -231,40 +233,114 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   ck.sources = fe.sources;
   ck.args = kernelArgs(*kernel);
   ck.hiddenBase = static_cast<int>(ck.args.size());
-  for (BasicBlock& bb : *kernel) {
-    for (Instruction& I : bb) {
-      if (auto* call = dyn_cast<CallBase>(&I); call && call->getCalledFunction() &&
-          !call->getCalledFunction()->isDeclaration()) {
-        throw CompileError(sourcePos(&I) + ": error: the call to '" + call->getCalledFunction()->getName().str() +
-                           "' could not be inlined");
+  if (!opt.subroutines) {
+    for (BasicBlock& bb : *kernel) {
+      for (Instruction& I : bb) {
+        if (auto* call = dyn_cast<CallBase>(&I); call && call->getCalledFunction() &&
+            !call->getCalledFunction()->isDeclaration()) {
+          throw CompileError(sourcePos(&I) + ": error: the call to '" + call->getCalledFunction()->getName().str() +
+                             "' could not be inlined");
+        }
       }
     }
   }
-  auto an = std::make_unique<KernelAnalyses>(*kernel);
-  if (an->plan.droppedTokens > 0 && opt.structurize) {
-    structurize(*kernel);
-    an = std::make_unique<KernelAnalyses>(*kernel);
-    ck.structurized = true;
+  // The kernel and the subroutines it reaches, callers before callees.
+  std::vector<Function*> order;
+  {
+    std::set<Function*> seen;
+    std::vector<Function*> post;
+    std::function<void(Function*)> visit = [&](Function* f) {
+      seen.insert(f);
+      for (BasicBlock& bb : *f) {
+        for (Instruction& I : bb) {
+          auto* call = dyn_cast<CallBase>(&I);
+          if (!call || !call->getCalledFunction() || call->getCalledFunction()->isDeclaration()) continue;
+          if (!seen.count(call->getCalledFunction())) visit(call->getCalledFunction());
+        }
+      }
+      post.push_back(f);
+    };
+    visit(kernel);
+    order.assign(post.rbegin(), post.rend());
   }
-  const UniformityInfo& ui = *an->ui;
-  const ReconvergencePlan& plan = an->plan;
   const ModuleLayout layout = layoutGlobals(*kernel);
-  LoweredFunction lf = lowerFunction(*kernel, ui, plan, layout, ck.hiddenBase, opt.assumeLinearRange, an->li);
   ck.variant = opt.assumeLinearRange ? "linear" : "default";
-  const AllocationResult ra = allocateRegisters(lf.mf, lf.frameBytes, lf.usesFrame,
-                                                4 * (ck.hiddenBase + hidden::kPrivateBase), opt.maxRegisters);
+  struct Piece {
+    Function* f = nullptr;
+    LoweredFunction lf;
+    uint32_t frame = 0;
+    std::string label;
+  };
+  std::vector<Piece> pieces;
+  for (Function* f : order) {
+    const bool isKernel = f == kernel;
+    auto an = std::make_unique<KernelAnalyses>(*f, !isKernel);
+    if (an->plan.droppedTokens > 0 && opt.structurize) {
+      structurize(*f);
+      an = std::make_unique<KernelAnalyses>(*f, !isKernel);
+      ck.structurized = true;
+    }
+    LowerMode mode;
+    mode.isKernel = isKernel;
+    mode.prefix = isKernel ? "" : subroutineLabel(*f) + "_";
+    mode.subroutines = opt.subroutines;
+    Piece pc;
+    pc.f = f;
+    pc.label = isKernel ? "" : subroutineLabel(*f);
+    pc.lf = lowerFunction(*f, *an->ui, an->plan, layout, ck.hiddenBase, opt.assumeLinearRange, an->li, mode);
+    const AllocationResult ra =
+        allocateRegisters(pc.lf.mf, pc.lf.frameBytes, pc.lf.usesFrame,
+                          isKernel ? 4 * (ck.hiddenBase + hidden::kPrivateBase) : -1, opt.maxRegisters);
+    pc.frame = ra.usesFrame ? ra.frameBytes : 0;
+    if (!isKernel) pc.frame = insertCalleeSaves(pc.lf.mf, ra.frameBytes, pc.lf.calls);
+    ck.stats.virtualRegisters += pc.lf.mf.numVRegs;
+    ck.stats.spilledRegisters += ra.spilled;
+    ck.stats.spillLoads += ra.spillLoads;
+    ck.stats.spillStores += ra.spillStores;
+    ck.stats.divergentBranches += pc.lf.divergentBranches;
+    ck.stats.uniformBranches += pc.lf.uniformBranches;
+    ck.stats.reconvergenceTokens += static_cast<int>(an->plan.tokens.size());
+    ck.stats.yields += pc.lf.yields;
+    ck.stats.unnestedBranches += an->plan.droppedTokens;
+    pieces.push_back(std::move(pc));
+  }
+  // Frames: a static overlay (no recursion): a subroutine's frame follows every caller's.
+  std::map<std::string, uint32_t> base;
+  uint32_t total = 0;
+  for (Piece& pc : pieces) {
+    const uint32_t b = base[pc.label];
+    total = std::max(total, b + pc.frame);
+    for (BasicBlock& bb : *pc.f) {
+      for (Instruction& I : bb) {
+        auto* call = dyn_cast<CallBase>(&I);
+        if (!call || !call->getCalledFunction() || call->getCalledFunction()->isDeclaration()) continue;
+        uint32_t& cb = base[subroutineLabel(*call->getCalledFunction())];
+        cb = std::max(cb, b + pc.frame);
+      }
+    }
+  }
+  for (Piece& pc : pieces) {
+    const uint32_t own = base[pc.label];
+    for (MBlock& blk : pc.lf.mf.blocks) {
+      for (MInst& in : blk.insts) {
+        for (Opnd& o : in.srcs) {
+          if (o.kind == Opnd::Mem && o.reg == kFramePointer && !o.baseIsVReg) o.imm += o.frameOf.empty() ? own : base[o.frameOf];
+        }
+        if (in.op == "add" && in.srcs.size() == 2 && in.srcs[0].kind == Opnd::PReg && in.srcs[0].reg == kFramePointer &&
+            in.srcs[1].kind == Opnd::Imm) {
+          in.srcs[1].imm += own;
+        }
+        // The kernel's frame pointer spans every frame: gtid * total.
+        if (pc.label.empty() && in.op == "mul" && in.dst.kind == Opnd::PReg && in.dst.reg == kFramePointer) {
+          in.srcs[1].imm = total;
+        }
+      }
+    }
+    for (const auto& blk : pc.lf.mf.blocks) ck.stats.instructions += static_cast<int>(blk.insts.size());
+  }
   ck.staticLocalBytes = layout.localBytes;
-  ck.frameBytes = ra.usesFrame ? ra.frameBytes : 0;
-  ck.stats.virtualRegisters = lf.mf.numVRegs;
-  ck.stats.spilledRegisters = ra.spilled;
-  ck.stats.spillLoads = ra.spillLoads;
-  ck.stats.spillStores = ra.spillStores;
-  ck.stats.divergentBranches = lf.divergentBranches;
-  ck.stats.uniformBranches = lf.uniformBranches;
-  ck.stats.reconvergenceTokens = static_cast<int>(plan.tokens.size());
-  ck.stats.yields = lf.yields;
-  ck.stats.unnestedBranches = plan.droppedTokens;
-  for (const auto& b : lf.mf.blocks) ck.stats.instructions += static_cast<int>(b.insts.size());
+  ck.frameBytes = total;
+  MFunction& kmf = pieces.front().lf.mf;
 
   std::ostringstream os;
   os << "; " << ck.name << ": compiled from " << path << " by simt cc (docs/compiler.md), variant " << ck.variant << "\n";
@@ -278,7 +354,11 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
      << " bytes per work-item; " << ck.stats.spilledRegisters << " spilled\n";
   os << ".kernel " << ck.name << "\n";
   if (!layout.dataSection.empty()) os << ".data\n" << layout.dataSection;
-  os << ".text\n" << lf.mf.print();
+  os << ".text\n" << kmf.print();
+  for (size_t i = 1; i < pieces.size(); ++i) {
+    os << "; subroutine " << pieces[i].f->getName().str() << " (frame at +" << base[pieces[i].label] << ", "
+       << pieces[i].frame << " bytes)\n" << pieces[i].lf.mf.print();
+  }
   ck.assembly = os.str();
   ck.stats.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -28,6 +28,9 @@ struct CompileOptions {
   // Run LLVM's StructurizeCFG when some divergent branches could not get a reconvergence
   // token of their own (they then reconverge at their post-dominator; code grows).
   bool structurize = false;
+  // Functions marked __attribute__((noinline)) become subroutines (`cal`/`ret`, arguments
+  // and result through their frames, callee-saved registers); the rest is inlined.
+  bool subroutines = false;
 };
 
 // How the runtime passes one kernel parameter (one param word each).

@@ -72,7 +72,10 @@ std::set<const BasicBlock*> reachWithout(const BasicBlock* from, const BasicBloc
 
 }  // namespace
 
-UniformityInfo::UniformityInfo(Function& f, const PostDominatorTree& pdt, const LoopInfo& li) {
+UniformityInfo::UniformityInfo(Function& f, const PostDominatorTree& pdt, const LoopInfo& li, bool argumentsVary) {
+  if (argumentsVary) {
+    for (const Argument& a : f.args()) divergent_.insert(&a);
+  }
   // Seeds and data dependence, then joins and loop exits, to a fixed point.
   auto isSeed = [](const Instruction& I) {
     if (const auto* ld = dyn_cast<LoadInst>(&I)) return ld->getPointerAddressSpace() != 2;

@@ -29,7 +29,10 @@ namespace simt::compiler {
 
 class UniformityInfo {
  public:
-  UniformityInfo(llvm::Function& f, const llvm::PostDominatorTree& pdt, const llvm::LoopInfo& li);
+  // argumentsVary: a function called from divergent code (its arguments may differ); a
+  // kernel's arguments are the same for every work-item.
+  UniformityInfo(llvm::Function& f, const llvm::PostDominatorTree& pdt, const llvm::LoopInfo& li,
+                 bool argumentsVary = false);
   bool isDivergent(const llvm::Value* v) const { return divergent_.count(v) != 0; }
   bool isDivergentBranch(const llvm::BasicBlock* bb) const;
 

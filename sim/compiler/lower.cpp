@@ -1,6 +1,7 @@
 #include "compiler/lower.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -116,9 +117,9 @@ struct Pred {
 class Lowering {
  public:
   Lowering(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan, const ModuleLayout& ml, int hiddenBase,
-           bool assumeLinear, const LoopInfo& li)
+           bool assumeLinear, const LoopInfo& li, const LowerMode& mode)
       : f_(f), dl_(f.getParent()->getDataLayout()), ui_(ui), plan_(plan), ml_(ml), hiddenBase_(hiddenBase),
-        assumeLinear_(assumeLinear), li_(li) {}
+        assumeLinear_(assumeLinear), li_(li), mode_(mode) {}
 
   LoweredFunction run();
 
@@ -140,7 +141,7 @@ class Lowering {
     out_.mf.blocks.push_back(std::move(b));
     curBlock_ = static_cast<int>(out_.mf.blocks.size()) - 1;
   }
-  std::string newLabel() { return "I" + std::to_string(labelCounter_++); }
+  std::string newLabel() { return mode_.prefix + "I" + std::to_string(labelCounter_++); }
   int vreg() { return out_.mf.newVReg(); }
   Opnd V(int r) { return Opnd::vreg(r); }
   int mov(Opnd src) {
@@ -237,6 +238,7 @@ class Lowering {
   std::map<std::pair<std::string, unsigned>, int> workItems_;
   std::map<std::pair<const Value*, int64_t>, int> scaledIndex_;  // 1 + vreg, this block only
   const LoopInfo& li_;
+  LowerMode mode_;
   std::map<std::pair<const Loop*, uint32_t>, int> loopConst_;  // constants hoisted to preheaders
   void hoistLoopConstants(const BasicBlock& preheader);
 };
@@ -545,7 +547,13 @@ void Lowering::prologue() {
   // Arguments: one param word each.
   for (Argument& a : f_.args()) {
     if (a.use_empty()) continue;
-    vregs_[&a] = paramWord(static_cast<int>(a.getArgNo()));
+    if (mode_.isKernel) {
+      vregs_[&a] = paramWord(static_cast<int>(a.getArgNo()));
+    } else {
+      const int r = vreg();
+      emit("ld.global", V(r), {Opnd::mem(kFramePointer, false, 4 + 4 * static_cast<int64_t>(a.getArgNo()))});
+      vregs_[&a] = r;
+    }
   }
   // Work-item ids used with constant dimensions.
   std::set<std::pair<std::string, unsigned>> needed;
@@ -625,7 +633,11 @@ void Lowering::prologue() {
 LoweredFunction Lowering::run() {
   // Labels, allocas in the frame, a vreg for every value-producing instruction.
   int n = 0;
-  for (BasicBlock& bb : f_) labels_[&bb] = "L" + std::to_string(n++);
+  for (BasicBlock& bb : f_) labels_[&bb] = mode_.prefix + "L" + std::to_string(n++);
+  if (!mode_.isKernel) {  // the return value and the arguments: the first words of the frame
+    out_.frameBytes = 4 * (1 + static_cast<uint32_t>(f_.arg_size()));
+    out_.usesFrame = true;
+  }
   for (BasicBlock& bb : f_) {
     for (Instruction& I : bb) {
       cur_ = &I;
@@ -646,7 +658,7 @@ LoweredFunction Lowering::run() {
     }
   }
   out_.mf.name = f_.getName().str();
-  startBlock("entry");
+  startBlock(mode_.isKernel ? "entry" : subroutineLabel(f_));
   cur_ = f_.getEntryBlock().getFirstNonPHIOrDbg();
   prologue();
   for (auto& [a, off] : allocaOffset_) {
@@ -1134,7 +1146,25 @@ void Lowering::lowerCall(CallInst& I) {
   if (auto* ii = dyn_cast<IntrinsicInst>(&I)) return lowerIntrinsic(*ii);
   const Function* callee = I.getCalledFunction();
   if (!callee) refuse(&I, "indirect calls are not supported");
-  if (!callee->isDeclaration()) refuse(&I, "a call to '" + callee->getName().str() + "' that was not inlined is not supported");
+  if (!callee->isDeclaration()) {
+    if (!mode_.subroutines) refuse(&I, "a call to '" + callee->getName().str() + "' that was not inlined is not supported");
+    // A subroutine: arguments into its frame, `cal`, the result from its frame.
+    const std::string frame = subroutineLabel(*callee);
+    for (unsigned i = 0; i < I.arg_size(); ++i) {
+      Opnd slot = Opnd::mem(kFramePointer, false, 4 + 4 * static_cast<int64_t>(i));
+      slot.frameOf = frame;
+      emit("st.global", {}, {slot, V(reg(I.getArgOperand(i)))});
+    }
+    emit("cal", {}, {Opnd::label(frame)});
+    if (!I.getType()->isVoidTy()) {
+      Opnd slot = Opnd::mem(kFramePointer, false, 0);
+      slot.frameOf = frame;
+      emit("ld.global", V(vregs_.at(&I)), {slot});
+    }
+    out_.usesFrame = true;
+    out_.calls = true;
+    return;
+  }
   const BuiltinName b = demangle(callee->getName().str());
   const std::string& n = b.name;
   const int d = I.getType()->isVoidTy() ? -1 : vregs_.at(&I);
@@ -1295,7 +1325,7 @@ void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to, int guard,
   }
   if (plan_.syncEdges.count({from, to})) {
     guarded(emit("sync", {}, {Opnd::label(blockLabel(to))}));
-  } else if (isReturnOnly(to)) {
+  } else if (mode_.isKernel && isReturnOnly(to)) {
     guarded(emit("exit", {}, {}));
   } else {
     guarded(emit("bra", {}, {Opnd::label(blockLabel(to))}));
@@ -1341,8 +1371,13 @@ void Lowering::lowerTerminator(BasicBlock& bb) {
     for (const BasicBlock* p : it->second) emit("ssy", {}, {Opnd::label(blockLabel(p))});
   }
   hoistLoopConstants(bb);
-  if (isa<ReturnInst>(t)) {
-    emit("exit", {}, {});
+  if (auto* r = dyn_cast<ReturnInst>(t)) {
+    if (mode_.isKernel) {
+      emit("exit", {}, {});
+      return;
+    }
+    if (const Value* v = r->getReturnValue()) emit("st.global", {}, {Opnd::mem(kFramePointer, false, 0), V(reg(v))});
+    emit("ret", {}, {});
     return;
   }
   if (isa<UnreachableInst>(t)) {
@@ -1367,9 +1402,16 @@ void Lowering::lowerTerminator(BasicBlock& bb) {
 
 }  // namespace
 
+std::string subroutineLabel(const Function& f) {
+  std::string n = "F_";
+  for (char c : f.getName()) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return n;
+}
+
 LoweredFunction lowerFunction(Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
-                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear, const LoopInfo& li) {
-  Lowering l(f, ui, plan, layout, hiddenBase, assumeLinear, li);
+                              const ModuleLayout& layout, int hiddenBase, bool assumeLinear, const LoopInfo& li,
+                              const LowerMode& mode) {
+  Lowering l(f, ui, plan, layout, hiddenBase, assumeLinear, li, mode);
   return l.run();
 }
 

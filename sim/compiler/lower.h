@@ -30,10 +30,20 @@ struct ModuleLayout {
 
 ModuleLayout layoutGlobals(llvm::Function& kernel);
 
+// How one function is lowered: the kernel, or a subroutine (`cal`/`ret`) whose arguments
+// and return value travel through its frame (docs/compiler.md, "Subroutines").
+struct LowerMode {
+  bool isKernel = true;
+  std::string prefix;        // label prefix, unique per function
+  bool subroutines = false;  // calls to defined functions become `cal` (else refused)
+};
+std::string subroutineLabel(const llvm::Function& f);
+
 struct LoweredFunction {
   MFunction mf;
   uint32_t frameBytes = 0;  // private arrays (allocas)
   bool usesFrame = false;   // r30 holds the frame pointer
+  bool calls = false;       // contains `cal` (a subroutine must keep its r31)
   int divergentBranches = 0, uniformBranches = 0, yields = 0;
 };
 
@@ -41,7 +51,7 @@ struct LoweredFunction {
 // assumeLinear: the launch is known to be linear (hidden::kLinear): no division path.
 LoweredFunction lowerFunction(llvm::Function& f, const UniformityInfo& ui, const ReconvergencePlan& plan,
                               const ModuleLayout& layout, int hiddenBase, bool assumeLinear,
-                              const llvm::LoopInfo& li);
+                              const llvm::LoopInfo& li, const LowerMode& mode = {});
 
 // The frame pointer register (per-thread private memory in global memory).
 constexpr int kFramePointer = 30;

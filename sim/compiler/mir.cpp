@@ -30,7 +30,7 @@ bool startsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0
 }  // namespace
 
 bool MInst::isBranchLike() const {
-  return op == "bra" || startsWith(op, "sync") || op == "exit";
+  return op == "bra" || startsWith(op, "sync") || op == "exit" || op == "ret";
 }
 
 std::string printInst(const MInst& in) {

@@ -15,6 +15,7 @@ struct Opnd {
   bool baseIsVReg = false;  // Mem: whether reg is virtual
   int64_t imm = 0;       // Imm; Mem/Label: offset
   std::string text;      // Label name, Sreg name (%tid)
+  std::string frameOf;   // Mem on r30: the function whose frame the offset is in ("" own)
 
   static Opnd vreg(int r) { Opnd o; o.kind = VReg; o.reg = r; return o; }
   static Opnd preg(int r) { Opnd o; o.kind = PReg; o.reg = r; return o; }

@@ -11,6 +11,7 @@ namespace simt::compiler {
 // Refuses recursion (CompileError), inlines every call to a defined function, optimises
 // again (O2 without vectorisation or unrolling), lowers switches, puts loops in simplified
 // form (preheaders, dedicated exits).
-void prepareModule(llvm::Module& m);
+// keepNoinline: functions marked noinline stay (subroutines, CompileOptions::subroutines).
+void prepareModule(llvm::Module& m, bool keepNoinline = false);
 
 }  // namespace simt::compiler

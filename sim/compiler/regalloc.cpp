@@ -273,7 +273,7 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
     }
     b.insts = std::move(out);
   }
-  if (frame) {
+  if (frame && privateBaseParamByte >= 0) {
     auto mk = [](const std::string& op, Opnd d, std::vector<Opnd> s) {
       MInst in;
       in.op = op;
@@ -291,6 +291,51 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
     entry.insert(entry.begin(), pro.begin(), pro.end());
   }
   return res;
+}
+
+uint32_t insertCalleeSaves(MFunction& mf, uint32_t frameBytes, bool saveLink) {
+  std::set<int> written;
+  for (const MBlock& b : mf.blocks) {
+    for (const MInst& in : b.insts) {
+      if (in.dst.kind == Opnd::PReg && in.dst.reg != kFramePointer) written.insert(in.dst.reg);
+    }
+  }
+  if (saveLink) written.insert(31);
+  uint32_t top = (frameBytes + 3u) & ~3u;
+  std::vector<std::pair<int, uint32_t>> slots;
+  for (int r : written) {
+    slots.emplace_back(r, top);
+    top += 4;
+  }
+  auto memOp = [](uint32_t off) { return Opnd::mem(kFramePointer, false, off); };
+  std::vector<MInst> saves;
+  for (const auto& [r, off] : slots) {
+    MInst st;
+    st.op = "st.global";
+    st.srcs = {memOp(off), Opnd::preg(r)};
+    st.comment = "save r" + std::to_string(r);
+    saves.push_back(st);
+  }
+  auto& entry = mf.blocks.front().insts;
+  entry.insert(entry.begin(), saves.begin(), saves.end());
+  for (MBlock& b : mf.blocks) {
+    std::vector<MInst> out;
+    for (MInst& in : b.insts) {
+      if (in.op == "ret") {
+        for (const auto& [r, off] : slots) {
+          MInst ld;
+          ld.op = "ld.global";
+          ld.dst = Opnd::preg(r);
+          ld.srcs = {memOp(off)};
+          ld.comment = "restore r" + std::to_string(r);
+          out.push_back(ld);
+        }
+      }
+      out.push_back(std::move(in));
+    }
+    b.insts = std::move(out);
+  }
+  return top;
 }
 
 }  // namespace simt::compiler

@@ -23,4 +23,9 @@ struct AllocationResult {
 AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool usesFrame, int privateBaseParamByte,
                                    int maxRegs = 31);
 
+// A subroutine keeps its caller's registers: every register it writes (and r31 when it calls
+// others) is stored at its entry into save slots at the end of its frame and loaded back
+// before each `ret`. Returns the frame size with the save area.
+uint32_t insertCalleeSaves(MFunction& mf, uint32_t frameBytes, bool saveLink);
+
 }  // namespace simt::compiler

@@ -58,6 +58,7 @@ struct Launch {
   uint64_t maxCycles = 2'000'000;
   int maxRegisters = 31;
   std::vector<std::string> defines = {};
+  bool subroutines = false;
 };
 
 struct Outcome {
@@ -78,6 +79,7 @@ Outcome run(const Launch& l) {
   opt.kernel = l.kernel;
   opt.maxRegisters = l.maxRegisters;
   opt.defines = l.defines;
+  opt.subroutines = l.subroutines;
   o.ck = cc::compileFile(kernelPath(l.file), opt);
   std::vector<rt::Buffer> buffers;
   std::vector<rt::KernelArg> args;
@@ -247,6 +249,57 @@ TEST(Compiler, CallsToHelperFunctions) {
   const Outcome o = run(l);
   EXPECT_OK(o);
   for (int i = 0; i < 64; ++i) EXPECT_EQ(o.buf("out")[i], (i & 2) ? 2 * collatz(i + 1) : collatz(i + 7)) << i;
+}
+
+int count(const std::string& hay, const std::string& needle);
+
+uint32_t subG(uint32_t x) {
+  uint32_t acc = 0;
+  for (uint32_t k = 0; k < (x & 7); ++k) acc += k * x;
+  return acc;
+}
+
+TEST(Compiler, SubroutinesWithCalRet) {
+  Launch l{"subroutines.cl", "", "64", "32", {"buf:in:64=rand:61", "buf:out:64"}};
+  l.subroutines = true;
+  for (Eng e : {Eng::Model, Eng::Cosim}) {
+    l.engine = e;
+    const Outcome o = run(l);
+    EXPECT_OK(o);
+    // f, g and put from the kernel (LLVM sinks the two put calls into one), g from f.
+    EXPECT_GE(count(o.ck.assembly, " cal F_"), 4) << o.ck.assembly;
+    for (const char* fn : {"F_f:", "F_g:", "F_put:"}) EXPECT_NE(o.ck.assembly.find(fn), std::string::npos) << fn;
+    EXPECT_NE(o.ck.assembly.find("ret"), std::string::npos);
+    const auto in = splitmix(61, 64);
+    for (int i = 0; i < 64; ++i) {
+      const uint32_t x = static_cast<uint32_t>(in[i]);
+      uint32_t want;
+      if (x & 1) {
+        uint32_t t[4];
+        for (uint32_t k = 0; k < 4; ++k) t[k] = subG(x + k) ^ static_cast<uint32_t>(i);
+        want = t[x & 3] + t[(static_cast<uint32_t>(i) >> 1) & 3];
+      } else {
+        want = subG(x) - 1;
+      }
+      EXPECT_EQ(static_cast<uint32_t>(o.buf("out")[i]), want) << i << " on " << engName(e);
+    }
+  }
+  // Inlined (the default), the same results.
+  l.subroutines = false;
+  l.engine = Eng::Model;
+  const Outcome inl = run(l);
+  EXPECT_OK(inl);
+  EXPECT_EQ(inl.ck.assembly.find(" cal "), std::string::npos);
+}
+
+TEST(Compiler, CallsAsSubroutinesAgreeWithInlining) {
+  Launch l{"call.cl", "", "64", "", {"buf:out:64"}};
+  const Outcome inl = run(l);
+  l.subroutines = true;
+  const Outcome sub = run(l);
+  EXPECT_OK(sub);
+  EXPECT_NE(sub.ck.assembly.find("cal F_collatz_steps"), std::string::npos);
+  EXPECT_EQ(sub.buf("out"), inl.buf("out"));
 }
 
 TEST(Compiler, SwitchWithFallThrough) {

@@ -31,6 +31,12 @@ class ProgramGen {
 
   std::string kernel() {
     std::ostringstream os;
+    // A helper the kernel calls (inlined, or a subroutine with CompileOptions::subroutines).
+    os << "__attribute__((noinline)) uint helper(uint a, uint b, uint c, uint d, uint i) {\n"
+       << "  short s = (short)a;\n  char h = (char)b;\n";
+    os << stmts(1, 1, 3);
+    os << "  return a ^ (b << 3) ^ (c * 5u) ^ d ^ (uint)s ^ (uint)h;\n}\n";
+    helperReady_ = true;
     os << "__kernel void rnd(__global const uint* in, __global uint* out) {\n"
        << "  uint i = get_global_id(0);\n"
        << "  uint a = in[i], b = in[(i * 7u + 3u) & 63u], c = i, d = in[63u - i];\n"
@@ -131,6 +137,7 @@ class ProgramGen {
   }
 
   std::string assign() {
+    if (helperReady_ && pick(10) == 0) return var() + " = helper(" + var() + ", " + var() + ", c, d, i);";
     switch (pick(8)) {
       case 0: return "s = (short)(" + expr(2) + ");";
       case 1: return "h = (char)(" + expr(2) + ");";
@@ -140,6 +147,7 @@ class ProgramGen {
 
   std::mt19937_64 rng_;
   int loop_ = 0;
+  bool helperReady_ = false;  // the helper is defined: kernel statements may call it
 };
 
 std::vector<uint32_t> inputs(uint64_t seed) {
@@ -192,7 +200,7 @@ uint64_t envOr(const char* name, uint64_t dflt) {
 TEST(RandomPrograms, CoreAgreesWithHost) {
   const uint64_t seed0 = envOr("SIMT_SEED", 2026);
   const int programs = static_cast<int>(24 * envOr("SIMT_REPEAT", 1));
-  int spilled = 0, diverged = 0;
+  int spilled = 0, diverged = 0, withCalls = 0;
   for (int p = 0; p < programs; ++p) {
     const uint64_t seed = seed0 * 1000 + static_cast<uint64_t>(p);
     ProgramGen gen(seed);
@@ -202,6 +210,7 @@ TEST(RandomPrograms, CoreAgreesWithHost) {
     cc::CompileOptions opt;
     if (p % 4 == 3) opt.maxRegisters = 7;  // heavy spilling
     if (p % 5 == 2) opt.structurize = true;
+    if (p % 3 == 1) opt.subroutines = true;  // the helper as a subroutine (cal/ret)
     cc::CompiledKernel ck;
     try {
       ck = cc::compileFile(path, opt);
@@ -209,6 +218,7 @@ TEST(RandomPrograms, CoreAgreesWithHost) {
       FAIL() << e.what() << "\nreplay with SIMT_SEED=" << seed0 << " (program " << p << ")\n" << src;
     }
     spilled += ck.stats.spilledRegisters > 0;
+    withCalls += ck.assembly.find(" cal F_helper") != std::string::npos;
     diverged += ck.stats.divergentBranches > 0;
     const auto in = inputs(seed);
     std::vector<uint32_t> want;
@@ -244,8 +254,9 @@ TEST(RandomPrograms, CoreAgreesWithHost) {
   }
   EXPECT_GT(spilled, 0);
   EXPECT_GT(diverged, programs / 2);
-  std::printf("random programs: %d (seed %llu), %d with divergent branches, %d spilling\n", programs,
-              static_cast<unsigned long long>(seed0), diverged, spilled);
+  EXPECT_GT(withCalls, 0);
+  std::printf("random programs: %d (seed %llu), %d with divergent branches, %d spilling, %d calling a subroutine\n",
+              programs, static_cast<unsigned long long>(seed0), diverged, spilled, withCalls);
 }
 
 }  // namespace
