@@ -507,6 +507,12 @@ int Lowering::udivConst(int n, uint32_t d) {
 int Lowering::sdivConst(int n, int32_t d) {
   if (d == 1) return mov(V(n));
   if (d == -1) return op3("mul", n, Opnd::imm32(-1));
+  if (d > 1 && (d & (d - 1)) == 0) {  // a power of two: round toward zero, then shift
+    int k = 0;
+    while ((1 << k) < d) ++k;
+    const int bias = op3("shr", op3("sra", n, Opnd::imm32(31)), Opnd::imm32(32 - k));
+    return op3("sra", op3("add", n, V(bias)), Opnd::imm32(k));
+  }
   if (d == INT32_MIN) {  // 1 for INT32_MIN itself, else 0
     const int q = mov(Opnd::imm32(0));
     emit("setp.eq", Opnd::pred(1), {V(n), Opnd::imm32(INT32_MIN)});

@@ -358,7 +358,7 @@ TEST(Compiler, DivisionByConstantsAndMulHi) {
   const Outcome o = run(l);
   EXPECT_OK(o);
   const auto in = o.buf("in");
-  const int32_t sd[] = {3, 7, -3, 10, -10, 641, 1000, 65537, -2147483647, 12, 25, 2147483647, 6};
+  const int32_t sd[] = {3, 7, -3, 10, -10, 641, 1000, 65537, -2147483647, 12, 25, 2147483647, 8};
   const uint32_t ud[] = {3u, 7u, 10u, 641u, 1000u, 65537u, 12u, 25u, 2147483649u, 4294967295u, 6u, 14u, 0x7fffffffu};
   const auto sq = o.buf("sq"), sr = o.buf("sr"), uq = o.buf("uq"), ur = o.buf("ur");
   for (int i = 0; i < 64; ++i) {
