@@ -47,6 +47,13 @@ case $CASE in
     expect_rc "$(run $VA --arg i32:8 --engine model --json -)" 0
     expect_out '"cached":true'
     expect_out '"c":\[10,11,12,13,14,15,16,17\]' ;;
+  subroutines)
+    expect_rc "$(cc "$K/call.cl" --subroutines)" 0
+    expect_out 'cal F_collatz_steps'
+    expect_out '^F_collatz_steps:'
+    expect_out '        ret'
+    expect_rc "$(run "$K/call.cl" --subroutines --global 8 --arg buf:out:8 --engine cosim --json -)" 0
+    expect_out '"out":\[16,3,14,4,14,9,32,6\]' ;;
   run_summary)
     expect_rc "$(run $VA --arg i32:8 --engine model --dump c)" 0
     expect_out 'vector_add.cl (vector_add): ok'
