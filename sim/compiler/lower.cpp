@@ -415,24 +415,27 @@ int Lowering::addressReg(const Value* ptr) {
 }
 
 void Lowering::udivrem(int n, int d, int* q, int* r) {
-  // Restoring division, one quotient bit per iteration (the ISA has no divide).
-  const int qq = mov(Opnd::imm32(0));
+  // Restoring division (the ISA has no divide): the dividend shifts out at the top into the
+  // remainder while the quotient bits shift in at its bottom; four bits per iteration, eight
+  // iterations (uniform: the counter is the same in every work-item).
+  const int qq = mov(V(n));
   const int rr = mov(Opnd::imm32(0));
-  const int i = mov(Opnd::imm32(31));
+  const int i = mov(Opnd::imm32(8));
   const std::string loop = newLabel();
   const std::string after = newLabel();
   emit("bra", {}, {Opnd::label(loop)});
   startBlock(loop);
-  emit("shl", V(rr), {V(rr), Opnd::imm32(1)});
-  const int t = op3("shr", n, V(i));
-  const int t1 = op3("and", t, Opnd::imm32(1));
-  emit("or", V(rr), {V(rr), V(t1)});
-  emit("shl", V(qq), {V(qq), Opnd::imm32(1)});
-  emit("setp.geu", Opnd::pred(1), {V(rr), V(d)});
-  emit("sub", V(rr), {V(rr), V(d)}).guard = 1;
-  emit("or", V(qq), {V(qq), Opnd::imm32(1)}).guard = 1;
+  for (int bit = 0; bit < 4; ++bit) {
+    const int top = op3("shr", qq, Opnd::imm32(31));
+    emit("shl", V(qq), {V(qq), Opnd::imm32(1)});
+    emit("shl", V(rr), {V(rr), Opnd::imm32(1)});
+    emit("or", V(rr), {V(rr), V(top)});
+    emit("setp.geu", Opnd::pred(1), {V(rr), V(d)});
+    emit("sub", V(rr), {V(rr), V(d)}).guard = 1;
+    emit("or", V(qq), {V(qq), Opnd::imm32(1)}).guard = 1;
+  }
   emit("sub", V(i), {V(i), Opnd::imm32(1)});
-  emit("setp.ge", Opnd::pred(1), {V(i), Opnd::imm32(0)});
+  emit("setp.ne", Opnd::pred(1), {V(i), Opnd::imm32(0)});
   emit("bra", {}, {Opnd::label(loop)}).guard = 1;
   startBlock(after);
   if (q) *q = qq;
