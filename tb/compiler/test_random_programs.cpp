@@ -1,5 +1,6 @@
 // Differential random test: random integer expressions and control flow (if/else, loops with
-// break and continue, while, switch) as an OpenCL kernel, compiled for the core by
+// break and continue, while, switch, a helper function, a work-group barrier with a __local
+// exchange) as an OpenCL kernel, compiled for the core by
 // sim/compiler and run on the ISA model (some on cosim, some with few registers), and
 // compiled for the host by clang-16 as C with a small shim; the outputs must agree.
 // SIMT_SEED=<n> replays one program set, SIMT_REPEAT=<k> runs k times as many programs.
@@ -29,21 +30,53 @@ class ProgramGen {
  public:
   explicit ProgramGen(uint64_t seed) : rng_(seed) {}
 
-  std::string kernel() {
-    std::ostringstream os;
+  // The same statements make the device kernel and the host program. Half the programs put
+  // a work-group barrier between two phases with a __local exchange; the host runs the phases
+  // as two loops over the work-items, which is what the barrier means.
+  struct Program {
+    std::string device, host;
+    bool barrier = false;
+  };
+
+  Program generate() {
+    Program p;
+    std::ostringstream helper;
     // A helper the kernel calls (inlined, or a subroutine with CompileOptions::subroutines).
-    os << "__attribute__((noinline)) uint helper(uint a, uint b, uint c, uint d, uint i) {\n"
-       << "  short s = (short)a;\n  char h = (char)b;\n";
-    os << stmts(1, 1, 3);
-    os << "  return a ^ (b << 3) ^ (c * 5u) ^ d ^ (uint)s ^ (uint)h;\n}\n";
+    helper << "__attribute__((noinline)) uint helper(uint a, uint b, uint c, uint d, uint i) {\n"
+           << "  short s = (short)a;\n  char h = (char)b;\n";
+    helper << stmts(1, 1, 3);
+    helper << "  return a ^ (b << 3) ^ (c * 5u) ^ d ^ (uint)s ^ (uint)h;\n}\n";
     helperReady_ = true;
-    os << "__kernel void rnd(__global const uint* in, __global uint* out) {\n"
-       << "  uint i = get_global_id(0);\n"
-       << "  uint a = in[i], b = in[(i * 7u + 3u) & 63u], c = i, d = in[63u - i];\n"
-       << "  short s = (short)in[(i + 5u) & 63u];\n  char h = (char)(in[i] >> 8);\n";
-    os << stmts(2, 1, 4);
-    os << "  out[i] = a;\n  out[i + 64u] = b ^ (c << 1) ^ (uint)s;\n  out[i + 128u] = d + (uint)h;\n}\n";
-    return os.str();
+    const std::string init =
+        "  uint a = in[i], b = in[(i * 7u + 3u) & 63u], c = i, d = in[63u - i];\n"
+        "  short s = (short)in[(i + 5u) & 63u];\n  char h = (char)(in[i] >> 8);\n";
+    const std::string phase1 = stmts(2, 1, 3);
+    const std::string phase2 = stmts(2, 1, 3);
+    const std::string finish =
+        "  out[i] = a;\n  out[i + 64u] = b ^ (c << 1) ^ (uint)s;\n  out[i + 128u] = d + (uint)h;\n";
+    p.barrier = pick(2) == 0;
+    std::ostringstream dev;
+    dev << helper.str() << "__kernel void rnd(__global const uint* in, __global uint* out) {\n";
+    if (p.barrier) dev << "  __local uint sh[32];\n";
+    dev << "  uint i = get_global_id(0);\n  uint l = get_local_id(0);\n" << init << phase1;
+    if (p.barrier) {
+      dev << "  sh[l] = a ^ d;\n  barrier(CLK_LOCAL_MEM_FENCE);\n  b ^= sh[(l * 5u + 1u) & 31u];\n";
+    }
+    dev << phase2 << finish << "}\n";
+    p.device = dev.str();
+    std::ostringstream host;
+    host << helper.str()
+         << "struct St { uint a, b, c, d; short s; char h; };\n"
+            "static void run(const uint* in, uint* out) {\n"
+            "  static struct St st[64];\n  static uint shm[2][32];\n"
+            "  for (uint g = 0; g < 64u; ++g) {\n  uint i = g, l = g & 31u;\n  (void)l;\n"
+         << init << phase1 << "  shm[g >> 5][l] = a ^ d;\n"
+         << "  st[g].a = a; st[g].b = b; st[g].c = c; st[g].d = d; st[g].s = s; st[g].h = h;\n  }\n"
+         << "  for (uint g = 0; g < 64u; ++g) {\n  uint i = g, l = g & 31u;\n  (void)l;\n"
+         << "  uint a = st[g].a, b = st[g].b, c = st[g].c, d = st[g].d;\n  short s = st[g].s;\n  char h = st[g].h;\n"
+         << (p.barrier ? "  b ^= shm[g >> 5][(l * 5u + 1u) & 31u];\n" : "") << phase2 << finish << "  }\n}\n";
+    p.host = host.str();
+    return p;
   }
 
  private:
@@ -163,17 +196,15 @@ std::string tempDir() {
 }
 
 // The host reference: the same source as C through clang-16 with a shim.
-bool hostRun(const std::string& kernel, const std::vector<uint32_t>& in, std::vector<uint32_t>& out, std::string& err) {
+// The host reference: the program's host text (the same statements) as C through clang-16.
+bool hostRun(const std::string& program, const std::vector<uint32_t>& in, std::vector<uint32_t>& out, std::string& err) {
   const std::string base = tempDir() + "/simt_rnd_" + std::to_string(::getpid());
   std::ofstream c(base + ".c");
   c << "#include <stdio.h>\ntypedef unsigned int uint;\ntypedef unsigned char uchar;\n"
        "typedef unsigned short ushort;\n"
-       "#define __kernel static\n#define __global\nstatic uint g_id;\n"
-       "static uint get_global_id(uint d) { return d == 0 ? g_id : 0; }\n"
-    << kernel << "int main(void) {\n  static const uint in[" << kItems << "] = {";
+    << program << "int main(void) {\n  static const uint in[" << kItems << "] = {";
   for (size_t i = 0; i < in.size(); ++i) c << (i ? "," : "") << in[i] << "u";
-  c << "};\n  static uint out[" << 3 * kItems << "];\n  for (g_id = 0; g_id < " << kItems
-    << "; ++g_id) rnd(in, out);\n  for (int i = 0; i < " << 3 * kItems
+  c << "};\n  static uint out[" << 3 * kItems << "];\n  run(in, out);\n  for (int i = 0; i < " << 3 * kItems
     << "; ++i) printf(\"%u\\n\", out[i]);\n  return 0;\n}\n";
   c.close();
   const std::string cmd = std::string(SIMT_HOST_CLANG) + " -O1 -w -x c " + base + ".c -o " + base + ".exe 2>&1";
@@ -200,11 +231,13 @@ uint64_t envOr(const char* name, uint64_t dflt) {
 TEST(RandomPrograms, CoreAgreesWithHost) {
   const uint64_t seed0 = envOr("SIMT_SEED", 2026);
   const int programs = static_cast<int>(24 * envOr("SIMT_REPEAT", 1));
-  int spilled = 0, diverged = 0, withCalls = 0;
+  int spilled = 0, diverged = 0, withCalls = 0, barriers = 0;
   for (int p = 0; p < programs; ++p) {
     const uint64_t seed = seed0 * 1000 + static_cast<uint64_t>(p);
     ProgramGen gen(seed);
-    const std::string src = gen.kernel();
+    const ProgramGen::Program prog = gen.generate();
+    const std::string& src = prog.device;
+    barriers += prog.barrier;
     const std::string path = tempDir() + "/simt_rnd_" + std::to_string(::getpid()) + ".cl";
     std::ofstream(path) << src;
     cc::CompileOptions opt;
@@ -223,7 +256,7 @@ TEST(RandomPrograms, CoreAgreesWithHost) {
     const auto in = inputs(seed);
     std::vector<uint32_t> want;
     std::string err;
-    ASSERT_TRUE(hostRun(src, in, want, err)) << "host build failed: " << err << "\n" << src;
+    ASSERT_TRUE(hostRun(prog.host, in, want, err)) << "host build failed: " << err << "\n" << prog.host;
     std::vector<rt::Buffer> bufs(2);
     bufs[0].name = "in";
     bufs[0].type = rt::ElemType::U32;
@@ -255,8 +288,10 @@ TEST(RandomPrograms, CoreAgreesWithHost) {
   EXPECT_GT(spilled, 0);
   EXPECT_GT(diverged, programs / 2);
   EXPECT_GT(withCalls, 0);
-  std::printf("random programs: %d (seed %llu), %d with divergent branches, %d spilling, %d calling a subroutine\n",
-              programs, static_cast<unsigned long long>(seed0), diverged, spilled, withCalls);
+  EXPECT_GT(barriers, 0);
+  std::printf("random programs: %d (seed %llu), %d with divergent branches, %d spilling, %d calling a subroutine, "
+              "%d with a barrier\n", programs, static_cast<unsigned long long>(seed0), diverged, spilled, withCalls,
+              barriers);
 }
 
 }  // namespace
