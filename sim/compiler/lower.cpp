@@ -1306,6 +1306,10 @@ void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to, int guard,
     in.guard = guard;
     in.guardNeg = neg;
   };
+  auto copy = [&](MInst& in) {
+    guarded(in);
+    in.edgeCopy = guard >= 0;
+  };
   std::vector<std::pair<int, const Value*>> copies;
   std::set<const Value*> dests;
   for (const PHINode& phi : to->phis()) {
@@ -1317,14 +1321,14 @@ void Lowering::emitEdge(const BasicBlock* from, const BasicBlock* to, int guard,
   if (parallel) {
     std::vector<int> temps;
     for (const auto& c : copies) temps.push_back(mov(V(reg(c.second))));
-    for (size_t i = 0; i < copies.size(); ++i) guarded(emit("mov", V(copies[i].first), {V(temps[i])}));
+    for (size_t i = 0; i < copies.size(); ++i) copy(emit("mov", V(copies[i].first), {V(temps[i])}));
   } else {
     for (const auto& c : copies) {
       if (const auto* ci = dyn_cast<ConstantInt>(c.second)) {
-        guarded(emit("mov", V(c.first), {Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu))}));
+        copy(emit("mov", V(c.first), {Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu))}));
       } else {
         const int src = reg(c.second);
-        guarded(emit("mov", V(c.first), {V(src)}));
+        copy(emit("mov", V(c.first), {V(src)}));
       }
     }
   }

@@ -36,6 +36,10 @@ struct MInst {
   int guard = -1;          // @pN (-1: unguarded)
   bool guardNeg = false;
   int line = 0;            // OpenCL source line (0: none)
+  // A guarded phi copy on a branch's taken edge: the work-items it skips take the other edge;
+  // if the destination is dead there, the copy is a full definition for liveness.
+  bool edgeCopy = false;
+  bool fullDef = false;  // set by the allocator's liveness refinement
   std::string comment;
 
   bool isBranchLike() const;  // ends straight-line flow for liveness (bra, sync, exit, ...)

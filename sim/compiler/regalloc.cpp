@@ -1,6 +1,10 @@
 #include "compiler/regalloc.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -19,9 +23,11 @@ std::vector<int> usesOf(const MInst& in) {
     if (o.kind == Opnd::VReg) u.push_back(o.reg);
     if (o.kind == Opnd::Mem && o.baseIsVReg && o.reg >= 0) u.push_back(o.reg);
   }
-  if (in.guard >= 0 && in.dst.kind == Opnd::VReg) u.push_back(in.dst.reg);
+  if (in.guard >= 0 && !in.fullDef && in.dst.kind == Opnd::VReg) u.push_back(in.dst.reg);
   return u;
 }
+
+bool killsDef(const MInst& in) { return in.guard < 0 || in.fullDef; }
 
 int defOf(const MInst& in) { return in.dst.kind == Opnd::VReg ? in.dst.reg : -1; }
 
@@ -31,64 +37,119 @@ struct Interval {
 
 struct Liveness {
   std::vector<Interval> intervals;  // by vreg (start > end: unused)
+  std::vector<std::vector<bool>> liveIn;  // by block
 };
+
+// One block scanned backwards. Blocks have side exits: a guarded `bra`/`sync` in the middle
+// sends the work-items whose guard holds to its target, the others go on; what the target
+// needs is live before that instruction, whatever the block does after it. An unguarded
+// branch, `exit` or `ret` ends what is reachable. Returns the live set at the block's start;
+// `before[k]` (optional) is the live set before instruction k, `end` the one after the last.
+struct BlockScan {
+  std::vector<std::vector<bool>> before;
+  std::vector<bool> end;
+};
+
+std::vector<bool> scanBlock(const MFunction& mf, size_t b, const std::vector<std::vector<bool>>& liveIn,
+                            const std::map<std::string, size_t>& index, BlockScan* out) {
+  const MBlock& blk = mf.blocks[b];
+  const size_t nv = static_cast<size_t>(mf.numVRegs);
+  std::vector<bool> live(nv, false);
+  bool falls = true;
+  for (const MInst& in : blk.insts) {
+    if (in.guard < 0 && in.isBranchLike()) {
+      falls = false;
+      break;
+    }
+  }
+  if (falls && b + 1 < mf.blocks.size()) live = liveIn[b + 1];
+  if (out) {
+    out->before.assign(blk.insts.size(), {});
+    out->end = live;
+  }
+  for (size_t k = blk.insts.size(); k-- > 0;) {
+    const MInst& in = blk.insts[k];
+    if (in.isBranchLike()) {
+      size_t target = SIZE_MAX;
+      if ((in.op == "bra" || in.op.rfind("sync", 0) == 0) && !in.srcs.empty() && in.srcs[0].kind == Opnd::Label) {
+        target = index.at(in.srcs[0].text);
+      }
+      if (in.guard < 0) live.assign(nv, false);  // nothing after it runs
+      if (target != SIZE_MAX) {
+        for (size_t v = 0; v < nv; ++v) {
+          if (liveIn[target][v]) live[v] = true;
+        }
+      }
+    }
+    const int d = defOf(in);
+    if (d >= 0 && killsDef(in)) live[static_cast<size_t>(d)] = false;
+    for (int u : usesOf(in)) live[static_cast<size_t>(u)] = true;
+    if (out) out->before[k] = live;
+  }
+  return live;
+}
+
+std::map<std::string, size_t> blockIndexMap(const MFunction& mf) {
+  std::map<std::string, size_t> index;
+  for (size_t b = 0; b < mf.blocks.size(); ++b) index[mf.blocks[b].label] = b;
+  return index;
+}
 
 Liveness computeLiveness(MFunction& mf) {
   mf.computeSuccessors();
-  const int nb = static_cast<int>(mf.blocks.size());
+  const size_t nb = mf.blocks.size();
   const int nv = mf.numVRegs;
-  std::vector<std::vector<bool>> gen(nb, std::vector<bool>(nv)), kill(nb, std::vector<bool>(nv));
-  std::vector<int> blockStart(nb), blockEnd(nb);
-  int pos = 0;
+  const auto index = blockIndexMap(mf);
   Liveness lv;
-  lv.intervals.resize(nv);
-  for (int v = 0; v < nv; ++v) lv.intervals[v] = {v, 1 << 30, -1};
+  lv.intervals.resize(static_cast<size_t>(nv));
+  for (int v = 0; v < nv; ++v) lv.intervals[static_cast<size_t>(v)] = {v, 1 << 30, -1};
   auto touch = [&](int v, int p) {
-    lv.intervals[v].start = std::min(lv.intervals[v].start, p);
-    lv.intervals[v].end = std::max(lv.intervals[v].end, p);
+    auto& iv = lv.intervals[static_cast<size_t>(v)];
+    iv.start = std::min(iv.start, p);
+    iv.end = std::max(iv.end, p);
   };
-  for (int b = 0; b < nb; ++b) {
-    blockStart[b] = 2 * pos;
-    for (const MInst& in : mf.blocks[b].insts) {
-      for (int u : usesOf(in)) {
-        if (!kill[b][u]) gen[b][u] = true;
-        touch(u, 2 * pos);
-      }
-      const int d = defOf(in);
-      if (d >= 0) {
-        if (in.guard < 0) kill[b][d] = true;
-        touch(d, 2 * pos + 1);
-      }
-      ++pos;
-    }
-    blockEnd[b] = 2 * pos;  // past the last instruction's def slot
-  }
-  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(nv)), liveOut(nb, std::vector<bool>(nv));
+  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(static_cast<size_t>(nv)));
   bool changed = true;
   while (changed) {
     changed = false;
-    for (int b = nb - 1; b >= 0; --b) {
-      std::vector<bool> out(nv);
-      for (int s : mf.blocks[b].succs) {
-        for (int v = 0; v < nv; ++v) {
-          if (liveIn[s][v]) out[v] = true;
-        }
-      }
-      std::vector<bool> in(nv);
-      for (int v = 0; v < nv; ++v) in[v] = gen[b][v] || (out[v] && !kill[b][v]);
-      if (in != liveIn[b] || out != liveOut[b]) {
+    for (size_t b = nb; b-- > 0;) {
+      std::vector<bool> in = scanBlock(mf, b, liveIn, index, nullptr);
+      if (in != liveIn[b]) {
         liveIn[b] = std::move(in);
-        liveOut[b] = std::move(out);
         changed = true;
       }
     }
   }
-  for (int b = 0; b < nb; ++b) {
+  // Intervals: the hull of the live points. Every live point lies between recorded ones:
+  // uses, definitions, block starts, block ends and side exits.
+  int pos = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    BlockScan sc;
+    scanBlock(mf, b, liveIn, index, &sc);
+    const int start = 2 * pos;
     for (int v = 0; v < nv; ++v) {
-      if (liveIn[b][v]) touch(v, blockStart[b]);
-      if (liveOut[b][v]) touch(v, blockEnd[b]);
+      if (liveIn[b][static_cast<size_t>(v)]) touch(v, start);
+    }
+    const auto& insts = mf.blocks[b].insts;
+    for (size_t k = 0; k < insts.size(); ++k, ++pos) {
+      const MInst& in = insts[k];
+      for (int u : usesOf(in)) touch(u, 2 * pos);
+      if (defOf(in) >= 0) touch(defOf(in), 2 * pos + 1);
+      if (in.isBranchLike() && in.guard >= 0) {  // a side exit: what leaves here is live here
+        const std::vector<bool>& after = k + 1 < insts.size() ? sc.before[k + 1] : sc.end;
+        for (int v = 0; v < nv; ++v) {
+          if (sc.before[k][static_cast<size_t>(v)] || after[static_cast<size_t>(v)]) touch(v, 2 * pos + 1);
+        }
+      }
+    }
+    // Live across the block's end (including into the final branch's target, which may lie
+    // earlier in the layout, as a loop header does).
+    const std::vector<bool>& lastLive = insts.empty() ? sc.end : sc.before.back();
+    for (int v = 0; v < nv; ++v) {
+      if (sc.end[static_cast<size_t>(v)] || lastLive[static_cast<size_t>(v)]) touch(v, 2 * pos);
     }
   }
+  lv.liveIn = std::move(liveIn);
   return lv;
 }
 
@@ -138,58 +199,112 @@ Assignment linearScan(const Liveness& lv, const std::vector<int>& regs) {
   return a;
 }
 
-}  // namespace
 
-// Copy coalescing: `mov vD, vS` whose two live intervals do not overlap (vS ends at the copy,
-// vD starts there) lets both share one register; vD is renamed vS and the copy vanishes after
-// allocation (a move to itself). Intervals are hulls of the live points, so disjoint hulls
-// never interfere. Merged intervals are the union of the hulls.
-static int coalesceCopies(MFunction& mf, Liveness& lv) {
-  const int nv = mf.numVRegs;
-  std::vector<int> rep(static_cast<size_t>(nv));
-  for (int v = 0; v < nv; ++v) rep[static_cast<size_t>(v)] = v;
-  auto find = [&](int v) {
-    while (rep[static_cast<size_t>(v)] != v) v = rep[static_cast<size_t>(v)];
-    return v;
-  };
-  int merged = 0;
-  for (const MBlock& b : mf.blocks) {
-    for (const MInst& in : b.insts) {
-      if (in.op != "mov" || in.guard >= 0 || in.dst.kind != Opnd::VReg || in.srcs.size() != 1 ||
-          in.srcs[0].kind != Opnd::VReg) {
-        continue;
+// A guarded phi copy writes its destination only for the work-items that take the branch;
+// the others go on after the guarded branch. When the destination is dead for them (not live
+// after that branch on the fall-through side), its old value is never read: the copy is a
+// full definition.
+bool refineEdgeCopies(MFunction& mf, const Liveness& lv) {
+  bool changed = false;
+  const auto index = blockIndexMap(mf);
+  for (size_t b = 0; b < mf.blocks.size(); ++b) {
+    MBlock& blk = mf.blocks[b];
+    BlockScan sc;
+    bool scanned = false;
+    for (size_t k = 0; k < blk.insts.size(); ++k) {
+      MInst& cp = blk.insts[k];
+      if (!cp.edgeCopy || cp.fullDef || cp.dst.kind != Opnd::VReg) continue;
+      size_t j = k + 1;
+      while (j < blk.insts.size() && !(blk.insts[j].isBranchLike() && blk.insts[j].guard == cp.guard &&
+                                       blk.insts[j].guardNeg == cp.guardNeg)) {
+        ++j;
       }
-      const int d = find(in.dst.reg), s = find(in.srcs[0].reg);
-      if (d == s) continue;
-      Interval& id = lv.intervals[static_cast<size_t>(d)];
-      Interval& is = lv.intervals[static_cast<size_t>(s)];
-      const bool disjoint = is.end < id.start || id.end < is.start;
-      if (!disjoint) continue;
-      rep[static_cast<size_t>(d)] = s;
-      is.start = std::min(is.start, id.start);
-      is.end = std::max(is.end, id.end);
-      id.start = 1 << 30;  // no interval of its own any more
-      id.end = -1;
-      ++merged;
+      if (j >= blk.insts.size()) continue;
+      if (!scanned) {
+        scanBlock(mf, b, lv.liveIn, index, &sc);
+        scanned = true;
+      }
+      const std::vector<bool>& rest = j + 1 < blk.insts.size() ? sc.before[j + 1] : sc.end;
+      if (!rest[static_cast<size_t>(cp.dst.reg)]) {
+        cp.fullDef = true;
+        changed = true;
+      }
     }
   }
-  if (merged == 0) return 0;
-  auto rename = [&](Opnd& o) {
-    if (o.kind == Opnd::VReg || (o.kind == Opnd::Mem && o.baseIsVReg && o.reg >= 0)) o.reg = find(o.reg);
+  return changed;
+}
+
+// Copy coalescing: `mov vD, vS` where vD and vS are never live at once (checked at every
+// definition of either against the live set after it) share one register; vD is renamed vS
+// and the copy vanishes after allocation (a move to itself).
+int coalesceCopies(MFunction& mf, Liveness& lv) {
+  int merged = 0;
+  auto interfere = [&](int x, int y) {
+    const auto index = blockIndexMap(mf);
+    for (size_t b = 0; b < mf.blocks.size(); ++b) {
+      const MBlock& blk = mf.blocks[b];
+      bool defines = false;
+      for (const MInst& in : blk.insts) defines |= defOf(in) == x || defOf(in) == y;
+      if (!defines) continue;
+      BlockScan sc;
+      scanBlock(mf, b, lv.liveIn, index, &sc);
+      for (size_t k = 0; k < blk.insts.size(); ++k) {
+        const MInst& in = blk.insts[k];
+        const int d = defOf(in);
+        if (d != x && d != y) continue;
+        const int other = d == x ? y : x;
+        const bool isTheCopy = in.op == "mov" && in.srcs.size() == 1 && in.srcs[0].kind == Opnd::VReg &&
+                               in.srcs[0].reg == other && killsDef(in);
+        const std::vector<bool>& after = k + 1 < blk.insts.size() ? sc.before[k + 1] : sc.end;
+        if (!isTheCopy && after[static_cast<size_t>(other)]) return true;
+      }
+    }
+    // Both live into the entry (never defined before use) also interfere.
+    return lv.liveIn[0][static_cast<size_t>(x)] && lv.liveIn[0][static_cast<size_t>(y)];
   };
-  for (MBlock& b : mf.blocks) {
-    for (MInst& in : b.insts) {
-      rename(in.dst);
-      for (Opnd& o : in.srcs) rename(o);
+  std::set<std::pair<int, int>> failed;  // interference only grows as classes merge
+  bool again = true;
+  while (again) {
+    again = false;
+    for (MBlock& blk : mf.blocks) {
+      for (MInst& in : blk.insts) {
+        if (in.op != "mov" || !killsDef(in) || in.dst.kind != Opnd::VReg || in.srcs.size() != 1 ||
+            in.srcs[0].kind != Opnd::VReg || in.dst.reg == in.srcs[0].reg) {
+          continue;
+        }
+        const int d = in.dst.reg, s = in.srcs[0].reg;
+        if (failed.count({d, s})) continue;
+        if (interfere(d, s)) {
+          failed.insert({d, s});
+          continue;
+        }
+        for (MBlock& b2 : mf.blocks) {  // rename d to s everywhere
+          for (MInst& i2 : b2.insts) {
+            auto rename = [&](Opnd& o) {
+              if ((o.kind == Opnd::VReg || (o.kind == Opnd::Mem && o.baseIsVReg)) && o.reg == d) o.reg = s;
+            };
+            rename(i2.dst);
+            for (Opnd& o : i2.srcs) rename(o);
+          }
+        }
+        ++merged;
+        lv = computeLiveness(mf);
+        again = true;
+        break;
+      }
+      if (again) break;
     }
   }
   return merged;
 }
 
+}  // namespace
+
 AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool usesFrame, int privateBaseParamByte,
                                    int maxRegs) {
   Liveness lv = computeLiveness(mf);
-  coalesceCopies(mf, lv);
+  if (refineEdgeCopies(mf, lv)) lv = computeLiveness(mf);
+  if (coalesceCopies(mf, lv) > 0) lv = computeLiveness(mf);
   auto regsUpTo = [&](int n) {
     std::vector<int> r;
     for (int i = 0; i < std::min(n, maxRegs); ++i) r.push_back(i);
@@ -265,7 +380,7 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
         rewrite(in.dst);
       }
       for (auto& x : before) out.push_back(std::move(x));
-      if (!(in.op == "mov" && in.guard < 0 && in.dst.kind == Opnd::PReg && in.srcs.size() == 1 &&
+      if (!(in.op == "mov" && in.dst.kind == Opnd::PReg && in.srcs.size() == 1 &&
             in.srcs[0].kind == Opnd::PReg && in.srcs[0].reg == in.dst.reg)) {
         out.push_back(std::move(in));
       }
