@@ -438,25 +438,19 @@ module simt_sm #(
   );
 
   // The register file's write port: one writer at a time (launch clear, EXEC, the
-  // load/store unit, cal's link register).
+  // load/store unit, cal's link register; asserted below). The data are ORed: the load/store
+  // unit's and control's are zero when they do not write, the launch clear writes zeros, and
+  // EXEC's ALU result is selected only for an ALU instruction.
   logic [31:0]      rf_we;
   logic [RfAW-1:0]  rf_waddr;
   logic [32*32-1:0] rf_wdata;
   always_comb begin
     rf_we    = launch_rf_we | exe_rf_we | lsu_rf_we | ctl_rf_we;
+    rf_wdata = ((exec_stage && cls.alu) ? exe_rf_wdata : '0) | lsu_rf_wdata | ctl_rf_wdata;
     rf_waddr = {w, inst.rd};
-    rf_wdata = '0;
-    if (launch_rf_we != '0) begin
-      rf_waddr = launch_rf_waddr;
-    end else if (exe_rf_we != '0) begin
-      rf_wdata = exe_rf_wdata;
-    end else if (lsu_rf_we != '0) begin
-      rf_waddr = lsu_rf_waddr;
-      rf_wdata = lsu_rf_wdata;
-    end else if (ctl_rf_we != '0) begin
-      rf_waddr = ctl_rf_waddr;
-      rf_wdata = ctl_rf_wdata;
-    end
+    if (launch_rf_we != '0)   rf_waddr = launch_rf_waddr;
+    else if (lsu_rf_we != '0) rf_waddr = lsu_rf_waddr;
+    else if (ctl_rf_we != '0) rf_waddr = ctl_rf_waddr;
   end
 
   simt_sm_decode #(
@@ -799,6 +793,12 @@ module simt_sm #(
       assert ($onehot0({launch_rf_we != '0, exe_rf_we != '0, lsu_rf_we != '0,
                         ctl_rf_we != '0}))
         else $error("sm: two register-file writers in one cycle");
+      // The write data are ORed: no unit drives data next to another's write.
+      if (lsu_rf_we == '0) assert (lsu_rf_wdata == '0)
+        else $error("sm: load/store unit write data without a write");
+      if ((exec_stage && cls.alu) || lsu_rf_we != '0 || launch_rf_we != '0)
+        assert (ctl_rf_wdata == '0)
+        else $error("sm: control write data next to another unit's write");
       // Each unit works only in its stage.
       assert (!(lsu_busy && stage != simt_sm_pkg::StMem && stage != simt_sm_pkg::StFault))
         else $error("sm: load/store unit busy outside MEM");
