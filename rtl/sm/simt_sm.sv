@@ -219,7 +219,6 @@ module simt_sm #(
   logic [WarpW-1:0]          w_wic;
   logic [CtaW-1:0]           w_cta;
   logic [15:0]               w_ctaid;
-  assign cls     = simt_sm_pkg::classify(inst.op);
   assign w_wic   = wic[w*WarpW +: WarpW];
   assign w_cta   = wcta[w*CtaW +: CtaW];
   assign w_ctaid = wctaid[w*16 +: 16];
@@ -476,6 +475,7 @@ module simt_sm #(
     .w_o             (w),
     .pc_o            (pc),
     .inst_o          (inst),
+    .cls_o           (cls),
     .active_o        (active),
     .guard_o         (guard),
     .exec_o          (exec),
@@ -502,6 +502,7 @@ module simt_sm #(
   ) u_execute (
     .valid_i           (exec_stage),
     .inst_i            (inst),
+    .cls_i             (cls),
     .exec_i            (exec),
     .opa_i             (opa),
     .opb_i             (opb),
@@ -571,6 +572,7 @@ module simt_sm #(
     .dbg_sel_i          (dbg_sel),
     .dbg_warp_i         (dbg_warp_i),
     .inst_i             (inst),
+    .cls_i              (cls),
     .w_i                (w),
     .guard_i            (guard),
     .exec_mask_i        (exec),

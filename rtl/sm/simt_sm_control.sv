@@ -37,6 +37,9 @@ module simt_sm_control #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  simt_sm_pkg::inst_t        inst_i,          // the guard was applied in DE
   /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  simt_sm_pkg::cls_t         cls_i,           // its classes
+  /* verilator lint_on UNUSEDSIGNAL */
   input  logic [WarpW-1:0]          w_i,
   input  logic [31:0]               guard_i,
   input  logic [31:0]               exec_mask_i,
@@ -124,11 +127,6 @@ module simt_sm_control #(
   logic [NumWarps-1:0]      wdone_d, wdone_q;
   logic [NumWarps-1:0]      wactive_d, wactive_q;
 
-  /* verilator lint_off UNUSEDSIGNAL */
-  simt_sm_pkg::cls_t cls;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign cls = simt_sm_pkg::classify(inst_i.op);
-
   // The query port: the warp in flight or just woken (its state read back), else debug.
   assign qry_warp_o = dbg_sel_i ? dbg_warp_i :
                       (state_q == simt_sm_pkg::CtWakeCheck) ? wake_w_q : w_i;
@@ -137,9 +135,16 @@ module simt_sm_control #(
   // (memory and barrier instructions and faults go elsewhere first); a plain one retires
   // then (fast).
   logic direct, ex_simple, fast, issue_try, issue_due;
-  assign direct    = cmd_i.exec && !cmd_i.exec_fault && !cls.mem && !cls.arrive &&
-                     !(cls.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
-  assign ex_simple = direct && !cls.ctrl;
+  // The wake token offered goes to the divergence unit in this cycle: from WAKE, or already
+  // from CHECK when a token is due, nothing waits in DE and the checked warp is not done
+  // whatever its queue holds.
+  logic wake_req;
+  assign wake_req = state_q == simt_sm_pkg::CtWake ||
+                    (state_q == simt_sm_pkg::CtCheck && cmd_i.wake_next && !cmd_i.de_v &&
+                     qry_busy_i);
+  assign direct    = cmd_i.exec && !cmd_i.exec_fault && !cls_i.mem && !cls_i.arrive &&
+                     !(cls_i.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
+  assign ex_simple = direct && !cls_i.ctrl;
   assign fast      = ex_simple && du_ready_i;
 
   // A wake ends: back where it was served (ret_q), else idle.
@@ -174,7 +179,6 @@ module simt_sm_control #(
     bu_op_o         = 3'd2;
     bu_cta_o        = cta_i;
     bu_count_o      = '0;
-    wake_ready_o    = 1'b0;
     issue_try       = 1'b0;
     issue_due       = 1'b0;
     retire_o        = 1'b0;
@@ -206,7 +210,7 @@ module simt_sm_control #(
       bu_exit_d  = 1'b0;
       du_op_d    = simt_pkg::DuNext;
       du_guard_d = guard_i;
-      if (cls.ctrl) begin
+      if (cls_i.ctrl) begin
         du_op_d   = simt_sm_pkg::ctrl_du_op(inst_i.op);
         bu_exit_d = (inst_i.op == simt_pkg::OpExit) && exec_mask_i != '0;
       end
@@ -214,11 +218,11 @@ module simt_sm_control #(
 
     unique case (state_q)
       simt_sm_pkg::CtIdle: begin
-        if (cmd_i.exec && !cmd_i.exec_fault && !(cls.mem && exec_mask_i != '0)) begin
+        if (cmd_i.exec && !cmd_i.exec_fault && !(cls_i.mem && exec_mask_i != '0)) begin
           // An arrival without participants still tells the unit (a TIMEOUT may be measured
           // from any thread's arrival); it claims nothing and nobody sleeps.
-          if ((cls.arrive || cls.bottom || inst_i.op == simt_pkg::OpBarReset) &&
-              (exec_mask_i != '0 || cls.arrive || inst_i.op == simt_pkg::OpBarReset)) begin
+          if ((cls_i.arrive || cls_i.bottom || inst_i.op == simt_pkg::OpBarReset) &&
+              (exec_mask_i != '0 || cls_i.arrive || inst_i.op == simt_pkg::OpBarReset)) begin
             state_nx = simt_sm_pkg::CtBarReq;
           end else begin
             state_nx = simt_sm_pkg::CtDu;  // unless the direct request is taken (below)
@@ -229,14 +233,14 @@ module simt_sm_control #(
 
       simt_sm_pkg::CtBarReq: begin
         bu_valid_o = 1'b1;
-        bu_op_o    = cls.arrive ? 3'd2 : cls.bottom ? 3'd4 : 3'd3;
+        bu_op_o    = cls_i.arrive ? 3'd2 : cls_i.bottom ? 3'd4 : 3'd3;
         if (inst_i.sub[0]) begin  // COUNT: immediate, or ra of the lowest participating lane
           bu_count_o = inst_i.imm_b ? inst_i.imm[11:0]
                                     : opa_i[simt_sm_pkg::lowest(exec_mask_i)*32 +: 12];
         end
         if (bu_ready_i) begin
           state_nx = simt_sm_pkg::CtDu;
-          if (cls.arrive) begin
+          if (cls_i.arrive) begin
             evt_o[simt_sm_pkg::PerfArrivals] = exec_mask_i != '0;
             if (bu_refused_i) begin
               // Held until the id is free; the instruction issues again then.
@@ -248,7 +252,7 @@ module simt_sm_control #(
               du_op_d    = simt_pkg::DuBarSleep;
               du_guard_d = exec_mask_i;
             end
-          end else if (cls.bottom && bu_sleep_i) begin
+          end else if (cls_i.bottom && bu_sleep_i) begin
             // The thread inside the section sleeps at its bottom (blocking bottom).
             du_op_d    = simt_pkg::DuBarSleep;
             du_guard_d = 32'd1 << bu_sleep_lane_i;
@@ -276,58 +280,42 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtCheck: begin
-        wactive_d[w_i]                  = qry_active_i != '0;
-        wdone_d[w_i]                    = qry_done_i;
-        retire_o = 1'b1;
-        evt_o[simt_sm_pkg::PerfInsts] = counted_q;
+        wactive_d[w_i] = qry_active_i != '0;
+        wdone_d[w_i]   = qry_done_i;
+        retire_o       = 1'b1;
+        state_nx       = simt_sm_pkg::CtIdle;
+        evt_o[simt_sm_pkg::PerfInsts]   = counted_q;
         evt_o[simt_sm_pkg::PerfThreads] = counted_q;
-        state_nx = simt_sm_pkg::CtIdle;
         // The next warp issues in this cycle when IDLE would only issue and the instruction
         // in DE, if any, is simple; the scheduler sees this warp's new state (warp_valid_o).
         // A wake token due is delivered now instead (unless this warp is done: IDLE may
         // retire its CTA first); a sleeping warp's wake completes in this cycle and the next
         // warp (the woken one, say) issues at once, else WAKE carries the request on.
         issue_try = cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple);
-        if (cmd_i.wake_next && !cmd_i.de_v && qry_busy_i) begin
-          ret_nx      = simt_sm_pkg::RetNone;
-          issue_due   = 1'b1;
-          issue_try   = 1'b0;
-          du_valid_o  = 1'b1;
-          du_op_o     = simt_pkg::DuBarWake;
-          du_warp_o   = wake_slot_i;
-          du_guard_o  = wake_mask_i;
-          du_target_o = wake_resume_i;
-          wake_w_d    = wake_slot_i;
-          state_nx    = simt_sm_pkg::CtWake;
+        if (wake_req) begin
+          ret_nx    = simt_sm_pkg::RetNone;
+          issue_due = 1'b1;
+          issue_try = 1'b0;
+          state_nx  = simt_sm_pkg::CtWake;
           if (du_ready_i) begin
-            wake_ready_o = 1'b1;
-            evt_o[simt_sm_pkg::PerfWakes] = 1'b1;
-            wactive_d[wake_slot_i]        = 1'b1;
-            wdone_d[wake_slot_i]          = 1'b0;
-            state_nx  = simt_sm_pkg::CtIdle;
-            issue_try = cmd_i.issue_base;
+            wactive_d[wake_slot_i] = 1'b1;
+            wdone_d[wake_slot_i]   = 1'b0;
+            state_nx               = simt_sm_pkg::CtIdle;
+            issue_try              = cmd_i.issue_base;
           end
         end
       end
 
       simt_sm_pkg::CtWake: begin
-        du_valid_o   = 1'b1;
-        du_op_o      = simt_pkg::DuBarWake;
-        du_warp_o    = wake_slot_i;
-        du_guard_o   = wake_mask_i;
-        du_target_o  = wake_resume_i;
-        wake_ready_o = du_ready_i;
-        wake_w_d     = wake_slot_i;
         evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i;
         if (du_ready_i) begin
-          evt_o[simt_sm_pkg::PerfWakes] = 1'b1;
           if (du_wake_fast_i) begin
             // The warp slept with no active thread and now runs the woken ones: nothing to
             // read back, and the next warp (the woken one, say) issues now.
             wactive_d[wake_slot_i] = 1'b1;
             wdone_d[wake_slot_i]   = 1'b0;
-            state_nx  = wake_ret_state;
-            issue_try = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
+            state_nx               = wake_ret_state;
+            issue_try              = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
           end else begin
             state_nx = simt_sm_pkg::CtWakeCheck;
           end
@@ -337,7 +325,7 @@ module simt_sm_control #(
       simt_sm_pkg::CtWakeCheck: begin
         wactive_d[wake_w_q] = qry_active_i != '0;
         wdone_d[wake_w_q]   = qry_done_i;
-        state_nx = wake_ret_state;
+        state_nx            = wake_ret_state;
         // The next warp (the woken one, say: its new state is bypassed to the scheduler)
         // issues now when IDLE would only issue.
         issue_try = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
@@ -346,15 +334,27 @@ module simt_sm_control #(
       default: state_nx = simt_sm_pkg::CtIdle;
     endcase
 
+    // The wake token offered becomes a divergence-unit request (from WAKE, or already from
+    // CHECK); the barrier unit lets it go when the divergence unit takes it.
+    if (wake_req) begin
+      du_valid_o   = 1'b1;
+      du_op_o      = simt_pkg::DuBarWake;
+      du_warp_o    = wake_slot_i;
+      du_guard_o   = wake_mask_i;
+      du_target_o  = wake_resume_i;
+      wake_w_d     = wake_slot_i;
+      evt_o[simt_sm_pkg::PerfWakes] = du_ready_i;
+    end
+
     // The instruction's divergence-unit request: from EXEC already for plain and control
     // instructions (DuNext answers in the same cycle), else from DU.
     if (state_q == simt_sm_pkg::CtDu || direct) begin
-      du_valid_o = 1'b1;
-      du_op_o    = direct ? (cls.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op)
+      du_valid_o      = 1'b1;
+      du_op_o         = direct ? (cls_i.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op)
                                              : simt_pkg::DuNext) : du_op_q;
       du_guard_o      = direct ? guard_i : du_guard_q;
       du_has_target_o = (inst_i.op == simt_pkg::OpSync || inst_i.op == simt_pkg::OpBrk ||
-                           inst_i.op == simt_pkg::OpCont) ? inst_i.imm_b : 1'b1;
+                         inst_i.op == simt_pkg::OpCont) ? inst_i.imm_b : 1'b1;
       evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i && !direct;
       if (du_ready_i) begin
         if (inst_i.op == simt_pkg::OpCal) begin
@@ -365,10 +365,10 @@ module simt_sm_control #(
         if (ex_simple) begin
           // Retires here; the next warp issues when IDLE would only issue and the
           // instruction in DE (if any) is simple too.
-          retire_o = 1'b1;
-          evt_o[simt_sm_pkg::PerfInsts] = 1'b1;
-          evt_o[simt_sm_pkg::PerfThreads] = 1'b1;
+          retire_o  = 1'b1;
           state_nx  = simt_sm_pkg::CtIdle;
+          evt_o[simt_sm_pkg::PerfInsts]   = 1'b1;
+          evt_o[simt_sm_pkg::PerfThreads] = 1'b1;
           issue_try = cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple);
           if (cmd_i.wake_next && !cmd_i.de_v) begin
             ret_nx    = simt_sm_pkg::RetNone;
@@ -385,9 +385,7 @@ module simt_sm_control #(
         end
       end
     end
-    evt_o[simt_sm_pkg::PerfDuStall] = evt_o[simt_sm_pkg::PerfDuStall] |
-                                      (launch_du_i && !du_ready_i);
-    end
+  end
 
   // A wake token due is delivered from IDLE or the launch's barrier-unit step (a block of
   // its own: the requests above do not depend on the wake commands).
@@ -406,6 +404,8 @@ module simt_sm_control #(
   assign status_o   = {state_d != simt_sm_pkg::CtIdle, ret_launch,
                        state_q == simt_sm_pkg::CtCheck, fast, issue_try, issue_due};
   assign retired_o  = evt_o[simt_sm_pkg::PerfInsts];
+  // (Outside the block above: the barrier unit's ready depends on it.)
+  assign wake_ready_o = wake_req && du_ready_i;
 
   // What the scheduler sees of each warp; in CHECK the checked warp's new state straight
   // from the divergence unit (it may issue again in the same cycle), likewise a woken one.
@@ -438,11 +438,11 @@ module simt_sm_control #(
   assign trace_wake_late_o   = ret_q == simt_sm_pkg::RetExitBu ||
                                (state_q == simt_sm_pkg::CtCheck && counted_q);
   assign trace_bar_accept_o  = state_q == simt_sm_pkg::CtBarReq && bu_ready_i &&
-                               cls.arrive && !bu_refused_i;
+                               cls_i.arrive && !bu_refused_i;
   // (A refused arrival changes nothing in the unit and does not retire: not counted.)
   assign trace_bu_req_o      = (state_q == simt_sm_pkg::CtBarReq ||
                                 state_q == simt_sm_pkg::CtExitBu) && bu_ready_i &&
-                               !(state_q == simt_sm_pkg::CtBarReq && cls.arrive && bu_refused_i);
+                               !(state_q == simt_sm_pkg::CtBarReq && cls_i.arrive && bu_refused_i);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -474,7 +474,7 @@ module simt_sm_control #(
       if (state_q == simt_sm_pkg::CtWake) assert (resident_i[wake_slot_i])
         else $error("sm: barrier wake for a warp that is not resident");
       // A blocking bottom puts to sleep the thread in the section, which is in this warp.
-      if (state_q == simt_sm_pkg::CtBarReq && bu_ready_i && cls.bottom && bu_sleep_i)
+      if (state_q == simt_sm_pkg::CtBarReq && bu_ready_i && cls_i.bottom && bu_sleep_i)
         assert (exec_mask_i[bu_sleep_lane_i])
         else $error("sm: bottom sleep of a thread that is not in the section");
       assert (!(cmd_i.exec && state_q != simt_sm_pkg::CtIdle))

@@ -43,6 +43,7 @@ module simt_sm_decode #(
   output logic [WarpW-1:0]           w_o,
   output logic [AddrW-1:0]           pc_o,
   output simt_sm_pkg::inst_t         inst_o,
+  output simt_sm_pkg::cls_t          cls_o,          // its classes (one decoder for all units)
   output logic [31:0]                active_o,
   output logic [31:0]                guard_o,
   output logic [31:0]                exec_o,         // active and guarded
@@ -94,9 +95,9 @@ module simt_sm_decode #(
                      de_inst.op == simt_pkg::OpSelp || de_cls.atom ||
                      (de_cls.store && !de_cls.v4);
   // Memory, control and barrier instructions and traps take states of their own.
-  assign de_simple_o = de_legal_o && !de_cls.shared && !de_cls.cas && !de_cls.atom &&
-                       !de_cls.store && !de_cls.v4 && !de_cls.bottom && !de_cls.arrive &&
-                       !de_cls.ctrl && !de_cls.mem && de_inst.op != simt_pkg::OpBarReset &&
+  // (Every shared, cas, atomic, store and v4 opcode is a memory opcode.)
+  assign de_simple_o = de_legal_o && !de_cls.mem && !de_cls.bottom && !de_cls.arrive &&
+                       !de_cls.ctrl && de_inst.op != simt_pkg::OpBarReset &&
                        de_inst.op != simt_pkg::OpTrap;
 
   // Guard of the instruction in DE, from its warp's predicates.
@@ -216,6 +217,7 @@ module simt_sm_decode #(
   assign w_o      = w_q;
   assign pc_o     = pc_q;
   assign inst_o   = ir_q;
+  assign cls_o    = simt_sm_pkg::classify(ir_q[6:0]);
   assign active_o = active_q;
   assign guard_o  = guard_q;
   assign exec_o   = active_q & guard_q;

@@ -14,6 +14,9 @@ module simt_sm_execute #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  simt_sm_pkg::inst_t         inst_i,  // the guard was applied in DE
   /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  simt_sm_pkg::cls_t          cls_i,         // its classes (alu, pred used here)
+  /* verilator lint_on UNUSEDSIGNAL */
   input  logic [31:0]                exec_i,        // executing lanes
   input  logic [32*32-1:0]           opa_i,
   input  logic [32*32-1:0]           opb_i,
@@ -34,11 +37,6 @@ module simt_sm_execute #(
   output logic [32*7-1:0]            pred_wdata_o,
   output simt_sm_pkg::fault_t        fault_o
 );
-
-  /* verilator lint_off UNUSEDSIGNAL */
-  simt_sm_pkg::cls_t cls;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign cls = simt_sm_pkg::classify(inst_i.op);
 
   logic [32*32-1:0] alu_res;
   /* verilator lint_off UNUSED */
@@ -130,7 +128,7 @@ module simt_sm_execute #(
     end
   end
 
-  assign rf_we_o   = (valid_i && cls.alu && !param_fault) ? exec_i : '0;
-  assign pred_we_o = valid_i && cls.pred;
+  assign rf_we_o   = (valid_i && cls_i.alu && !param_fault) ? exec_i : '0;
+  assign pred_we_o = valid_i && cls_i.pred;
 
 endmodule

@@ -140,8 +140,7 @@ module simt_sm_sequencer #(
   end
   // The barrier unit takes no request while it wakes (a section's next thread, say): the
   // launch's request waits while the wake is delivered.
-  assign ctl_launch_wake = stage_q == simt_sm_pkg::StLaunch && !launch_done_i &&
-                           launch_wait_wake_i;
+  assign ctl_launch_wake = stage_q == simt_sm_pkg::StLaunch && launch_wait_wake_i;
 
   logic to_unit;  // EXEC hands the instruction on (no fault)
   assign to_unit = exec_fault_i.cause == simt_pkg::FltNone;

@@ -7,16 +7,8 @@ SIMT=$1
 K=$2
 CASE=$3
 TMP=$(mktemp -d)
-OUT=$TMP/out
-ERR=$TMP/err
-trap 'rm -rf "$TMP"' EXIT
 export SIMT_CACHE_DIR="$TMP/cache"
-fail() { echo "FAIL ($CASE): $*"; echo "--- stdout"; cat "$OUT"; echo "--- stderr"; cat "$ERR"; exit 1; }
-run() { "$SIMT" run "$@" >"$OUT" 2>"$ERR"; echo $?; }
-cc() { "$SIMT" cc "$@" >"$OUT" 2>"$ERR"; echo $?; }
-expect_rc() { [ "$1" = "$2" ] || fail "exit status $1, expected $2"; }
-expect_out() { grep -q -- "$1" "$OUT" || fail "stdout lacks '$1'"; }
-expect_err() { grep -q -- "$1" "$ERR" || fail "stderr lacks '$1'"; }
+. "$(dirname "$0")/cli_checks.sh"
 VA="$K/vector_add.cl --global 8 --local 4 --arg buf:a:8=iota --arg buf:b:8=const:10 --arg buf:c:8"
 
 case $CASE in

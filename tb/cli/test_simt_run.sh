@@ -5,14 +5,8 @@ set -u
 SIMT=$1
 K=$2
 CASE=$3
-OUT=$(mktemp)
-ERR=$(mktemp)
-trap 'rm -f "$OUT" "$ERR"' EXIT
-fail() { echo "FAIL ($CASE): $*"; echo "--- stdout"; cat "$OUT"; echo "--- stderr"; cat "$ERR"; exit 1; }
-run() { "$SIMT" run "$@" >"$OUT" 2>"$ERR"; echo $?; }
-expect_rc() { [ "$1" = "$2" ] || fail "exit status $1, expected $2"; }
-expect_out() { grep -q -- "$1" "$OUT" || fail "stdout lacks '$1'"; }
-expect_err() { grep -q -- "$1" "$ERR" || fail "stderr lacks '$1'"; }
+TMP=$(mktemp -d)
+. "$(dirname "$0")/cli_checks.sh"
 
 case $CASE in
   ok_json)

@@ -219,14 +219,6 @@ const Op kMemOps[] = {Op::LdGlobal, Op::StGlobal, Op::LdShared, Op::StShared, Op
                       Op::StGlobalV4, Op::AtomGlobal, Op::AtomShared, Op::AtomGlobalCas,
                       Op::AtomSharedCas};
 
-bool isShared(Op op) {
-  return op == Op::LdShared || op == Op::StShared || op == Op::AtomShared || op == Op::AtomSharedCas;
-}
-bool isV4(Op op) { return op == Op::LdGlobalV4 || op == Op::StGlobalV4; }
-bool isAtom(Op op) {
-  return op == Op::AtomGlobal || op == Op::AtomShared || op == Op::AtomGlobalCas || op == Op::AtomSharedCas;
-}
-
 // A random instruction; its address registers (ra, per lane) are written into both register
 // files: mostly valid addresses from a small pool (lanes collide), sometimes misaligned or
 // out of range.
@@ -234,14 +226,15 @@ SmLsu::Instruction randomInstruction(Rng& rng, const SmLsu::Config& cfg, WarpReg
                                      WarpRegs& modelRegs) {
   SmLsu::Instruction in;
   in.op = kMemOps[rng.below(static_cast<int>(std::size(kMemOps)))];
-  const bool sh = isShared(in.op), v4 = isV4(in.op);
+  const SmLsu::Access acc = SmLsu::accessOf(in.op);
+  const bool sh = acc.shared, v4 = acc.v4;
   in.rd = static_cast<uint8_t>(rng.below(v4 ? 29 : 32));
   in.ra = static_cast<uint8_t>(rng.below(32));
   in.rb = static_cast<uint8_t>(rng.below(v4 ? 29 : 32));
-  in.sub = isAtom(in.op) ? static_cast<uint8_t>(in.op == Op::AtomGlobalCas || in.op == Op::AtomSharedCas
-                                                    ? rng.below(32)
-                                                    : rng.below(static_cast<int>(isa::AtomOp::Count)))
-                         : 0;
+  // cas: rc, the swap value's register; other atomics: the operation.
+  in.sub = acc.cas ? static_cast<uint8_t>(rng.below(32))
+           : acc.atom ? static_cast<uint8_t>(rng.below(static_cast<int>(isa::AtomOp::Count)))
+                      : uint8_t{0};
   in.cta = rng.below(kCtas);
   const uint32_t exec = rng.chance(20) ? 0xFFFFFFFFu : static_cast<uint32_t>(rng.bits(32));
   in.exec = exec != 0 ? exec : 1u << rng.below(32);

@@ -9,15 +9,15 @@ SmLsu::SmLsu(const Config& cfg)
       global_(cfg.globalBytes / 4, 0),
       shared_(static_cast<size_t>(cfg.numCtas) * static_cast<size_t>(cfg.sharedWords), 0) {}
 
-bool SmLsu::isMemory(Op op) {
-  switch (op) {
-    case Op::LdGlobal: case Op::StGlobal: case Op::LdShared: case Op::StShared:
-    case Op::LdGlobalV4: case Op::StGlobalV4: case Op::AtomGlobal: case Op::AtomShared:
-    case Op::AtomGlobalCas: case Op::AtomSharedCas:
-      return true;
-    default:
-      return false;
-  }
+SmLsu::Access SmLsu::accessOf(Op op) {
+  Access a;
+  a.shared = op == Op::LdShared || op == Op::StShared || op == Op::AtomShared || op == Op::AtomSharedCas;
+  a.v4 = op == Op::LdGlobalV4 || op == Op::StGlobalV4;
+  a.store = op == Op::StGlobal || op == Op::StShared || op == Op::StGlobalV4;
+  a.cas = op == Op::AtomGlobalCas || op == Op::AtomSharedCas;
+  a.atom = a.cas || op == Op::AtomGlobal || op == Op::AtomShared;
+  a.memory = a.shared || a.v4 || a.store || a.atom || op == Op::LdGlobal;
+  return a;
 }
 
 void SmLsu::clearShared(int cta, int words) {
@@ -26,13 +26,8 @@ void SmLsu::clearShared(int cta, int words) {
 
 SmLsu::Result SmLsu::execute(const Instruction& in, WarpRegs& regs) {
   Result res;
-  const bool shared = in.op == Op::LdShared || in.op == Op::StShared || in.op == Op::AtomShared ||
-                      in.op == Op::AtomSharedCas;
-  const bool v4 = in.op == Op::LdGlobalV4 || in.op == Op::StGlobalV4;
-  const bool store = in.op == Op::StGlobal || in.op == Op::StShared || in.op == Op::StGlobalV4;
-  const bool atom = in.op == Op::AtomGlobal || in.op == Op::AtomShared || in.op == Op::AtomGlobalCas ||
-                    in.op == Op::AtomSharedCas;
-  const bool cas = in.op == Op::AtomGlobalCas || in.op == Op::AtomSharedCas;
+  const auto [memory, shared, v4, store, atom, cas] = accessOf(in.op);
+  if (!memory) return res;
   const int elems = v4 ? 4 : 1;
   // Operands as the unit latched them in EXEC (a store's data, an atomic's operand and cas's
   // swap value), before any of this instruction's loads write the registers.

@@ -67,7 +67,11 @@ class SmLsu {
   std::vector<uint32_t>& global() { return global_; }
   uint32_t shared(int cta, int word) const { return shared_[index(cta, word)]; }
 
-  static bool isMemory(isa::Op op);
+  // What kind of access an opcode is (all false for a non-memory opcode).
+  struct Access {
+    bool memory = false, shared = false, v4 = false, store = false, atom = false, cas = false;
+  };
+  static Access accessOf(isa::Op op);
 
  private:
   size_t index(int cta, int word) const {
