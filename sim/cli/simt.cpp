@@ -364,6 +364,17 @@ nlohmann::ordered_json elementJson(simt::runtime::ElemType t, uint32_t w) {
   return f;
 }
 
+// The compiler's options from the command line (simt run FILE.cl, simt cc).
+simt::compiler::CompileOptions compileOptions(const po::variables_map& vm) {
+  simt::compiler::CompileOptions opt;
+  if (vm.count("kernel")) opt.kernel = vm["kernel"].as<std::string>();
+  opt.defines = strings(vm, "define");
+  opt.includeDirs = strings(vm, "include");
+  opt.structurize = vm.count("structurize") != 0;
+  opt.subroutines = vm.count("subroutines") != 0;
+  return opt;
+}
+
 int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model::RunConfig cfg,
               const std::string& engine, const std::string& div, const std::string& wavePath,
               const std::vector<DumpRequest>& dumps) {
@@ -372,12 +383,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
     std::cerr << "simt run: " << msg << "\n";
     return 1;
   };
-  simt::compiler::CompileOptions opt;
-  if (vm.count("kernel")) opt.kernel = vm["kernel"].as<std::string>();
-  opt.defines = strings(vm, "define");
-  opt.includeDirs = strings(vm, "include");
-  opt.structurize = vm.count("structurize") != 0;
-  opt.subroutines = vm.count("subroutines") != 0;
+  simt::compiler::CompileOptions opt = compileOptions(vm);
   rt::DeviceLimits limits;
   if (engine == "model") limits.maxThreadsPerGroup = simt::model::RunConfig::maxThreadsPerCta();
   rt::Device device([&](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
@@ -506,12 +512,7 @@ int cmdCc(const std::vector<std::string>& args) {
     std::cerr << "simt cc: exactly one FILE.cl expected\n";
     return 1;
   }
-  simt::compiler::CompileOptions opt;
-  if (vm.count("kernel")) opt.kernel = vm["kernel"].as<std::string>();
-  opt.defines = strings(vm, "define");
-  opt.includeDirs = strings(vm, "include");
-  opt.structurize = vm.count("structurize") != 0;
-  opt.subroutines = vm.count("subroutines") != 0;
+  const simt::compiler::CompileOptions opt = compileOptions(vm);
   simt::compiler::CompiledKernel ck;
   try {
     ck = simt::compiler::compileFile(vm["file"].as<std::vector<std::string>>()[0], opt);

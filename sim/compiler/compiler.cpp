@@ -70,6 +70,22 @@ void refuseRecursion(Module& m) {
   }
 }
 
+// The new pass manager's four analysis managers, registered with a pass builder and wired to
+// each other (destroyed in the reverse order, module first).
+struct AnalysisManagers {
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  explicit AnalysisManagers(PassBuilder& pb) {
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+  }
+};
+
 // Every call to a defined function is inlined (cal/ret is a later step), then the module is
 // optimised again, without vectorisation or unrolling.
 void inlineAndOptimise(Module& m, bool keepNoinline) {
@@ -94,20 +110,12 @@ void inlineAndOptimise(Module& m, bool keepNoinline) {
   pto.SLPVectorization = false;
   pto.LoopUnrolling = false;
   PassBuilder pb(nullptr, pto);
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers am(pb);
   if (any) {
     ModulePassManager mpm;
     mpm.addPass(AlwaysInlinerPass());
     mpm.addPass(pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2));
-    mpm.run(m, mam);
+    mpm.run(m, am.mam);
   }
   // Shapes the lowering relies on: no switch, loops with preheaders and dedicated exits.
   FunctionPassManager fpm;
@@ -115,7 +123,7 @@ void inlineAndOptimise(Module& m, bool keepNoinline) {
   fpm.addPass(LoopSimplifyPass());
   ModulePassManager mpm2;
   mpm2.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
-  mpm2.run(m, mam);
+  mpm2.run(m, am.mam);
 }
 
 // The analyses the lowering reads, computed together (and again after a transformation).
@@ -134,19 +142,11 @@ struct KernelAnalyses {
 // branches the plan could not give a token of their own nest.
 void structurize(Function& f) {
   PassBuilder pb;
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers am(pb);
   FunctionPassManager fpm;
   fpm.addPass(StructurizeCFGPass());
   fpm.addPass(LoopSimplifyPass());
-  fpm.run(f, fam);
+  fpm.run(f, am.fam);
 }
 
 std::string metaString(const Function& f, const char* kind, unsigned i) {
