@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -195,7 +196,19 @@ std::string tempDir() {
   return std::string(t && *t ? t : "/tmp");
 }
 
-// The host reference: the same source as C through clang-16 with a shim.
+// A file in TMPDIR removed when the test leaves its scope (passed or failed).
+class ScopedTempFile {
+ public:
+  explicit ScopedTempFile(std::string path) : path_(std::move(path)) {}
+  ~ScopedTempFile() { std::remove(path_.c_str()); }
+  ScopedTempFile(const ScopedTempFile&) = delete;
+  ScopedTempFile& operator=(const ScopedTempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 // The host reference: the program's host text (the same statements) as C through clang-16.
 bool hostRun(const std::string& program, const std::vector<uint32_t>& in, std::vector<uint32_t>& out, std::string& err) {
   const std::string base = tempDir() + "/simt_rnd_" + std::to_string(::getpid());
@@ -238,7 +251,8 @@ TEST(RandomPrograms, CoreAgreesWithHost) {
     const ProgramGen::Program prog = gen.generate();
     const std::string& src = prog.device;
     barriers += prog.barrier;
-    const std::string path = tempDir() + "/simt_rnd_" + std::to_string(::getpid()) + ".cl";
+    const ScopedTempFile source(tempDir() + "/simt_rnd_" + std::to_string(::getpid()) + ".cl");
+    const std::string& path = source.path();
     std::ofstream(path) << src;
     cc::CompileOptions opt;
     if (p % 4 == 3) opt.maxRegisters = 7;  // heavy spilling
