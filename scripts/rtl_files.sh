@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 case "${1:-sources}" in
   sources)
     echo rtl/common/simt_pkg.sv
+    echo rtl/mem/simt_mem_pkg.sv
     echo rtl/sm/simt_sm_pkg.sv
     echo rtl/fpu/simt_fpu_pkg.sv
     find rtl -name '*.sv' ! -name '*_pkg.sv' | sort

@@ -181,7 +181,8 @@ package simt_pkg;
     FltSharedRange = 4'd7,
     FltParamAlign  = 4'd8,
     FltParamRange  = 4'd9,
-    FltLaunch      = 4'd10   // the launch does not fit (threads per CTA, shared bytes)
+    FltLaunch      = 4'd10,  // the launch does not fit (threads per CTA, shared bytes)
+    FltMemError    = 4'd11   // the memory answered a global access with an error
   } fault_e;
 
   /* verilator lint_on UNUSEDPARAM */

@@ -29,6 +29,8 @@ module simt_fpga_top #(
   parameter int ParamWords  = 16,
   parameter int SharedWords = 256,
   parameter int DataWords   = 2048,
+  parameter int LineBytes   = 16,   // the core's memory port: narrow lines keep the LSU small
+  parameter int MemIdW      = 2,
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
   localparam int ParamAW    = $clog2(ParamWords),
@@ -84,10 +86,15 @@ module simt_fpga_top #(
   logic              fault_lane_valid;
   logic [4:0]        fault_lane;
   logic [31:0]       fault_addr;
-  logic              mem_req_valid, mem_req_we;
-  logic [31:0]       mem_req_addr, mem_req_wdata;
-  logic              mem_rsp_valid_q;
-  logic [31:0]       ram_rdata;
+  logic                   mem_req_valid, mem_req_ready, mem_req_we;
+  logic [MemIdW-1:0]      mem_req_id, mem_rsp_id;
+  logic [3:0]             mem_req_amo;
+  logic [31:0]            mem_req_addr, mem_req_cmp;
+  logic [LineBytes-1:0]   mem_req_be;
+  logic [LineBytes*8-1:0] mem_req_wdata, mem_rsp_rdata;
+  logic                   mem_rsp_valid, mem_rsp_ready, mem_rsp_err;
+  logic                   data_host_ready;
+  logic [31:0]            data_host_rdata;
   logic              exc_valid, exc_back;
   logic [WarpW-1:0]  exc_warp;
   logic [PtrW-1:0]   q_head, q_tail;
@@ -97,7 +104,7 @@ module simt_fpga_top #(
   logic [31:0]       perf;
 
   // The core has the data memory first; the host waits for a free cycle.
-  assign host_ready_o = !(sel_data && mem_req_valid);
+  assign host_ready_o = !sel_data || data_host_ready;
   assign host_fire    = host_valid_i && host_ready_o;
   assign host_wr      = host_fire && host_we_i;
   assign host_rd      = host_fire && !host_we_i;
@@ -110,7 +117,9 @@ module simt_fpga_top #(
     .NumBarSlots (NumBarSlots),
     .ImemDepth   (ImemDepth),
     .ParamWords  (ParamWords),
-    .SharedWords (SharedWords)
+    .SharedWords (SharedWords),
+    .LineBytes   (LineBytes),
+    .MemIdW      (MemIdW)
   ) u_sm (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),
@@ -143,12 +152,19 @@ module simt_fpga_top #(
     .fault_lane_o        (fault_lane),
     .fault_addr_o        (fault_addr),
     .mem_req_valid_o     (mem_req_valid),
-    .mem_req_ready_i     (1'b1),
+    .mem_req_ready_i     (mem_req_ready),
+    .mem_req_id_o        (mem_req_id),
     .mem_req_we_o        (mem_req_we),
+    .mem_req_amo_o       (mem_req_amo),
     .mem_req_addr_o      (mem_req_addr),
+    .mem_req_be_o        (mem_req_be),
     .mem_req_wdata_o     (mem_req_wdata),
-    .mem_rsp_valid_i     (mem_rsp_valid_q),
-    .mem_rsp_rdata_i     (ram_rdata),
+    .mem_req_cmp_o       (mem_req_cmp),
+    .mem_rsp_valid_i     (mem_rsp_valid),
+    .mem_rsp_ready_o     (mem_rsp_ready),
+    .mem_rsp_id_i        (mem_rsp_id),
+    .mem_rsp_err_i       (mem_rsp_err),
+    .mem_rsp_rdata_i     (mem_rsp_rdata),
     .exc_valid_o         (exc_valid),
     .exc_warp_o          (exc_warp),
     .exc_back_o          (exc_back),
@@ -230,36 +246,33 @@ module simt_fpga_top #(
   end
 
   // ---- global data memory: the core's port, else the host's -------------------------------
-  logic              ram_we, ram_re;
-  logic [DataAW-1:0] ram_waddr, ram_raddr;
-  logic [31:0]       ram_wdata;
-  always_comb begin
-    if (mem_req_valid) begin
-      ram_we    = mem_req_we;
-      ram_re    = !mem_req_we;
-      ram_waddr = mem_req_addr[2 +: DataAW];
-      ram_raddr = mem_req_addr[2 +: DataAW];
-      ram_wdata = mem_req_wdata;
-    end else begin
-      ram_we    = host_wr && sel_data;
-      ram_re    = host_rd && sel_data;
-      ram_waddr = host_addr_i[DataAW-1:0];
-      ram_raddr = host_addr_i[DataAW-1:0];
-      ram_wdata = host_wdata_i;
-    end
-  end
-
-  simt_ram_1r1w #(
-    .Width (32),
-    .Depth (DataWords)
+  simt_mem_sram #(
+    .Words     (DataWords),
+    .LineBytes (LineBytes),
+    .IdW       (MemIdW)
   ) u_data (
-    .clk_i   (clk_i),
-    .we_i    (ram_we),
-    .waddr_i (ram_waddr),
-    .wdata_i (ram_wdata),
-    .re_i    (ram_re),
-    .raddr_i (ram_raddr),
-    .rdata_o (ram_rdata)
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .req_valid_i  (mem_req_valid),
+    .req_ready_o  (mem_req_ready),
+    .req_id_i     (mem_req_id),
+    .req_we_i     (mem_req_we),
+    .req_amo_i    (mem_req_amo),
+    .req_addr_i   (mem_req_addr),
+    .req_be_i     (mem_req_be),
+    .req_wdata_i  (mem_req_wdata),
+    .req_cmp_i    (mem_req_cmp),
+    .rsp_valid_o  (mem_rsp_valid),
+    .rsp_ready_i  (mem_rsp_ready),
+    .rsp_id_o     (mem_rsp_id),
+    .rsp_err_o    (mem_rsp_err),
+    .rsp_rdata_o  (mem_rsp_rdata),
+    .host_valid_i (host_valid_i && sel_data),
+    .host_ready_o (data_host_ready),
+    .host_we_i    (host_we_i),
+    .host_addr_i  (host_addr_i[DataAW-1:0]),
+    .host_wdata_i (host_wdata_i),
+    .host_rdata_o (data_host_rdata)
   );
 
   // ---- host registers and read data -------------------------------------------------------
@@ -305,7 +318,7 @@ module simt_fpga_top #(
     end
   end
   assign host_rvalid_o = rvalid_q;
-  assign host_rdata_o  = rdata_ram_q ? ram_rdata : rdata_reg_q;
+  assign host_rdata_o  = rdata_ram_q ? data_host_rdata : rdata_reg_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -320,10 +333,8 @@ module simt_fpga_top #(
       bprio_q         <= '0;
       imem_lo_q       <= '0;
       start_q         <= 1'b0;
-      mem_rsp_valid_q <= 1'b0;
     end else begin
       start_q         <= host_wr && sel_ctrl && host_addr_i[7:0] == 8'h00 && host_wdata_i[0];
-      mem_rsp_valid_q <= mem_req_valid;
       if (host_wr && sel_imem && !host_addr_i[0]) imem_lo_q <= host_wdata_i;
       if (host_wr && sel_ctrl) begin
         unique case (host_addr_i[7:0])
@@ -396,7 +407,7 @@ module simt_fpga_top #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // Kernel addresses are checked by the core against cfg_global_bytes_i.
-      assert (!mem_req_valid || mem_req_addr < 32'(DataWords * 4))
+      assert (!(mem_rsp_valid && mem_rsp_err))
         else $error("fpga_top: core access outside the data memory");
       assert (!(host_valid_i && host_we_i && sel_ctrl && host_addr_i[7:0] == 8'h20 && mnt_pend_q))
         else $error("fpga_top: maintenance command written while one is pending");

@@ -32,6 +32,9 @@ module simt_sm #(
   parameter int ImemDepth   = 1024,                  // 64-bit instructions
   parameter int ParamWords  = 64,
   parameter int SharedWords = 1024,                  // 32-bit words per resident CTA
+  parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)
+  parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
+  parameter int MemIdW      = simt_mem_pkg::IdW,     // 2^MemIdW requests outstanding
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
@@ -75,14 +78,21 @@ module simt_sm #(
   output logic [4:0]               fault_lane_o,
   output logic [31:0]              fault_addr_o,
 
-  // Global memory (and nothing else): one request at a time, one response per request.
+  // Global memory (and nothing else): the line-wide port of docs/blocks/mem_port.md.
   output logic                     mem_req_valid_o,
   input  logic                     mem_req_ready_i,
+  output logic [MemIdW-1:0]        mem_req_id_o,
   output logic                     mem_req_we_o,
-  output logic [31:0]              mem_req_addr_o,      // byte address, word aligned
-  output logic [31:0]              mem_req_wdata_o,
+  output logic [3:0]               mem_req_amo_o,       // simt_mem_pkg::amo_e
+  output logic [31:0]              mem_req_addr_o,      // the line's byte address
+  output logic [LineBytes-1:0]     mem_req_be_o,
+  output logic [LineBytes*8-1:0]   mem_req_wdata_o,
+  output logic [31:0]              mem_req_cmp_o,
   input  logic                     mem_rsp_valid_i,
-  input  logic [31:0]              mem_rsp_rdata_i,
+  output logic                     mem_rsp_ready_o,
+  input  logic [MemIdW-1:0]        mem_rsp_id_i,
+  input  logic                     mem_rsp_err_i,
+  input  logic [LineBytes*8-1:0]   mem_rsp_rdata_i,
 
   // Token-queue exception and the runtime's maintenance port (simt_divergence_unit).
   output logic                     exc_valid_o,
@@ -231,7 +241,7 @@ module simt_sm #(
   simt_sm_pkg::fault_t       exe_fault;
 
   // Load/store
-  logic                      lsu_busy, lsu_done, lsu_rf_re, lsu_evt_stall;
+  logic                      lsu_busy, lsu_done, lsu_rf_re, lsu_evt_stall, lsu_evt_conflict;
   logic [4:0]                lsu_rf_reg;
   logic [31:0]               lsu_rf_we;
   logic [RfAW-1:0]           lsu_rf_waddr;
@@ -524,7 +534,10 @@ module simt_sm #(
   simt_sm_lsu #(
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
-    .SharedWords (SharedWords)
+    .SharedWords (SharedWords),
+    .SharedBanks (SharedBanks),
+    .LineBytes   (LineBytes),
+    .IdW         (MemIdW)
   ) u_lsu (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
@@ -542,6 +555,7 @@ module simt_sm #(
     .done_o             (lsu_done),
     .fault_o            (lsu_fault),
     .evt_stall_o        (lsu_evt_stall),
+    .evt_conflict_o     (lsu_evt_conflict),
     .rf_re_o            (lsu_rf_re),
     .rf_reg_o           (lsu_rf_reg),
     .rf_rdata_i         (rf_rdata),
@@ -552,10 +566,17 @@ module simt_sm #(
     .sh_clr_addr_i      (launch_sh_waddr),
     .mem_req_valid_o    (mem_req_valid_o),
     .mem_req_ready_i    (mem_req_ready_i),
+    .mem_req_id_o       (mem_req_id_o),
     .mem_req_we_o       (mem_req_we_o),
+    .mem_req_amo_o      (mem_req_amo_o),
     .mem_req_addr_o     (mem_req_addr_o),
+    .mem_req_be_o       (mem_req_be_o),
     .mem_req_wdata_o    (mem_req_wdata_o),
+    .mem_req_cmp_o      (mem_req_cmp_o),
     .mem_rsp_valid_i    (mem_rsp_valid_i),
+    .mem_rsp_ready_o    (mem_rsp_ready_o),
+    .mem_rsp_id_i       (mem_rsp_id_i),
+    .mem_rsp_err_i      (mem_rsp_err_i),
     .mem_rsp_rdata_i    (mem_rsp_rdata_i)
   );
 
@@ -738,6 +759,7 @@ module simt_sm #(
     perf_evt[simt_sm_pkg::PerfPops]     = du_evt_pop;
     perf_evt[simt_sm_pkg::PerfDiscards] = du_evt_discard;
     perf_evt[simt_sm_pkg::PerfMemStall] = lsu_evt_stall;
+    perf_evt[simt_sm_pkg::PerfShConflict] = lsu_evt_conflict;
     perf_evt[simt_sm_pkg::PerfDuStall]  = ctl_evt[simt_sm_pkg::PerfDuStall] |
                                           launch_evt_du_stall;
   end

@@ -1,25 +1,32 @@
-// Load/store unit: a warp's loads, stores and atomics, lane by lane in ascending lane order
-// and v4 elements in order (ISA.md), on global memory over a valid/ready port with one
-// request outstanding, and on the on-chip shared memory it owns.
+// Load/store unit: a warp's loads, stores and atomics on global memory over the line-wide
+// memory port (docs/blocks/mem_port.md) and on the on-chip shared memory it owns.
 //
-// Interface to the core (the one the memory system will keep): start_i hands in the
-// instruction in EXEC with its executing lanes and operands (opa: base addresses, opb: store
-// data or atomic operand, opc: cas swap value), which stay valid until done_o; the unit
-// writes loaded words into the register file through its write port (one lane per cycle
-// today), reads v4 store data through a read port, and ends with done_o, or fault_o with
-// the lane and address (the sequencer stops the core then).
+// Interface to the core: start_i hands in the instruction in EXEC with its executing lanes
+// and operands (opa: base addresses, opb: store data or atomic operand, opc: cas swap value),
+// which stay valid until done_o; the unit writes loaded words into the register file through
+// its write port (32 lanes of one register per cycle), reads v4 store data through a read
+// port, and ends with done_o, or fault_o with the lane and address (the sequencer stops the
+// core then).
 //
-// A global access is requested in the cycle its address is checked (2 cycles per lane with
-// a memory that answers in the next cycle). An atomic reads the old word, then writes the
-// new one (the lane ALU's atomic result, or for cas the swap value on a match).
+// Every lane's address is checked first (simt_sm_lsu_check): a faulting instruction has no
+// effect. Global accesses are coalesced (simt_sm_lsu_coalesce): one request per distinct
+// line, issued back to back with ids, up to 2^IdW outstanding, responses in any order and
+// scattered to their lanes as they come. A v4 access is four passes, element by element.
+// Atomics are one request per lane, in ascending lane order, performed by the memory (which
+// performs requests in the order it accepts them). Shared memory is simt_sm_lsu_shared.
 module simt_sm_lsu #(
-  parameter int NumWarps    = 8,
-  parameter int NumCtas     = 4,
-  parameter int SharedWords = 1024,
-  localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
-  localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
-  localparam int ShAW       = $clog2(NumCtas * SharedWords),
-  localparam int RfAW       = WarpW + 5
+  parameter int  NumWarps    = 8,
+  parameter int  NumCtas     = 4,
+  parameter int  SharedWords = 1024,
+  parameter int  SharedBanks = 32,
+  parameter int  LineBytes   = 64,
+  parameter int  IdW         = 4,
+  localparam int WarpW       = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int CtaW        = (NumCtas > 1) ? $clog2(NumCtas) : 1,
+  localparam int ShAW        = $clog2(NumCtas * SharedWords),
+  localparam int RfAW        = WarpW + 5,
+  localparam int NumIds      = 1 << IdW,
+  localparam int OffW        = $clog2(LineBytes)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -40,7 +47,8 @@ module simt_sm_lsu #(
   output logic                   busy_o,
   output logic                   done_o,
   output simt_sm_pkg::fault_t    fault_o,
-  output logic                   evt_stall_o, // waiting for the memory port
+  output logic                   evt_stall_o,    // waiting for the memory
+  output logic                   evt_conflict_o, // a shared-memory bank conflict
 
   // Register file.
   output logic                   rf_re_o,
@@ -54,258 +62,288 @@ module simt_sm_lsu #(
   input  logic                   sh_clr_i,
   input  logic [ShAW-1:0]        sh_clr_addr_i,
 
-  // Global memory: one request at a time, one response per request.
+  // Global memory (docs/blocks/mem_port.md).
   output logic                   mem_req_valid_o,
   input  logic                   mem_req_ready_i,
+  output logic [IdW-1:0]         mem_req_id_o,
   output logic                   mem_req_we_o,
+  output logic [3:0]             mem_req_amo_o,
   output logic [31:0]            mem_req_addr_o,
-  output logic [31:0]            mem_req_wdata_o,
+  output logic [LineBytes-1:0]   mem_req_be_o,
+  output logic [LineBytes*8-1:0] mem_req_wdata_o,
+  output logic [31:0]            mem_req_cmp_o,
   input  logic                   mem_rsp_valid_i,
-  input  logic [31:0]            mem_rsp_rdata_i
+  output logic                   mem_rsp_ready_o,
+  input  logic [IdW-1:0]         mem_rsp_id_i,
+  input  logic                   mem_rsp_err_i,
+  input  logic [LineBytes*8-1:0] mem_rsp_rdata_i
 );
 
   simt_sm_pkg::lsu_state_e state_d, state_q;
-  logic [31:0] mrem_d, mrem_q;    // lanes still to serve
-  logic [4:0]  mlane_d, mlane_q;
-  logic [1:0]  melem_d, melem_q;  // v4 element
-  logic [31:0] maddr_d, maddr_q;
-  logic [31:0] mdata_d, mdata_q;  // store data / atomic operand, then the old word
-  logic [31:0] mnew_d, mnew_q;    // global atomic: the word to write back
+  logic [31:0]             pend_d, pend_q;     // lanes still to request in this pass
+  logic [1:0]              elem_d, elem_q;     // v4 element of this pass
+  logic [IdW-1:0]          next_id_d, next_id_q;
+  logic [NumIds-1:0]       out_d, out_q;       // ids outstanding
+  logic [31:0]             id_lanes_q [NumIds];
+  logic [1:0]              id_elem_q  [NumIds];
+  logic                    err_d, err_q;       // a response came back with an error
+  simt_sm_pkg::fault_t     err_fault_d, err_fault_q;
 
   /* verilator lint_off UNUSEDSIGNAL */
   simt_sm_pkg::cls_t cls;
   /* verilator lint_on UNUSEDSIGNAL */
   assign cls = simt_sm_pkg::classify(inst_i.op);
 
-  // The current (lane, element)'s address and its checks.
-  logic [31:0] lane_base, lane_addr, lane_b, lane_c;
-  logic        lane_misaligned, lane_out_of_range;
-  assign lane_base = inst_i.imm_b ? 32'd0 : opa_i[mlane_q*32 +: 32];
-  assign lane_addr = lane_base + inst_i.imm + {28'd0, melem_q, 2'b00};
-  assign lane_b    = opb_i[mlane_q*32 +: 32];
-  assign lane_c    = opc_i[mlane_q*32 +: 32];
+  // Each lane's address (v4: element 0's).
+  logic [32*32-1:0] addr;
   always_comb begin
-    if (cls.shared) begin
-      lane_misaligned   = lane_addr[1:0] != 2'b00;
-      lane_out_of_range = ({1'b0, lane_addr} + 33'd4) > {1'b0, cfg_shared_bytes_i};
-    end else begin
-      lane_misaligned   = (cls.v4 && melem_q == 2'd0) ? lane_addr[3:0] != 4'd0
-                                                      : lane_addr[1:0] != 2'b00;
-      lane_out_of_range = ({1'b0, lane_addr} + 33'd4) > {1'b0, cfg_global_bytes_i};
+    for (int l = 0; l < 32; l++) begin
+      addr[l*32 +: 32] = (inst_i.imm_b ? 32'd0 : opa_i[l*32 +: 32]) + inst_i.imm;
     end
   end
 
+  simt_sm_pkg::fault_t check_fault;
+  simt_sm_lsu_check u_check (
+    .exec_i   (exec_i),
+    .addr_i   (addr),
+    .shared_i (cls.shared),
+    .v4_i     (cls.v4),
+    .size_i   (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
+    .fault_o  (check_fault)
+  );
+
+  // The atomic operation (the ISA's sub field plus one; cas).
+  logic [3:0] amo;
+  assign amo = !cls.atom ? simt_mem_pkg::AmoNone
+             : cls.cas   ? simt_mem_pkg::AmoCas
+                         : 4'(inst_i.sub[2:0]) + 4'd1;
+
   // ---- Shared memory ------------------------------------------------------------------------
-  logic            sh_we, sh_re;
-  logic [ShAW-1:0] sh_waddr, sh_raddr, sh_index;
-  logic [31:0]     sh_wdata, sh_rdata;
-  assign sh_index = ShAW'(cta_i) * ShAW'(SharedWords) + ShAW'(lane_addr[31:2]);
-  simt_ram_1r1w #(.Width(32), .Depth(NumCtas * SharedWords)) u_shared (
-    .clk_i   (clk_i),
-    .we_i    (sh_we),
-    .waddr_i (sh_waddr),
-    .wdata_i (sh_wdata),
-    .re_i    (sh_re),
-    .raddr_i (sh_raddr),
-    .rdata_o (sh_rdata)
+  logic        sh_start, sh_done;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic        sh_busy;  // checked
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [31:0] sh_rf_we;
+  logic [32*32-1:0] sh_rf_wdata;
+  simt_sm_lsu_shared #(
+    .NumCtas     (NumCtas),
+    .SharedWords (SharedWords),
+    .Banks       (SharedBanks)
+  ) u_shared (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .start_i    (sh_start),
+    .exec_i     (exec_i),
+    .cta_i      (cta_i),
+    .addr_i     (addr),
+    .data_i     (opb_i),
+    .swap_i     (opc_i),
+    .store_i    (cls.store),
+    .atom_i     (cls.atom),
+    .amo_i      (amo),
+    .busy_o     (sh_busy),
+    .done_o     (sh_done),
+    .conflict_o (evt_conflict_o),
+    .rf_we_o    (sh_rf_we),
+    .rf_wdata_o (sh_rf_wdata),
+    .clr_i      (sh_clr_i),
+    .clr_addr_i (sh_clr_addr_i)
   );
 
-  // Atomic updates: the lane ALU applied to the old word (shared: just read; global: the
-  // read response) and the operand.
-  /* verilator lint_off UNUSED */
-  logic [31:0] sh_atom_unused_res, gl_atom_unused_res;
-  logic        sh_atom_unused_cmp, gl_atom_unused_cmp;
-  /* verilator lint_on UNUSED */
-  logic [31:0] shared_atom_new, global_atom_new;
-  simt_sm_lane_alu u_sh_atom (
-    .op_i     (inst_i.op),
-    .sub_i    (inst_i.sub),
-    .a_i      (sh_rdata),
-    .b_i      (mdata_q),
-    .result_o (sh_atom_unused_res),
-    .cmp_o    (sh_atom_unused_cmp),
-    .atom_o   (shared_atom_new)
-  );
-  simt_sm_lane_alu u_gl_atom (
-    .op_i     (inst_i.op),
-    .sub_i    (inst_i.sub),
-    .a_i      (mem_rsp_rdata_i),
-    .b_i      (mdata_q),
-    .result_o (gl_atom_unused_res),
-    .cmp_o    (gl_atom_unused_cmp),
-    .atom_o   (global_atom_new)
+  // ---- Global memory: the next request ------------------------------------------------------
+  logic [4:0]             leader;
+  logic [31:0]            group;
+  logic [31:0]            line_addr;
+  logic [LineBytes-1:0]   line_be;
+  logic [LineBytes*8-1:0] line_wdata;
+  simt_sm_lsu_coalesce #(.LineBytes(LineBytes)) u_coalesce (
+    .pend_i      (pend_q),
+    .addr_i      (addr),
+    .elem_i      (elem_q),
+    .v4_i        (cls.v4),
+    .single_i    (cls.atom),
+    // v4 stores: the element's data register, read in READ; cas: the swap value (rc);
+    // else rb as latched in EXEC.
+    .data_i      (cls.v4 ? rf_rdata_i : cls.cas ? opc_i : opb_i),
+    .leader_o    (leader),
+    .group_o     (group),
+    .line_addr_o (line_addr),
+    .be_o        (line_be),
+    .wdata_o     (line_wdata)
   );
 
-  // ---- Sequencing -----------------------------------------------------------------------------
-  logic lane_done;  // a lane finished: the next one, or done
+  assign mem_req_valid_o = state_q == simt_sm_pkg::LsGlobal && pend_q != '0 && !out_q[next_id_q];
+  assign mem_req_id_o    = next_id_q;
+  assign mem_req_we_o    = cls.store;
+  assign mem_req_amo_o   = amo;
+  assign mem_req_addr_o  = line_addr;
+  assign mem_req_be_o    = line_be;
+  assign mem_req_wdata_o = line_wdata;
+  assign mem_req_cmp_o   = opb_i[leader*32 +: 32];  // cas: rb is the compare value
+  assign mem_rsp_ready_o = 1'b1;  // a response's register write always has the port
+
+  logic req_fire, rsp_fire;
+  assign req_fire = mem_req_valid_o && mem_req_ready_i;
+  assign rsp_fire = mem_rsp_valid_i && out_q[mem_rsp_id_i];
+
+  // A response's lanes and the words they take from the line.
+  logic [31:0]      rsp_lanes;
+  logic [1:0]       rsp_elem;
+  logic [32*32-1:0] rsp_words;
+  assign rsp_lanes = id_lanes_q[mem_rsp_id_i];
+  assign rsp_elem  = id_elem_q[mem_rsp_id_i];
   always_comb begin
-    state_d   = state_q;
-    mrem_d    = mrem_q;
-    mlane_d   = mlane_q;
-    melem_d   = melem_q;
-    maddr_d   = maddr_q;
-    mdata_d   = mdata_q;
-    mnew_d    = mnew_q;
-    lane_done = 1'b0;
-    fault_o   = '0;
+    for (int l = 0; l < 32; l++) begin
+      logic [OffW-3:0] w;
+      w = cls.v4 ? (OffW-2)'({addr[l*32 + 4 +: 28], rsp_elem}) : (OffW-2)'(addr[l*32 + 2 +: 30]);
+      rsp_words[l*32 +: 32] = mem_rsp_rdata_i[w*32 +: 32];
+    end
+  end
 
-    sh_we           = sh_clr_i;
-    sh_re           = 1'b0;
-    sh_waddr        = sh_clr_i ? sh_clr_addr_i : sh_index;
-    sh_raddr        = sh_index;
-    sh_wdata        = '0;
-    rf_re_o         = 1'b0;
-    rf_reg_o        = inst_i.rb + {3'd0, melem_q};
-    rf_we_o         = '0;
-    rf_waddr_o      = {warp_i, inst_i.rd};
-    rf_wdata_o      = '0;
-    mem_req_valid_o = 1'b0;
-    mem_req_we_o    = 1'b0;
-    mem_req_addr_o  = maddr_q;
-    mem_req_wdata_o = mdata_q;
-    evt_stall_o     = 1'b0;
+  // ---- Sequencing ---------------------------------------------------------------------------
+  logic last_pass;
+  assign last_pass = !cls.v4 || elem_q == 2'd3;
+  always_comb begin
+    state_d     = state_q;
+    pend_d      = pend_q;
+    elem_d      = elem_q;
+    next_id_d   = next_id_q;
+    out_d       = out_q;
+    err_d       = err_q;
+    err_fault_d = err_fault_q;
+    sh_start    = 1'b0;
+    done_o      = 1'b0;
+    fault_o     = '0;
+    rf_re_o     = 1'b0;
+    rf_reg_o    = inst_i.rb + {3'd0, elem_q};
+    evt_stall_o = 1'b0;
+
+    if (req_fire) begin
+      pend_d    = pend_q & ~group;
+      out_d     = out_d | (NumIds'(1) << next_id_q);
+      next_id_d = next_id_q + 1'b1;
+    end
+    if (rsp_fire) begin
+      out_d = out_d & ~(NumIds'(1) << mem_rsp_id_i);
+      if (mem_rsp_err_i && !err_q) begin
+        // The first error is reported once every response is in (nothing left in flight).
+        err_d              = 1'b1;
+        err_fault_d.cause  = simt_pkg::FltMemError;
+        err_fault_d.lane_v = 1'b1;
+        err_fault_d.lane   = simt_sm_pkg::lowest(rsp_lanes);
+        err_fault_d.addr   = addr[simt_sm_pkg::lowest(rsp_lanes)*32 +: 32] + {28'd0, rsp_elem, 2'b00};
+      end
+    end
 
     unique case (state_q)
       simt_sm_pkg::LsIdle: begin
         if (start_i) begin
-          mrem_d  = exec_i;
-          mlane_d = simt_sm_pkg::lowest(exec_i);
-          melem_d = '0;
-          state_d = simt_sm_pkg::LsLane;
+          pend_d  = exec_i;
+          elem_d  = '0;
+          err_d   = 1'b0;
+          state_d = simt_sm_pkg::LsCheck;
         end
       end
-      simt_sm_pkg::LsLane: begin
-        maddr_d = lane_addr;
-        mdata_d = lane_b;
-        rf_re_o = 1'b1;  // v4 store: this element's data register
-        if (lane_misaligned || lane_out_of_range) begin
-          fault_o.cause  = cls.shared ? (lane_misaligned ? simt_pkg::FltSharedAlign
-                                                         : simt_pkg::FltSharedRange)
-                                      : (lane_misaligned ? simt_pkg::FltGlobalAlign
-                                                         : simt_pkg::FltGlobalRange);
-          fault_o.lane_v = 1'b1;
-          fault_o.lane   = mlane_q;
-          fault_o.addr   = lane_addr;
-          state_d        = simt_sm_pkg::LsIdle;
-        end else if (cls.v4 && cls.store) begin
-          state_d = simt_sm_pkg::LsData;
+      simt_sm_pkg::LsCheck: begin
+        if (check_fault.cause != simt_pkg::FltNone) begin
+          fault_o = check_fault;
+          state_d = simt_sm_pkg::LsIdle;
         end else if (cls.shared) begin
-          sh_re   = 1'b1;
-          state_d = simt_sm_pkg::LsShData;
+          sh_start = 1'b1;
+          state_d  = simt_sm_pkg::LsShared;
+        end else if (cls.v4 && cls.store) begin
+          rf_re_o = 1'b1;
+          state_d = simt_sm_pkg::LsRead;
         end else begin
-          mem_req_valid_o = 1'b1;
-          mem_req_we_o    = cls.store;
-          mem_req_addr_o  = lane_addr;
-          mem_req_wdata_o = lane_b;
-          evt_stall_o     = !mem_req_ready_i;
-          state_d         = mem_req_ready_i ? simt_sm_pkg::LsRsp : simt_sm_pkg::LsReq;
+          state_d = simt_sm_pkg::LsGlobal;
         end
       end
-      simt_sm_pkg::LsData: begin
-        mdata_d = rf_rdata_i[mlane_q*32 +: 32];
-        state_d = simt_sm_pkg::LsReq;
-      end
-      simt_sm_pkg::LsReq: begin
-        mem_req_valid_o = 1'b1;
-        mem_req_we_o    = cls.store;
-        evt_stall_o     = !mem_req_ready_i;
-        if (mem_req_ready_i) state_d = simt_sm_pkg::LsRsp;
-      end
-      simt_sm_pkg::LsRsp: begin
-        evt_stall_o = !mem_rsp_valid_i;
-        if (mem_rsp_valid_i) begin
-          if (!cls.store) begin
-            rf_we_o    = 32'd1 << mlane_q;
-            rf_waddr_o = {warp_i, inst_i.rd + {3'd0, melem_q}};
-            rf_wdata_o = {32{mem_rsp_rdata_i}};
-          end
-          if (cls.atom) begin
-            // Keep the old word; the new one comes from it and the operand (rb).
-            mdata_d = mem_rsp_rdata_i;
-            mnew_d  = global_atom_new;
-            state_d = simt_sm_pkg::LsAtomReq;
-          end else if (cls.v4 && melem_q != 2'd3) begin
-            melem_d = melem_q + 2'd1;
-            state_d = simt_sm_pkg::LsLane;
-          end else begin
-            lane_done = 1'b1;
-          end
+      simt_sm_pkg::LsRead: state_d = simt_sm_pkg::LsGlobal;
+      simt_sm_pkg::LsGlobal: begin
+        evt_stall_o = !req_fire && !rsp_fire;
+        if (pend_d == '0 && !last_pass) begin
+          // The next v4 element: every lane again (a store reads its data register first).
+          pend_d  = exec_i;
+          elem_d  = elem_q + 2'd1;
+          rf_re_o = cls.store;
+          rf_reg_o = inst_i.rb + {3'd0, elem_d};
+          if (cls.store) state_d = simt_sm_pkg::LsRead;
+        end else if (pend_d == '0 && out_d == '0) begin
+          if (err_d) fault_o = err_fault_d;
+          else done_o = 1'b1;
+          state_d = simt_sm_pkg::LsIdle;
         end
       end
-      simt_sm_pkg::LsAtomReq: begin
-        mem_req_valid_o = 1'b1;
-        mem_req_we_o    = 1'b1;
-        mem_req_wdata_o = cls.cas ? ((mdata_q == lane_b) ? lane_c : mdata_q) : mnew_q;
-        evt_stall_o     = !mem_req_ready_i;
-        if (mem_req_ready_i) state_d = simt_sm_pkg::LsAtomRsp;
-      end
-      simt_sm_pkg::LsAtomRsp: begin
-        evt_stall_o = !mem_rsp_valid_i;
-        if (mem_rsp_valid_i) lane_done = 1'b1;
-      end
-      simt_sm_pkg::LsShData: begin
-        // sh_rdata is the old word; mdata_q the store data or atomic operand (rb).
-        sh_waddr = ShAW'(cta_i) * ShAW'(SharedWords) + ShAW'(maddr_q[31:2]);
-        if (cls.store) begin
-          sh_we    = 1'b1;
-          sh_wdata = mdata_q;
-        end else begin
-          rf_we_o    = 32'd1 << mlane_q;
-          rf_wdata_o = {32{sh_rdata}};
-          if (cls.atom) begin
-            sh_we    = 1'b1;
-            sh_wdata = cls.cas ? ((sh_rdata == lane_b) ? lane_c : sh_rdata) : shared_atom_new;
-          end
+      simt_sm_pkg::LsShared: begin
+        if (sh_done) begin
+          done_o  = 1'b1;
+          state_d = simt_sm_pkg::LsIdle;
         end
-        lane_done = 1'b1;
       end
       default: state_d = simt_sm_pkg::LsIdle;
     endcase
+  end
 
-    // The next lane (ascending), or done.
-    if (lane_done) begin
-      mrem_d  = mrem_q & ~(32'd1 << mlane_q);
-      mlane_d = simt_sm_pkg::lowest(mrem_d);
-      melem_d = '0;
-      state_d = (mrem_d == '0) ? simt_sm_pkg::LsIdle : simt_sm_pkg::LsLane;
+  // The register-file write: a global load's response, or the shared-memory unit's.
+  always_comb begin
+    // Zero data without a write: the core ORs its units' write data.
+    rf_we_o    = sh_rf_we;
+    rf_waddr_o = {warp_i, inst_i.rd};
+    rf_wdata_o = (sh_rf_we != '0) ? sh_rf_wdata : '0;
+    if (rsp_fire && !cls.store && !mem_rsp_err_i) begin
+      rf_we_o    = rsp_lanes;
+      rf_waddr_o = {warp_i, inst_i.rd + {3'd0, rsp_elem}};
+      rf_wdata_o = rsp_words;
     end
   end
 
   assign busy_o = state_q != simt_sm_pkg::LsIdle;
-  assign done_o = lane_done && mrem_d == '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= simt_sm_pkg::LsIdle;
-      mrem_q  <= '0;
-      mlane_q <= '0;
-      melem_q <= '0;
-      maddr_q <= '0;
-      mdata_q <= '0;
-      mnew_q  <= '0;
+      state_q     <= simt_sm_pkg::LsIdle;
+      pend_q      <= '0;
+      elem_q      <= '0;
+      next_id_q   <= '0;
+      out_q       <= '0;
+      err_q       <= 1'b0;
+      err_fault_q <= '0;
     end else begin
-      state_q <= state_d;
-      mrem_q  <= mrem_d;
-      mlane_q <= mlane_d;
-      melem_q <= melem_d;
-      maddr_q <= maddr_d;
-      mdata_q <= mdata_d;
-      mnew_q  <= mnew_d;
+      state_q     <= state_d;
+      pend_q      <= pend_d;
+      elem_q      <= elem_d;
+      next_id_q   <= next_id_d;
+      out_q       <= out_d;
+      err_q       <= err_d;
+      err_fault_q <= err_fault_d;
+    end
+  end
+
+  // The lanes and element each outstanding id answers (no reset: read only while outstanding).
+  always_ff @(posedge clk_i) begin
+    if (req_fire) begin
+      id_lanes_q[next_id_q] <= group;
+      id_elem_q[next_id_q]  <= elem_q;
     end
   end
 
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      if (state_q == simt_sm_pkg::LsLane) assert (mrem_q[mlane_q] && exec_i[mlane_q])
-        else $error("sm: memory access by a lane that does not execute");
       assert (!(start_i && (state_q != simt_sm_pkg::LsIdle || exec_i == '0)))
         else $error("sm lsu: start while busy or without executing lanes");
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
-      assert (!(mem_req_valid_o && state_q != simt_sm_pkg::LsLane &&
-                state_q != simt_sm_pkg::LsReq && state_q != simt_sm_pkg::LsAtomReq))
-        else $error("sm: memory request outside the load/store states");
+      assert (!(mem_rsp_valid_i && !out_q[mem_rsp_id_i]))
+        else $error("sm lsu: a memory response to no outstanding request");
+      assert (!(state_q == simt_sm_pkg::LsIdle && out_q != '0))
+        else $error("sm lsu: idle with requests outstanding");
+      assert (sh_busy == (state_q == simt_sm_pkg::LsShared))
+        else $error("sm lsu: the shared-memory unit busy outside SHARED");
+      assert (!(rsp_fire && sh_rf_we != '0))
+        else $error("sm lsu: global and shared register writes in one cycle");
+      assert (!(mem_req_valid_o && (cls.shared || (cls.atom && group != (32'd1 << leader)))))
+        else $error("sm lsu: a request that mixes lanes of an atomic, or a shared access");
     end
   end
 `endif

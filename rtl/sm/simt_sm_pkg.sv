@@ -83,10 +83,11 @@ package simt_sm_pkg;
     LnIdle, LnWarp, LnClr, LnDu, LnBu, LnSh
   } launch_state_e;
 
-  // The load/store unit: check a lane's address and request (LANE), v4 store data (DATA),
-  // request (REQ), response (RSP), an atomic's write-back (ATOM_REQ, ATOM_RSP), shared data.
+  // The load/store unit: check every lane's address (CHECK), read a v4 store's data register
+  // (READ), request lines and collect responses (GLOBAL), the shared-memory unit's turn
+  // (SHARED).
   typedef enum logic [2:0] {
-    LsIdle, LsLane, LsData, LsReq, LsRsp, LsAtomReq, LsAtomRsp, LsShData
+    LsIdle, LsCheck, LsRead, LsGlobal, LsShared
   } lsu_state_e;
 
   // The control unit: barrier request, divergence-unit step, an exit's barrier request,
@@ -101,11 +102,12 @@ package simt_sm_pkg;
   } ctrl_ret_e;
 
   // Performance counters (docs/blocks/sm.md, "Performance counters").
-  localparam int NumPerf = 15;
+  localparam int NumPerf = 16;
   localparam int PerfCycles = 0, PerfInsts = 1, PerfThreads = 2, PerfIdle = 3,
                  PerfMemStall = 4, PerfDuStall = 5, PerfArrivals = 6, PerfWakes = 7,
                  PerfRefused = 8, PerfYields = 9, PerfPops = 10, PerfDiscards = 11,
-                 PerfIdleBarrier = 12, PerfIdleQueue = 13, PerfIdleOther = 14;
+                 PerfIdleBarrier = 12, PerfIdleQueue = 13, PerfIdleOther = 14,
+                 PerfShConflict = 15;
 
   /* verilator lint_on UNUSEDPARAM */
 
@@ -220,6 +222,7 @@ package simt_sm_pkg;
       4'd8:    f = simt_pkg::FltParamAlign;
       4'd9:    f = simt_pkg::FltParamRange;
       4'd10:   f = simt_pkg::FltLaunch;
+      4'd11:   f = simt_pkg::FltMemError;
       default: f = simt_pkg::FltNone;
     endcase
     fault_cause = f;

@@ -126,6 +126,18 @@ simt::model::RunResult runEngine(const simt::assembler::Kernel& kernel, const si
 }
 
 // Writes the JSON result to PATH or stdout ("-"); false if the file cannot be written.
+// The run's statistics; a key "group.name" goes into the object "group".
+nlohmann::ordered_json statsJson(const simt::model::RunResult& res) {
+  nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : res.stats) {
+    const auto dot = key.find('.');
+    if (dot == std::string::npos) stats[key] = value;
+    else stats[key.substr(0, dot)][key.substr(dot + 1)] = value;
+  }
+  stats["thread_instructions"] = res.threadInstructions;
+  return stats;
+}
+
 bool writeJson(const nlohmann::ordered_json& j, const std::string& jsonPath) {
   if (jsonPath.empty()) return true;
   if (jsonPath == "-") {
@@ -159,6 +171,10 @@ int cmdRun(const std::vector<std::string>& args) {
        "deque (forward-progress token queue) or stack (reconvergence-stack baseline)")
       ("max-cycles", po::value<uint64_t>()->default_value(10'000'000),
        "stop with status timeout after this many cycles")
+      ("mem-latency", po::value<uint32_t>()->default_value(simt::model::RunConfig{}.memLatency),
+       "rtl, cosim: cycles from a memory request's transfer to its response (1 or more)")
+      ("mem-bandwidth", po::value<uint32_t>()->default_value(simt::model::RunConfig{}.memBandwidth),
+       "rtl, cosim: bytes per cycle of the memory's data channel (1 or more)")
       ("dump", po::value<std::vector<std::string>>()->composing(),
        "LABEL[:WORDS]: include a global data label in the result (repeatable)")
       ("json", po::value<std::string>(), "write the result as JSON to PATH (- for stdout)")
@@ -257,6 +273,10 @@ int cmdRun(const std::vector<std::string>& args) {
   }
   cfg.maxCycles = vm["max-cycles"].as<uint64_t>();
   cfg.seed = vm["seed"].as<uint64_t>();
+  cfg.memLatency = vm["mem-latency"].as<uint32_t>();
+  cfg.memBandwidth = vm["mem-bandwidth"].as<uint32_t>();
+  if (cfg.memLatency < 1 || cfg.memLatency > 100'000) return usage("--mem-latency takes 1 to 100000 cycles");
+  if (cfg.memBandwidth < 1 || cfg.memBandwidth > 4096) return usage("--mem-bandwidth takes 1 to 4096 bytes per cycle");
   std::vector<DumpRequest> dumps;
   try {
     if (vm.count("dump")) {
@@ -326,9 +346,7 @@ int cmdRun(const std::vector<std::string>& args) {
     for (uint64_t i = 0; i < words; ++i) arr.push_back(res.global[lab.byteAddr / 4 + i]);
     j["memory"][d.label] = arr;
   }
-  j["stats"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : res.stats) j["stats"][k] = v;
-  j["stats"]["thread_instructions"] = res.threadInstructions;
+  j["stats"] = statsJson(res);
   if (!res.message.empty()) j["message"] = res.message;
 
   // Human summary on stdout (unless the JSON goes there), messages on stderr.
@@ -435,9 +453,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
     for (uint32_t w : b.words) arr.push_back(elementJson(b.type, w));
     j["memory"][b.name] = arr;
   }
-  j["stats"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : res.stats) j["stats"][k] = v;
-  j["stats"]["thread_instructions"] = res.threadInstructions;
+  j["stats"] = statsJson(res);
   nlohmann::ordered_json c;
   c["kernel"] = ck.name;
   c["variant"] = ck.variant;

@@ -11,6 +11,7 @@
 #include <verilated_fst_c.h>
 #endif
 #include "model/common/token.h"
+#include "model/mem/line_memory.h"
 #include "runtime/recentre_runtime.h"
 
 namespace simt::rtl {
@@ -37,6 +38,7 @@ std::string faultText(int cause, uint32_t addr) {
     case 8: return "misaligned param access";
     case 9: return "param access out of range";
     case 10: return "the launch does not fit the core";
+    case 11: return "memory error at " + std::to_string(addr);
     default: return "unknown fault cause " + std::to_string(cause);
   }
 }
@@ -52,7 +54,9 @@ struct SmRtl::Impl {
   int nCtas, nThreads;
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Vsimt_sm> dut;
-  std::vector<uint32_t> global;
+  std::vector<uint32_t> global;  // the kernel's data, padded to whole lines
+  size_t globalWords;            // the kernel's data words
+  std::unique_ptr<model::LineMemory> memory;
   runtime::RecentreRuntime rt{CoreGeometry::kQueueDepth};
   RetireHook retire;
   WakeHook wakeHook;
@@ -65,8 +69,6 @@ struct SmRtl::Impl {
   std::map<std::pair<int, int>, uint32_t> rfNew;
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> memChanges;
   uint64_t cycle = 0, overflows = 0;
-  bool rspPending = false;
-  uint32_t rspData = 0;
   bool mntReadLast = false;
 
 #if SIMT_TRACE
@@ -76,7 +78,18 @@ struct SmRtl::Impl {
   Impl(const assembler::Kernel& kernel, const model::RunConfig& c, const std::string& wavePath)
       : k(kernel), cfg(c), nCtas(c.ctas > 0 ? c.ctas : kernel.ctas),
         nThreads(c.threads > 0 ? c.threads : kernel.threads),
-        ctx(std::make_unique<VerilatedContext>()), global(kernel.data) {
+        ctx(std::make_unique<VerilatedContext>()), global(kernel.data), globalWords(kernel.data.size()) {
+    constexpr size_t lineWords = CoreGeometry::kLineBytes / 4;
+    global.resize((globalWords + lineWords - 1) / lineWords * lineWords, 0);
+    model::LineMemory::Timing timing;
+    timing.latency = cfg.memLatency;
+    timing.bandwidth = cfg.memBandwidth;
+    memory = std::make_unique<model::LineMemory>(global, CoreGeometry::kLineBytes, timing);
+    memory->onWrite([this](uint32_t addr, uint32_t old, uint32_t neu) {
+      auto it = memChanges.find(addr);
+      if (it == memChanges.end()) memChanges[addr] = {old, neu};
+      else it->second.second = neu;
+    });
     ctx->fatalOnError(false);  // an RTL assertion ends the run as an error, not an abort
     ctx->randReset(2);
     ctx->randSeed(1);
@@ -138,7 +151,8 @@ struct SmRtl::Impl {
                           s("u_decode.active_q", 32), s("u_decode.guard_q", 32),
                           s("retire_valid_o", 1)}});
     g.push_back({"units", {s("u_launch.state_q", 3), s("u_launch.resident_q", 8),
-                           s("u_lsu.state_q", 3), s("u_lsu.mrem_q", 32), s("u_lsu.mlane_q", 5),
+                           s("u_lsu.state_q", 3), s("u_lsu.pend_q", 32), s("u_lsu.elem_q", 2),
+                           s("u_lsu.out_q", 16),
                            s("u_control.state_q", 3), s("u_control.ret_q", 2),
                            s("u_control.wdone_q", 8), s("u_control.wactive_q", 8)}});
     for (int w = 0; w < CoreGeometry::kWarpSlots; ++w) {
@@ -152,8 +166,10 @@ struct SmRtl::Impl {
                                   s("u_sync.bu_slots", 16), s("u_sync.bu_fifo_count", 6),
                                   s("u_sync.wake_valid_o", 1), s("u_sync.wake_mask_o", 32),
                                   s("u_sync.wake_slot_o", wb)}});
-    g.push_back({"memory", {s("mem_req_valid_o", 1), s("mem_req_we_o", 1), s("mem_req_addr_o", 32),
-                            s("mem_req_wdata_o", 32), s("mem_rsp_valid_i", 1), s("mem_rsp_rdata_i", 32)}});
+    g.push_back({"memory", {s("mem_req_valid_o", 1), s("mem_req_ready_i", 1), s("mem_req_id_o", 4),
+                            s("mem_req_we_o", 1), s("mem_req_amo_o", 4), s("mem_req_addr_o", 32),
+                            s("mem_req_be_o", 64), s("mem_rsp_valid_i", 1), s("mem_rsp_id_i", 4),
+                            s("mem_rsp_err_i", 1)}});
     return g;
   }
 
@@ -211,7 +227,7 @@ struct SmRtl::Impl {
     dut->cfg_param_words_i = static_cast<uint32_t>(k.params.size());
     dut->cfg_ntid_i = static_cast<uint32_t>(nThreads);
     dut->cfg_nctaid_i = static_cast<uint32_t>(nCtas);
-    dut->cfg_global_bytes_i = static_cast<uint32_t>(global.size() * 4);
+    dut->cfg_global_bytes_i = static_cast<uint32_t>(globalWords * 4);
     dut->cfg_shared_bytes_i = k.sharedBytes;
     dut->cfg_stack_i = cfg.divergence == model::DivergenceMode::Stack;
     dut->cfg_policy_i = static_cast<uint8_t>(cfg.policy);
@@ -284,26 +300,32 @@ struct SmRtl::Impl {
     return os.str();
   }
 
-  // Global memory behind the port: requests always taken, the response one cycle later.
+  // Global memory behind the port (model::LineMemory: latency, bandwidth). The response on
+  // offer and the request's ready before the cycle's evaluation; the transfers after it.
   void serveMemory() {
-    dut->mem_rsp_valid_i = rspPending;
-    dut->mem_rsp_rdata_i = rspData;
+    const model::LineMemory::Response* rsp = memory->offered();
+    dut->mem_req_ready_i = memory->ready();
+    dut->mem_rsp_valid_i = rsp != nullptr;
+    dut->mem_rsp_id_i = rsp ? static_cast<uint8_t>(rsp->id) : 0;
+    dut->mem_rsp_err_i = rsp && rsp->err;
+    for (size_t w = 0; w < CoreGeometry::kLineBytes / 4; ++w) dut->mem_rsp_rdata_i[w] = rsp ? rsp->rdata[w] : 0;
   }
   void acceptMemory() {
-    rspPending = false;
-    if (!dut->mem_req_valid_o) return;
-    const uint32_t idx = dut->mem_req_addr_o / 4;  // the core checked range and alignment
-    if (idx >= global.size()) return;              // (an RTL assertion would have fired)
-    if (dut->mem_req_we_o) {
-      auto it = memChanges.find(idx * 4);
-      if (it == memChanges.end()) memChanges[idx * 4] = {global[idx], dut->mem_req_wdata_o};
-      else it->second.second = dut->mem_req_wdata_o;
-      global[idx] = dut->mem_req_wdata_o;
-      rspData = 0;
-    } else {
-      rspData = global[idx];
+    if (dut->mem_rsp_valid_i && dut->mem_rsp_ready_o) memory->take();
+    if (dut->mem_req_valid_o && dut->mem_req_ready_i) {
+      model::LineMemory::Request r;
+      r.id = dut->mem_req_id_o;
+      r.write = dut->mem_req_we_o;
+      r.amo = dut->mem_req_amo_o;
+      r.addr = dut->mem_req_addr_o;
+      r.cmp = dut->mem_req_cmp_o;
+      r.be.resize(CoreGeometry::kLineBytes);
+      r.wdata.resize(CoreGeometry::kLineBytes / 4);
+      for (size_t b = 0; b < CoreGeometry::kLineBytes; ++b) r.be[b] = (dut->mem_req_be_o >> b) & 1u;
+      for (size_t w = 0; w < CoreGeometry::kLineBytes / 4; ++w) r.wdata[w] = dut->mem_req_wdata_o[w];
+      memory->accept(r);
     }
-    rspPending = true;
+    memory->tick();
   }
 
   // The runtime's overflow handler on the maintenance port (seed 002's re-centring).
@@ -459,13 +481,18 @@ struct SmRtl::Impl {
     res.cycles = perf(0);
     res.instructions = perf(1);
     res.threadInstructions = perf(2);
-    res.global = global;
+    res.global.assign(global.begin(), global.begin() + static_cast<std::ptrdiff_t>(globalWords));
     res.stats["thread_instructions"] = res.threadInstructions;
     res.stats["issue_idle_cycles"] = perf(3);
     res.stats["idle_barrier_cycles"] = perf(12);
     res.stats["idle_queue_service_cycles"] = perf(13);
     res.stats["idle_other_cycles"] = perf(14);
     res.stats["memory_wait_cycles"] = perf(4);
+    res.stats["shared_bank_conflict_cycles"] = perf(15);
+    const model::LineMemory::Stats& ms = memory->stats();
+    res.stats["mem.requests"] = ms.requests;
+    res.stats["mem.read_bytes"] = ms.readBytes;
+    res.stats["mem.write_bytes"] = ms.writeBytes;
     res.stats["divergence_unit_wait_cycles"] = perf(5);
     res.stats["barrier_arrivals"] = perf(6);
     res.stats["barrier_wake_tokens"] = perf(7);

@@ -23,6 +23,7 @@ struct CoreGeometry {
   static constexpr int kImemWords = 1024;
   static constexpr int kParamWords = 64;
   static constexpr int kSharedBytes = 4096;
+  static constexpr size_t kLineBytes = 64;  // the memory port's line (simt_mem_pkg)
 };
 
 // One retired instruction as the core reports it (the co-simulation follows these).

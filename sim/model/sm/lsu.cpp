@@ -1,8 +1,23 @@
 #include "model/sm/lsu.h"
 
+#include "model/mem/line_memory.h"
+
 namespace simt::model {
 
 using isa::Op;
+
+namespace {
+int lowest(uint32_t m) { return __builtin_ctz(m); }
+}  // namespace
+
+bool SmLsu::MemRequest::operator==(const MemRequest& o) const {
+  if (write != o.write || amo != o.amo || addr != o.addr || be != o.be || lanes != o.lanes) return false;
+  if (amo == 8 && cmp != o.cmp) return false;
+  for (size_t w = 0; w < wdata.size() && w < o.wdata.size(); ++w) {
+    if (((be >> (4 * w)) & 0xFu) && (write || amo) && wdata[w] != o.wdata[w]) return false;
+  }
+  return true;
+}
 
 SmLsu::SmLsu(const Config& cfg)
     : cfg_(cfg),
@@ -24,75 +39,132 @@ void SmLsu::clearShared(int cta, int words) {
   for (int i = 0; i < words; ++i) shared_[index(cta, i)] = 0;
 }
 
+// Every executing lane's address, in ascending lane order: the first bad one faults, and
+// then nothing is performed.
+bool SmLsu::check(const Instruction& in, const WarpRegs& regs, Result& res) const {
+  const Access acc = accessOf(in.op);
+  const uint64_t size = acc.shared ? cfg_.sharedBytes : cfg_.globalBytes;
+  for (int l = 0; l < 32; ++l) {
+    if (!((in.exec >> l) & 1u)) continue;
+    const uint32_t a = (in.immB ? 0u : regs[in.ra][static_cast<size_t>(l)]) + in.imm;
+    const bool misaligned = acc.v4 ? (a & 15u) != 0 : (a & 3u) != 0;
+    const bool outOfRange = static_cast<uint64_t>(a) + (acc.v4 ? 16 : 4) > size;
+    if (!misaligned && !outOfRange) continue;
+    res.fault = acc.shared ? (misaligned ? Fault::SharedAlign : Fault::SharedRange)
+                           : (misaligned ? Fault::GlobalAlign : Fault::GlobalRange);
+    res.faultLane = l;
+    // v4 past the end: the first element that does not fit.
+    res.faultAddr = (misaligned || a + 4ull > size) ? a : a + (static_cast<uint32_t>(size - a) & ~3u);
+    return false;
+  }
+  return true;
+}
+
 SmLsu::Result SmLsu::execute(const Instruction& in, WarpRegs& regs) {
   Result res;
-  const auto [memory, shared, v4, store, atom, cas] = accessOf(in.op);
-  if (!memory) return res;
-  const int elems = v4 ? 4 : 1;
-  // Operands as the unit latched them in EXEC (a store's data, an atomic's operand and cas's
-  // swap value), before any of this instruction's loads write the registers.
+  const Access acc = accessOf(in.op);
+  if (!acc.memory || !check(in, regs, res)) return res;
+  if (acc.shared) executeShared(in, regs, res);
+  else executeGlobal(in, regs, res);
+  return res;
+}
+
+void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
+  const Access acc = accessOf(in.op);
+  // Operands as the unit latched them in EXEC, before any of this instruction's loads write.
   const auto base = regs[in.ra];
   const auto opb = regs[in.rb];
   const auto opc = regs[in.sub];
-
-  for (int l = 0; l < 32; ++l) {
-    if (!((in.exec >> l) & 1u)) continue;
-    for (int e = 0; e < elems; ++e) {
-      const uint32_t addr = (in.immB ? 0u : base[static_cast<size_t>(l)]) + in.imm + 4u * static_cast<uint32_t>(e);
-      // The range check is on the 33-bit sum addr + 4 (no wrap), as in the RTL.
-      const uint64_t end = static_cast<uint64_t>(addr) + 4;
-      bool misaligned = false, outOfRange = false;
-      if (shared) {
-        misaligned = (addr & 3u) != 0;
-        outOfRange = end > cfg_.sharedBytes;
-      } else {
-        misaligned = (v4 && e == 0) ? (addr & 15u) != 0 : (addr & 3u) != 0;
-        outOfRange = end > cfg_.globalBytes;
+  const uint32_t lineWords = cfg_.lineBytes / 4;
+  const uint8_t amo = !acc.atom ? 0 : acc.cas ? 8 : static_cast<uint8_t>(in.sub + 1);
+  auto addr = [&](int l) { return (in.immB ? 0u : base[static_cast<size_t>(l)]) + in.imm; };
+  auto line = [&](int l) { return addr(l) & ~(cfg_.lineBytes - 1); };
+  for (int e = 0; e < (acc.v4 ? 4 : 1); ++e) {
+    auto word = [&](int l) {
+      const uint32_t w = acc.v4 ? ((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e) : addr(l) >> 2;
+      return w & (lineWords - 1);
+    };
+    // v4 stores: the element's data register when the pass starts; cas: the swap value.
+    const auto data = acc.v4 ? regs[static_cast<size_t>((in.rb + e) & 31)] : acc.cas ? opc : opb;
+    const int reg = (in.rd + e) & 31;
+    uint32_t pend = in.exec;
+    while (pend) {
+      const int leader = lowest(pend);
+      MemRequest rq;
+      rq.write = acc.store;
+      rq.amo = amo;
+      rq.addr = line(leader);
+      rq.wdata.assign(lineWords, 0);
+      rq.cmp = opb[static_cast<size_t>(leader)];
+      rq.elem = e;
+      for (int l = leader; l < 32; ++l) {
+        if (!((pend >> l) & 1u) || line(l) != rq.addr || (acc.atom && l != leader)) continue;
+        rq.lanes |= 1u << l;
+        rq.be |= 0xFull << (4 * word(l));
+        rq.wdata[word(l)] = data[static_cast<size_t>(l)];
       }
-      if (misaligned || outOfRange) {
-        res.fault = shared ? (misaligned ? Fault::SharedAlign : Fault::SharedRange)
-                           : (misaligned ? Fault::GlobalAlign : Fault::GlobalRange);
-        res.faultLane = l;
-        res.faultAddr = addr;
-        return res;
-      }
-      const int reg = (in.rd + e) & 31;
-      if (shared) {
-        uint32_t& w = shared_[index(in.cta, static_cast<int>(addr / 4))];
-        const uint32_t old = w;
-        if (store) {
-          w = opb[static_cast<size_t>(l)];
-        } else {
-          if (atom) {
-            w = cas ? (old == opb[static_cast<size_t>(l)] ? opc[static_cast<size_t>(l)] : old)
-                    : isa::atomicResult(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
-          }
-          regs[static_cast<size_t>(reg)][static_cast<size_t>(l)] = old;
-          res.writes.push_back({l, reg, old});
+      pend &= ~rq.lanes;
+      // Performed in issue order.
+      const uint32_t first = rq.addr / 4;
+      for (int l = 0; l < 32; ++l) {
+        if (!((rq.lanes >> l) & 1u)) continue;
+        uint32_t& w = global_[first + word(l)];
+        if (acc.store) {
+          w = rq.wdata[word(l)];
+          continue;
         }
-        continue;
+        const uint32_t old = w;
+        if (acc.atom) w = LineMemory::amoApply(amo, old, rq.wdata[word(l)], rq.cmp);
+        regs[static_cast<size_t>(reg)][static_cast<size_t>(l)] = old;
+        res.writes.push_back({l, reg, old});
       }
-      uint32_t& w = global_[addr / 4];
-      if (store) {
-        // v4: each element's data register, read when the element is served.
-        const uint32_t data = v4 ? regs[static_cast<size_t>((in.rb + e) & 31)][static_cast<size_t>(l)]
-                                 : opb[static_cast<size_t>(l)];
-        res.requests.push_back({true, addr, data});
-        w = data;
-        continue;
-      }
-      const uint32_t old = w;
-      res.requests.push_back({false, addr, opb[static_cast<size_t>(l)]});
-      regs[static_cast<size_t>(reg)][static_cast<size_t>(l)] = old;
-      res.writes.push_back({l, reg, old});
-      if (atom) {
-        w = cas ? (old == opb[static_cast<size_t>(l)] ? opc[static_cast<size_t>(l)] : old)
-                : isa::atomicResult(static_cast<isa::AtomOp>(in.sub), old, opb[static_cast<size_t>(l)]);
-        res.requests.push_back({true, addr, w});
-      }
+      res.requests.push_back(std::move(rq));
     }
   }
-  return res;
+}
+
+void SmLsu::executeShared(const Instruction& in, WarpRegs& regs, Result& res) {
+  const Access acc = accessOf(in.op);
+  const auto base = regs[in.ra];
+  const auto opb = regs[in.rb];
+  const auto opc = regs[in.sub];
+  auto idx = [&](int l) { return ((in.immB ? 0u : base[static_cast<size_t>(l)]) + in.imm) >> 2; };
+  auto bank = [&](int l) { return idx(l) % static_cast<uint32_t>(cfg_.sharedBanks); };
+  if (acc.atom) {  // one lane at a time, ascending
+    const uint8_t amo = acc.cas ? 8 : static_cast<uint8_t>(in.sub + 1);
+    for (int l = 0; l < 32; ++l) {
+      if (!((in.exec >> l) & 1u)) continue;
+      uint32_t& w = shared_[index(in.cta, static_cast<int>(idx(l)))];
+      const uint32_t old = w;
+      w = LineMemory::amoApply(amo, old, acc.cas ? opc[static_cast<size_t>(l)] : opb[static_cast<size_t>(l)],
+                               opb[static_cast<size_t>(l)]);
+      regs[in.rd][static_cast<size_t>(l)] = old;
+      res.writes.push_back({l, in.rd, old});
+    }
+    return;
+  }
+  uint32_t pend = in.exec;
+  while (pend) {
+    uint32_t served = 0;
+    for (int l = 0; l < 32; ++l) {
+      if (!((pend >> l) & 1u)) continue;
+      bool conflict = false;
+      for (int k = 0; k < l; ++k) conflict |= ((pend >> k) & 1u) && bank(k) == bank(l) && idx(k) != idx(l);
+      if (!conflict) served |= 1u << l;
+    }
+    for (int l = 0; l < 32; ++l) {  // ascending: the highest lane's store to a word is last
+      if (!((served >> l) & 1u)) continue;
+      uint32_t& w = shared_[index(in.cta, static_cast<int>(idx(l)))];
+      if (acc.store) {
+        w = opb[static_cast<size_t>(l)];
+      } else {
+        regs[in.rd][static_cast<size_t>(l)] = w;
+        res.writes.push_back({l, in.rd, w});
+      }
+    }
+    pend &= ~served;
+    ++res.sharedRounds;
+  }
 }
 
 }  // namespace simt::model

@@ -1,9 +1,13 @@
 // Golden model of simt_sm_lsu, the SM core's load/store unit: one warp memory instruction
-// (ld/st global and shared, v4, atomics and cas) executed lane by lane in ascending lane
-// order, v4 elements in order, with the global-memory port's requests in the order the RTL
-// issues them (an atomic: its read, then its write) and the register writes it makes. The
-// same transactions as the RTL: a test drives one random stream into both and compares the
-// port requests, the register writes, the memories and the fault.
+// (ld/st global and shared, v4, atomics and cas). Every executing lane's address is checked
+// first (a faulting instruction has no effect). Global accesses are coalesced as the RTL
+// does: per v4 element, the lowest lane still to request and every other lane in its line
+// form one request (store words merged in ascending lane order), atomics one request per
+// lane in ascending lane order; the memory performs requests in the order they are issued.
+// Shared accesses are served in rounds: every waiting lane whose bank no lower waiting lane
+// uses for another word. The same transactions as the RTL: a test drives one random stream
+// into both and compares the port's requests (in order), the register writes (as a set:
+// responses may come in any order), the memories, the fault, and the shared rounds.
 #pragma once
 
 #include <array>
@@ -20,13 +24,17 @@ using WarpRegs = std::array<std::array<uint32_t, 32>, 32>;
 class SmLsu {
  public:
   // Fault causes, numbered as simt_pkg::fault_e.
-  enum class Fault : uint8_t { None = 0, GlobalAlign = 4, GlobalRange = 5, SharedAlign = 6, SharedRange = 7 };
+  enum class Fault : uint8_t {
+    None = 0, GlobalAlign = 4, GlobalRange = 5, SharedAlign = 6, SharedRange = 7, MemError = 11
+  };
 
   struct Config {
     uint32_t globalBytes = 4096;  // cfg_global_bytes_i
     uint32_t sharedBytes = 1024;  // cfg_shared_bytes_i (per CTA)
     int numCtas = 2;
     int sharedWords = 256;        // words per resident CTA (the RTL parameter)
+    int sharedBanks = 32;         // SharedBanks
+    uint32_t lineBytes = 64;      // LineBytes
   };
 
   // One instruction: opcode and fields as encoded (isa.h), the executing lanes.
@@ -39,15 +47,24 @@ class SmLsu {
     int cta = 0;        // the warp's resident CTA (its shared memory)
   };
 
-  struct MemRequest {   // a request on the global-memory port
+  struct MemRequest {   // a request on the memory port
     bool write = false;
-    uint32_t addr = 0, data = 0;
-    bool operator==(const MemRequest& o) const { return write == o.write && addr == o.addr && data == o.data; }
+    uint8_t amo = 0;    // simt_mem_pkg::amo_e
+    uint32_t addr = 0;  // the line's address
+    uint64_t be = 0;    // byte enables (lineBytes <= 64)
+    std::vector<uint32_t> wdata;  // the line's words (only enabled words compared)
+    uint32_t cmp = 0;   // cas
+    uint32_t lanes = 0; // the lanes it serves (not on the port)
+    int elem = 0;       // v4 element (not on the port)
+    bool operator==(const MemRequest& o) const;
   };
   struct RegWrite {
     int lane = 0, reg = 0;
     uint32_t value = 0;
     bool operator==(const RegWrite& o) const { return lane == o.lane && reg == o.reg && value == o.value; }
+    bool operator<(const RegWrite& o) const {
+      return lane != o.lane ? lane < o.lane : reg != o.reg ? reg < o.reg : value < o.value;
+    }
   };
   struct Result {
     std::vector<MemRequest> requests;
@@ -55,11 +72,12 @@ class SmLsu {
     Fault fault = Fault::None;
     int faultLane = 0;
     uint32_t faultAddr = 0;
+    int sharedRounds = 0;  // shared loads/stores: cycles of bank access
   };
 
   explicit SmLsu(const Config& cfg);
 
-  // Executes on the model's memories and on regs (loads write it); stops at a fault.
+  // Executes on the model's memories and on regs (loads write it).
   Result execute(const Instruction& in, WarpRegs& regs);
   // The launch's clear of a CTA's shared memory: its first `words` words.
   void clearShared(int cta, int words);
@@ -77,6 +95,9 @@ class SmLsu {
   size_t index(int cta, int word) const {
     return static_cast<size_t>(cta) * static_cast<size_t>(cfg_.sharedWords) + static_cast<size_t>(word);
   }
+  bool check(const Instruction& in, const WarpRegs& regs, Result& res) const;
+  void executeGlobal(const Instruction& in, WarpRegs& regs, Result& res);
+  void executeShared(const Instruction& in, WarpRegs& regs, Result& res);
 
   Config cfg_;
   std::vector<uint32_t> global_;

@@ -509,6 +509,22 @@ struct SmModel::Impl {
     };
     auto srcB = [&](const std::array<uint32_t, 32>& r) { return in.immB ? in.imm : r[in.rb]; };
     auto addr = [&](const std::array<uint32_t, 32>& r) { return (in.immB ? 0u : r[in.ra]) + in.imm; };
+    // Precise memory faults (docs/isa-model.md): every executing lane's access is checked,
+    // in ascending lane order and v4 elements in order, before any takes effect.
+    switch (in.op) {
+      case Op::LdGlobal: case Op::StGlobal: case Op::AtomGlobal: case Op::AtomGlobalCas:
+        lanes([&](int l, auto& r) { globalWord(sl, pc, l, addr(r), 4); });
+        break;
+      case Op::LdGlobalV4: case Op::StGlobalV4:
+        lanes([&](int l, auto& r) {
+          for (uint32_t i = 0; i < 4; ++i) globalWord(sl, pc, l, addr(r) + 4 * i, i ? 4 : 16);
+        });
+        break;
+      case Op::LdShared: case Op::StShared: case Op::AtomShared: case Op::AtomSharedCas:
+        lanes([&](int l, auto& r) { sharedWord(cta, sl, pc, l, addr(r)); });
+        break;
+      default: break;
+    }
     CtrlInstr ci;
     bool control = false;
     switch (in.op) {

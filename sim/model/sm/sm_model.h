@@ -34,6 +34,11 @@ struct RunConfig {
   // Slot-arbiter priority per barrier id (extension, seed 000 [0108]; higher first, 0..3 on
   // the core). Default 0 for all: round robin.
   std::array<uint8_t, 16> barrierPriority{};
+  // The memory behind the core's port (engines rtl and cosim; the ISA model's memory is
+  // architectural): cycles from a request's transfer to its response, and the data
+  // channel's bytes per cycle (docs/blocks/mem_port.md, "The harness's memory").
+  uint32_t memLatency = 20;
+  uint32_t memBandwidth = 16;
   static constexpr int kMaxBarrierPriority = 3;
   static constexpr int kMaxWarpSlots = 32;
   static constexpr int maxThreadsPerCta() { return kMaxWarpSlots * 32; }

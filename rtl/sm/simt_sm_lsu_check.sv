@@ -1,0 +1,52 @@
+// Load/store unit, address check: every executing lane's access against alignment and the
+// memory's size, before any lane's access is performed, so that a faulting memory
+// instruction has no effect (precise faults: docs/blocks/sm.md). The fault named is the
+// first in ISA order (ascending lane, then v4 element): a lane's misalignment (v4: element
+// 0 on 16 bytes) before its first element past the end.
+module simt_sm_lsu_check (
+  input  logic [31:0]         exec_i,
+  input  logic [32*32-1:0]    addr_i,    // each lane's address (v4: element 0's)
+  input  logic                shared_i,
+  input  logic                v4_i,
+  input  logic [31:0]         size_i,    // bytes of the memory addressed
+  output simt_sm_pkg::fault_t fault_o
+);
+
+  // One limit for every lane: an access fits when its address is at most size - bytes.
+  logic [32:0] limit;
+  assign limit = {1'b0, size_i} - (v4_i ? 33'd16 : 33'd4);
+
+  logic [31:0] bad;
+  logic [31:0] misaligned;
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      logic [31:0] a;
+      a = addr_i[l*32 +: 32];
+      misaligned[l] = v4_i ? (a[3:0] != 4'd0) : (a[1:0] != 2'b00);
+      bad[l] = exec_i[l] && (misaligned[l] || limit[32] || {1'b0, a} > limit);
+    end
+  end
+
+  // The first bad lane's address: element 0 unless it fits, else (v4) the element at the
+  // last whole word that fits.
+  logic [4:0]  first;
+  logic [31:0] first_addr;
+  logic [32:0] room;  // bytes from the address to the end (negative: past it)
+  assign first      = simt_sm_pkg::lowest(bad);
+  assign first_addr = addr_i[first*32 +: 32];
+  assign room       = {1'b0, size_i} - {1'b0, first_addr};
+  always_comb begin
+    fault_o = '0;
+    if (bad != '0) begin
+      fault_o.cause  = shared_i ? (misaligned[first] ? simt_pkg::FltSharedAlign
+                                                     : simt_pkg::FltSharedRange)
+                                : (misaligned[first] ? simt_pkg::FltGlobalAlign
+                                                     : simt_pkg::FltGlobalRange);
+      fault_o.lane_v = 1'b1;
+      fault_o.lane   = first;
+      if (misaligned[first] || room[32] || room < 33'd4) fault_o.addr = first_addr;
+      else fault_o.addr = first_addr + {room[31:2], 2'b00};
+    end
+  end
+
+endmodule

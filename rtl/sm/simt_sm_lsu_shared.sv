@@ -1,0 +1,194 @@
+// Load/store unit, shared memory: the CTAs' on-chip shared memory in Banks word-interleaved
+// banks (bank = word index mod Banks), and a warp instruction's accesses to it.
+//
+// Loads and stores serve every lane whose bank no lower lane still waiting uses for another
+// word, each cycle: a conflict-free access (lanes in distinct banks, or on one word, a
+// broadcast) takes one cycle, and conflicts are serialised by bank, not lane by lane. Lanes
+// storing to one word are served together and the highest one's data is written (ascending
+// lane order). Atomics go one lane per two cycles (read, then write), in ascending lane
+// order. A load's words reach the register file the cycle after their banks are read.
+module simt_sm_lsu_shared #(
+  parameter int  NumCtas     = 4,
+  parameter int  SharedWords = 1024,
+  parameter int  Banks       = 32,
+  localparam int CtaW        = (NumCtas > 1) ? $clog2(NumCtas) : 1,
+  localparam int ShAW        = $clog2(NumCtas * SharedWords),
+  localparam int IdxW        = $clog2(SharedWords),
+  localparam int BankW       = $clog2(Banks),
+  localparam int RowW        = ShAW - BankW
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+
+  input  logic                start_i,   // the lanes in exec_i, with the operands below
+  input  logic [31:0]         exec_i,
+  input  logic [CtaW-1:0]     cta_i,
+  input  logic [32*32-1:0]    addr_i,    // each lane's byte address (checked)
+  input  logic [32*32-1:0]    data_i,    // store data / atomic operand
+  input  logic [32*32-1:0]    swap_i,    // cas: the value swapped in
+  input  logic                store_i,
+  input  logic                atom_i,
+  input  logic [3:0]          amo_i,     // simt_mem_pkg::amo_e of an atomic
+  output logic                busy_o,
+  output logic                done_o,
+  output logic                conflict_o, // a cycle in which some waiting lane was not served
+
+  output logic [31:0]         rf_we_o,   // loaded words (the unit's destination register)
+  output logic [32*32-1:0]    rf_wdata_o,
+
+  input  logic                clr_i,     // launch: clear one word
+  input  logic [ShAW-1:0]     clr_addr_i
+);
+
+  logic [31:0] pend_d, pend_q;
+  logic [31:0] wb_d, wb_q;       // lanes whose banks were read last cycle (a load)
+  logic        phase_d, phase_q; // atomic: 0 read the leader's word, 1 write it
+  logic        active_d, active_q;
+
+  // Each lane's word index in its CTA's region, bank and row.
+  logic [IdxW-1:0]  idx  [32];
+  logic [BankW-1:0] bank [32];
+  logic [RowW-1:0]  row  [32];
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      idx[l]  = addr_i[l*32 + 2 +: IdxW];
+      bank[l] = idx[l][BankW-1:0];
+      row[l]  = RowW'((ShAW'(cta_i) * ShAW'(SharedWords) + ShAW'(idx[l])) >> BankW);
+    end
+  end
+
+  // Lanes served this cycle: no lower waiting lane uses the bank for another word.
+  logic [31:0] conflict, served;
+  logic [4:0]  leader;
+  assign leader = simt_sm_pkg::lowest(pend_q);
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      conflict[l] = 1'b0;
+      for (int k = 0; k < l; k++) begin
+        if (pend_q[k] && bank[k] == bank[l] && idx[k] != idx[l]) conflict[l] = 1'b1;
+      end
+    end
+    if (atom_i) served = (pend_q != '0 && !phase_q) ? (32'd1 << leader) : '0;
+    else served = pend_q & ~conflict;
+  end
+
+  // ---- Banks ------------------------------------------------------------------------------
+  logic [Banks-1:0]  b_we, b_re;
+  logic [RowW-1:0]   b_waddr [Banks];
+  logic [RowW-1:0]   b_raddr [Banks];
+  logic [31:0]       b_wdata [Banks];
+  logic [31:0]       b_rdata [Banks];
+  logic [31:0]       atom_old, atom_new;
+  assign atom_old = b_rdata[bank[leader]];
+  // cas: the swap value (rc) in if the old word equals the compare operand (rb).
+  assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old,
+                                            (amo_i == simt_mem_pkg::AmoCas) ? swap_i[leader*32 +: 32]
+                                                                           : data_i[leader*32 +: 32],
+                                            data_i[leader*32 +: 32]);
+
+  always_comb begin
+    for (int b = 0; b < Banks; b++) begin
+      b_we[b]    = 1'b0;
+      b_re[b]    = 1'b0;
+      b_waddr[b] = '0;
+      b_raddr[b] = '0;
+      b_wdata[b] = '0;
+      // The highest served lane on the bank drives it (all of them address one word).
+      for (int l = 0; l < 32; l++) begin
+        if (active_q && served[l] && bank[l] == BankW'(b)) begin
+          b_we[b]    = store_i;
+          b_re[b]    = !store_i;
+          b_waddr[b] = row[l];
+          b_raddr[b] = row[l];
+          b_wdata[b] = data_i[l*32 +: 32];
+        end
+      end
+      if (active_q && atom_i && phase_q && bank[leader] == BankW'(b)) begin
+        b_we[b]    = 1'b1;
+        b_waddr[b] = row[leader];
+        b_wdata[b] = atom_new;
+      end
+      if (clr_i && clr_addr_i[BankW-1:0] == BankW'(b)) begin
+        b_we[b]    = 1'b1;
+        b_waddr[b] = clr_addr_i[ShAW-1:BankW];
+        b_wdata[b] = '0;
+      end
+    end
+  end
+
+  for (genvar b = 0; b < Banks; b++) begin : g_bank
+    simt_ram_1r1w #(.Width(32), .Depth(NumCtas * SharedWords / Banks)) u_bank (
+      .clk_i   (clk_i),
+      .we_i    (b_we[b]),
+      .waddr_i (b_waddr[b]),
+      .wdata_i (b_wdata[b]),
+      .re_i    (b_re[b]),
+      .raddr_i (b_raddr[b]),
+      .rdata_o (b_rdata[b])
+    );
+  end
+
+  // ---- Sequencing and the register-file write -----------------------------------------------
+  always_comb begin
+    pend_d   = pend_q;
+    phase_d  = phase_q;
+    active_d = active_q;
+    wb_d     = '0;
+    done_o   = 1'b0;
+    rf_we_o  = '0;
+    for (int l = 0; l < 32; l++) rf_wdata_o[l*32 +: 32] = b_rdata[bank[l]];
+
+    if (start_i) begin
+      pend_d   = exec_i;
+      phase_d  = 1'b0;
+      active_d = 1'b1;
+    end else if (active_q) begin
+      rf_we_o = wb_q;
+      if (atom_i) begin
+        if (phase_q) begin
+          rf_we_o = 32'd1 << leader;
+          pend_d  = pend_q & ~(32'd1 << leader);
+        end
+        phase_d = !phase_q;
+      end else begin
+        pend_d = pend_q & ~served;
+        wb_d   = store_i ? '0 : served;
+      end
+      // Done in the cycle the last words are written: loads write the cycle after their
+      // read; stores and atomics end with their last bank write.
+      if (pend_d == '0 && (atom_i || store_i || pend_q == '0)) begin
+        done_o   = 1'b1;
+        active_d = 1'b0;
+      end
+    end
+  end
+  assign busy_o     = active_q;
+  assign conflict_o = active_q && !atom_i && (pend_q & ~served) != '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pend_q   <= '0;
+      wb_q     <= '0;
+      phase_q  <= 1'b0;
+      active_q <= 1'b0;
+    end else begin
+      pend_q   <= pend_d;
+      wb_q     <= wb_d;
+      phase_q  <= phase_d;
+      active_q <= active_d;
+    end
+  end
+
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(start_i && (active_q || exec_i == '0)))
+        else $error("lsu shared: start while busy or without lanes");
+      assert (!(clr_i && active_q)) else $error("lsu shared: clear during an access");
+      assert (!(active_q && !atom_i && pend_q != '0 && served == '0))
+        else $error("lsu shared: no lane served while lanes wait");
+    end
+  end
+`endif
+
+endmodule
