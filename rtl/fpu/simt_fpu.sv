@@ -107,14 +107,15 @@ module simt_fpu (
     endcase
   end
 
-  // Stage registers of the direct results: [0] after the first edge ... [Stages-1] output.
-  logic [Stages-1:0]       dir_valid_q, dir_valid_d;
-  logic [Stages-1:0][31:0] dir_result_q, dir_result_d;
-  logic [Stages-1:0]       dir_pred_q, dir_pred_d;
+  // Stage registers of the direct results, the first stage in the low bits, the output
+  // stage in the high bits (result: 32 bits per stage).
+  logic [Stages-1:0]    dir_valid_q, dir_valid_d;
+  logic [Stages*32-1:0] dir_result_q, dir_result_d;
+  logic [Stages-1:0]    dir_pred_q, dir_pred_d;
 
   always_comb begin
     dir_valid_d  = {dir_valid_q[Stages-2:0], valid_i && is_direct};
-    dir_result_d = {dir_result_q[Stages-2:0], dir_result};
+    dir_result_d = {dir_result_q[(Stages-1)*32-1:0], dir_result};
     dir_pred_d   = {dir_pred_q[Stages-2:0], dir_pred};
   end
 
@@ -129,7 +130,7 @@ module simt_fpu (
   end
 
   assign valid_o  = fma_valid_o || dir_valid_q[Stages-1];
-  assign result_o = fma_valid_o ? fma_result : dir_result_q[Stages-1];
+  assign result_o = fma_valid_o ? fma_result : dir_result_q[Stages*32-1 -: 32];
   assign pred_o   = dir_valid_q[Stages-1] && dir_pred_q[Stages-1];
 
   // ---------------------------------------------------------------------------------------

@@ -166,10 +166,10 @@ module simt_fpu_fma (
   simt_fpu_lzc #(.Width(MagW)) u_lzc (
     .in_i   (mag),
     .cnt_o  (lz),
+    .norm_o (norm),
     .zero_o (mag_zero)
   );
 
-  assign norm  = mag << lz;
   // The leading one at window bit 73 - lz.
   assign b_exp = b_ewin0_q + 12'sd73 - $signed({5'b0, lz});
 

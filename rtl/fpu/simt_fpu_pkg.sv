@@ -59,10 +59,10 @@ package simt_fpu_pkg;
   function automatic logic round_up(logic [1:0] rm, logic sign, logic lsb, logic guard,
                                     logic sticky);
     unique case (rm)
-      RmRne:   round_up = guard && (sticky || lsb);
-      RmRtz:   round_up = 1'b0;
-      RmRdn:   round_up = sign && (guard || sticky);
-      default: round_up = !sign && (guard || sticky);
+      simt_fpu_pkg::RmRne: round_up = guard && (sticky || lsb);
+      simt_fpu_pkg::RmRtz: round_up = 1'b0;
+      simt_fpu_pkg::RmRdn: round_up = sign && (guard || sticky);
+      default:             round_up = !sign && (guard || sticky);
     endcase
   endfunction
 
