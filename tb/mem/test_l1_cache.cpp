@@ -20,9 +20,11 @@
 #include <cstdio>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Vl1_cache.h"
+#include "Vl1_cache_small.h"
 #include "common/harness.h"
 #include "common/port_bits.h"
 #include "common/sim_context.h"
@@ -33,19 +35,27 @@ namespace {
 
 using model::L1Cache;
 
-// The verilated geometry (CMakeLists.txt: Vl1_cache, the defaults).
-constexpr uint32_t kLineBytes = 64;
-constexpr uint32_t kLineWords = kLineBytes / 4;
-constexpr uint32_t kWays = 4;
-constexpr uint32_t kSets = 16384 / (kWays * kLineBytes);  // 64
-constexpr uint32_t kMshrs = 8;
-constexpr uint32_t kIds = 16;
-constexpr uint32_t kMemIdTop = 1u << 4;  // MemIdW = 5: the forwarded-request bit
-constexpr uint32_t kMemWords = 32768 / 4;  // 32 KiB behind the cache
-// Lines whose tag (address / (sets * line)) is 7 have nothing behind them: every access errors.
-bool errorLine(uint32_t addr) { return (addr / (kSets * kLineBytes)) == 7; }
+// The verilated geometries (CMakeLists.txt): Vl1_cache at the defaults, Vl1_cache_small.
+template <class D, uint32_t Size, uint32_t LineB, uint32_t NWays, uint32_t NMshrs, uint32_t IdBits>
+struct Geometry {
+  using Dut = D;
+  static constexpr uint32_t kSize = Size, kLineBytes = LineB, kLineWords = LineB / 4, kWays = NWays,
+                            kSets = Size / (NWays * LineB), kMshrs = NMshrs, kIds = 1u << IdBits;
+  static constexpr uint32_t kMshrW = NMshrs > 1 ? (NMshrs > 2 ? (NMshrs > 4 ? (NMshrs > 8 ? 4 : 3) : 2) : 1) : 1;
+  static constexpr uint32_t kMemIdW = 1 + (IdBits > kMshrW ? IdBits : kMshrW);
+  static constexpr uint32_t kMemIdTop = 1u << (kMemIdW - 1);  // the forwarded-request bit
+  static constexpr uint64_t kBeMask = LineB >= 64 ? ~0ull : ((1ull << LineB) - 1);
+};
+using Default = Geometry<Vl1_cache, 16384, 64, 4, 8, 4>;
+using Small = Geometry<Vl1_cache_small, 1024, 32, 2, 2, 3>;  // 16 sets
 
-using Line = std::array<uint32_t, kLineWords>;
+constexpr uint32_t kLineBytes = Default::kLineBytes;
+constexpr uint32_t kLineWords = Default::kLineWords;
+constexpr uint32_t kSets = Default::kSets;
+constexpr uint32_t kIds = Default::kIds;
+constexpr uint32_t kMemWords = 32768 / 4;  // 32 KiB behind the cache
+
+using Line = std::array<uint32_t, 16>;  // up to 64-byte lines; words past the line stay 0
 
 struct CoreReq {
   uint32_t id = 0;
@@ -86,8 +96,8 @@ uint32_t amoApply(uint8_t op, uint32_t old, uint32_t v, uint32_t cmp) {
 }
 
 // Byte-enabled write of a line into a word array.
-void writeBytes(std::vector<uint32_t>& mem, uint32_t addr, uint64_t be, const Line& data) {
-  for (uint32_t w = 0; w < kLineWords; ++w) {
+void writeBytes(std::vector<uint32_t>& mem, uint32_t addr, uint64_t be, const Line& data, uint32_t lineWords) {
+  for (uint32_t w = 0; w < lineWords; ++w) {
     uint32_t& word = mem[addr / 4 + w];
     for (uint32_t b = 0; b < 4; ++b) {
       if ((be >> (4 * w + b)) & 1u) word = (word & ~(0xFFu << (8 * b))) | (data[w] & (0xFFu << (8 * b)));
@@ -96,7 +106,7 @@ void writeBytes(std::vector<uint32_t>& mem, uint32_t addr, uint64_t be, const Li
 }
 uint32_t amoWord(uint64_t be) {
   uint32_t w = 0;
-  while (w < kLineWords && !((be >> (4 * w)) & 1u)) ++w;
+  while (w < 16 && !((be >> (4 * w)) & 1u)) ++w;
   return w;
 }
 
@@ -110,8 +120,15 @@ struct Timing {
   std::function<bool(const MemReq&)> forceErr;  // directed tests
 };
 
+// Lines whose tag (address / (sets * line)) is 7 have nothing behind them: every access errors.
+template <class G>
+bool errorLine(uint32_t addr) { return (addr / (G::kSets * G::kLineBytes)) == 7; }
+
 // The memory behind the cache: performs a request when it accepts it, answers later.
+template <class G>
 class TestMemory {
+  static constexpr uint32_t kLineWords = G::kLineWords;
+
  public:
   struct Rsp {
     uint32_t id = 0;
@@ -132,7 +149,7 @@ class TestMemory {
     rsp.id = r.id;
     rsp.order = accepted_++;
     const bool fill = !r.we && !r.amo;
-    bool err = errorLine(r.addr) || r.addr / 4 + kLineWords > words_.size();
+    bool err = errorLine<G>(r.addr) || r.addr / 4 + kLineWords > words_.size();
     if (!err && fill && t_.fillErrPct && rng_.chance(t_.fillErrPct)) err = true;
     if (!err && t_.forceErr && t_.forceErr(r)) err = true;
     rsp.err = err;
@@ -143,7 +160,7 @@ class TestMemory {
         rsp.rdata[w] = word;
         word = amoApply(r.amo, word, r.wdata[w], r.cmp);
       } else if (r.we) {
-        writeBytes(words_, r.addr, r.be, r.wdata);
+        writeBytes(words_, r.addr, r.be, r.wdata, kLineWords);
       } else {
         for (uint32_t w = 0; w < kLineWords; ++w) rsp.rdata[w] = words_[r.addr / 4 + w];
       }
@@ -217,10 +234,17 @@ struct Answer {
   Line rdata{};
 };
 
+template <class G>
 class L1Bench {
+  static constexpr uint32_t kLineBytes = G::kLineBytes, kLineWords = G::kLineWords, kSets = G::kSets,
+                            kMshrs = G::kMshrs, kIds = G::kIds, kMemIdTop = G::kMemIdTop;
+  static bool errorLine(uint32_t addr) { return tb::errorLine<G>(addr); }
+  using Dut = typename G::Dut;
+
  public:
   L1Bench(uint64_t seed, Coverage* cov = nullptr)
-      : sim_("simt_l1_cache", seed), rng_(seed), model_(L1Cache::Config{}), mem_(kMemWords),
+      : sim_("simt_l1_cache", seed), rng_(seed),
+        model_(L1Cache::Config{G::kSize, G::kWays, G::kLineBytes, G::kMshrs, G::kIds}), mem_(kMemWords),
         ref_(kMemWords), port_(mem_, rng_), cov_(cov) {
     for (uint32_t i = 0; i < kMemWords; ++i) mem_[i] = static_cast<uint32_t>(rng_.bits(32));
     ref_ = mem_;
@@ -253,7 +277,7 @@ class L1Bench {
   }
   Rng& rng() { return rng_; }
   std::vector<uint32_t>& ref() { return ref_; }
-  TestMemory& port() { return port_; }
+  TestMemory<G>& port() { return port_; }
   const L1Cache& model() const { return model_; }
   const std::vector<Event>& events() const { return events_; }
   const std::vector<Answer>& answers() const { return answers_; }
@@ -297,19 +321,19 @@ class L1Bench {
 
   // A random request over a few sets and tags (hits, merges, evictions, the error region).
   CoreReq randomReq() {
-    static constexpr uint32_t kSetPool[] = {0, 1, 17, 63};
+    const uint32_t setPool[] = {0, 1, kSets / 4 + 1, kSets - 1};
     CoreReq r;
-    const uint32_t set = kSetPool[rng_.below(4)];
+    const uint32_t set = setPool[rng_.below(4)];
     const uint32_t tag = rng_.chance(3) ? 7u : static_cast<uint32_t>(rng_.below(7));
     r.addr = (tag * kSets + set) * kLineBytes;
     const int k = rng_.below(100);
     if (k < 60) {
-      r.be = rng_.chance(50) ? ~0ull : rng_.bits64();
+      r.be = (rng_.chance(50) ? ~0ull : rng_.bits64()) & G::kBeMask;
     } else if (k < 85) {
       r.we = true;
-      r.be = rng_.chance(30) ? ~0ull : rng_.bits64();
+      r.be = (rng_.chance(30) ? ~0ull : rng_.bits64()) & G::kBeMask;
       if (r.be == 0) r.be = 1;
-      for (auto& w : r.wdata) w = static_cast<uint32_t>(rng_.bits(32));
+      for (uint32_t w = 0; w < kLineWords; ++w) r.wdata[w] = static_cast<uint32_t>(rng_.bits(32));
     } else {
       r.amo = static_cast<uint8_t>(rng_.range(1, 8));
       const uint32_t w = static_cast<uint32_t>(rng_.below(kLineWords));
@@ -372,14 +396,14 @@ class L1Bench {
     sim_->core_req_we_i = cur_.we;
     sim_->core_req_amo_i = cur_.amo;
     sim_->core_req_addr_i = cur_.addr;
-    sim_->core_req_be_i = cur_.be;
+    sim_->core_req_be_i = static_cast<std::remove_reference_t<decltype(sim_->core_req_be_i)>>(cur_.be);
     for (uint32_t w = 0; w < kLineWords; ++w) setBits(sim_->core_req_wdata_i, static_cast<int>(32 * w), 32, cur_.wdata[w]);
     sim_->core_req_cmp_i = cur_.cmp;
     sim_->core_rsp_ready_i = rng_.chance(t_.coreRspReadyPct);
     sim_->inv_i = invNext_;
     // Memory side.
     sim_->mem_req_ready_i = port_.ready();
-    const TestMemory::Rsp* r = port_.offered();
+    const typename TestMemory<G>::Rsp* r = port_.offered();
     sim_->mem_rsp_valid_i = r != nullptr;
     sim_->mem_rsp_id_i = r ? static_cast<uint8_t>(r->id) : 0;
     sim_->mem_rsp_err_i = r && r->err;
@@ -524,7 +548,7 @@ class L1Bench {
           p.expect[w] = word;
           word = amoApply(cur_.amo, word, cur_.wdata[w], cur_.cmp);
         } else if (cur_.we) {
-          writeBytes(ref_, cur_.addr, cur_.be, cur_.wdata);
+          writeBytes(ref_, cur_.addr, cur_.be, cur_.wdata, kLineWords);
         } else {
           for (uint32_t w = 0; w < kLineWords; ++w) p.expect[w] = ref_[cur_.addr / 4 + w];
         }
@@ -610,11 +634,11 @@ class L1Bench {
     return b;
   }
 
-  SimContext<Vl1_cache> sim_;
+  SimContext<Dut> sim_;
   Rng rng_;
   L1Cache model_;
   std::vector<uint32_t> mem_, ref_;
-  TestMemory port_;
+  TestMemory<G> port_;
   Coverage* cov_;
   Timing t_;
   std::deque<CoreReq> queue_;
@@ -623,7 +647,7 @@ class L1Bench {
   std::set<uint32_t> outstanding_;
   std::map<uint32_t, Pending> pending_;
   std::deque<uint32_t> inA_;  // accepted, not yet decided (in order)
-  std::array<bool, kMshrs> fillErr_{};
+  std::array<bool, 16> fillErr_{};
   uint64_t accepted_ = 0;
   std::vector<Event> events_;
   std::vector<Answer> answers_;
@@ -660,14 +684,14 @@ Timing fixed(int latency) {
   t.minLat = t.maxLat = latency;
   return t;
 }
-std::vector<Event> lookups(const L1Bench& b) {
+std::vector<Event> lookups(const L1Bench<Default>& b) {
   std::vector<Event> v;
   for (const auto& e : b.events()) {
     if (e.kind == Event::Lookup) v.push_back(e);
   }
   return v;
 }
-std::vector<Event> fills(const L1Bench& b) {
+std::vector<Event> fills(const L1Bench<Default>& b) {
   std::vector<Event> v;
   for (const auto& e : b.events()) {
     if (e.kind == Event::Fill) v.push_back(e);
@@ -675,31 +699,32 @@ std::vector<Event> fills(const L1Bench& b) {
   return v;
 }
 // The answers in request order.
-std::vector<Answer> byRequest(const L1Bench& b) {
+std::vector<Answer> byRequest(const L1Bench<Default>& b) {
   std::vector<Answer> v = b.answers();
   std::sort(v.begin(), v.end(), [](const Answer& x, const Answer& y) { return x.order < y.order; });
   return v;
 }
-size_t memReads(const L1Bench& b) {
+size_t memReads(const L1Bench<Default>& b) {
   size_t n = 0;
-  for (const auto& r : const_cast<L1Bench&>(b).port().requests) n += (!r.we && !r.amo) ? 1 : 0;
+  for (const auto& r : const_cast<L1Bench<Default>&>(b).port().requests) n += (!r.we && !r.amo) ? 1 : 0;
   return n;
 }
 using O = L1Cache::Outcome;
 
-TEST(L1Cache, RandomTrafficMatchesModelAndReference) {
+template <class G>
+void randomTraffic(const char* name) {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
-    std::printf("L1Cache random: seed %llu (replay with SIMT_SEED=%llu)\n",
+    std::printf("%s random: seed %llu (replay with SIMT_SEED=%llu)\n", name,
                 static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
-    Coverage cov("l1_cache");
+    Coverage cov(name);
     cov.define({"read hit", "read merge", "read alloc", "write hit", "write miss",
                 "atomic hit (invalidates)", "atomic miss", "eviction", "fill error",
                 "fill dropped (invalidated in flight)", "fill answers several (merged)",
                 "error answered (region)", "stall: MSHRs full", "stall: order (line in flight)",
                 "all MSHRs busy", "response out of order", "core response back-pressure",
                 "memory request back-pressure", "invalidate all", "memory reordered"});
-    L1Bench b(seed, &cov);
+    L1Bench<G> b(seed, &cov);
     const int n = 4000 * lengthScale();
     // Phases: mixed latency; long latency (MSHRs fill up, merges); fill errors.
     const Timing phases[3] = {
@@ -710,7 +735,7 @@ TEST(L1Cache, RandomTrafficMatchesModelAndReference) {
     for (const Timing& t : phases) {
       b.setTiming(t);
       for (int i = 0; i < n && b.ok();) {
-        if (b.outstanding() < kIds) {
+        if (b.outstanding() < G::kIds) {
           b.push(b.randomReq());
           ++i;
           if (b.rng().chance(1) && b.rng().chance(20)) b.invalidateNext();
@@ -724,8 +749,8 @@ TEST(L1Cache, RandomTrafficMatchesModelAndReference) {
     b.finalChecks();
     cov.requireAllHit();
     EXPECT_GT(b.model().counters().hits, 0u);
-    std::printf("L1Cache random: %llu cycles, %llu hits, %llu misses, %llu merges, %llu evictions\n",
-                static_cast<unsigned long long>(b.cycles()),
+    std::printf("%s random: %llu cycles, %llu hits, %llu misses, %llu merges, %llu evictions\n",
+                name, static_cast<unsigned long long>(b.cycles()),
                 static_cast<unsigned long long>(b.model().counters().hits),
                 static_cast<unsigned long long>(b.model().counters().misses),
                 static_cast<unsigned long long>(b.model().counters().merges),
@@ -734,8 +759,12 @@ TEST(L1Cache, RandomTrafficMatchesModelAndReference) {
   }
 }
 
+TEST(L1Cache, RandomTrafficMatchesModelAndReference) { randomTraffic<Default>("l1_cache"); }
+// 2 ways, 2 MSHRs, 32-byte lines, 8 ids, 16 sets: full MSHRs and evictions all the time.
+TEST(L1CacheSmall, RandomTrafficMatchesModelAndReference) { randomTraffic<Small>("l1_cache_small"); }
+
 TEST(L1Cache, HitAfterFill) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(10));
   const uint32_t x = lineAddr(2, 9);
   b.push(rd(x));
@@ -754,7 +783,7 @@ TEST(L1Cache, HitAfterFill) {
 }
 
 TEST(L1Cache, MergeOfMissesToOneLine) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(40));
   const uint32_t x = lineAddr(1, 3);
   for (int i = 0; i < 6; ++i) b.push(rd(x));
@@ -773,7 +802,7 @@ TEST(L1Cache, MergeOfMissesToOneLine) {
 }
 
 TEST(L1Cache, MshrsFullBackPressure) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(60));
   for (uint32_t i = 0; i < 12; ++i) b.push(rd(lineAddr(i % 6, i)));  // 12 distinct lines
   ASSERT_TRUE(b.drain());
@@ -788,7 +817,7 @@ TEST(L1Cache, MshrsFullBackPressure) {
 }
 
 TEST(L1Cache, WriteHitUpdatesTheLine) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(8));
   const uint32_t x = lineAddr(3, 20);
   b.push(rd(x));
@@ -809,7 +838,7 @@ TEST(L1Cache, WriteHitUpdatesTheLine) {
 }
 
 TEST(L1Cache, WriteMissDoesNotAllocate) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(8));
   const uint32_t y = lineAddr(4, 33);
   b.push(wr(y, ~0ull, 0x33));
@@ -827,7 +856,7 @@ TEST(L1Cache, WriteMissDoesNotAllocate) {
 }
 
 TEST(L1Cache, AtomicThenReadSeesTheResult) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(12));
   const uint32_t x = lineAddr(0, 40);
   b.push(rd(x));
@@ -850,7 +879,7 @@ TEST(L1Cache, AtomicThenReadSeesTheResult) {
 // A read miss on X in flight, then a write to X, then a read of X: the write waits for the
 // fill (which must not overwrite it), the first read gets the old bytes, the second the new.
 TEST(L1Cache, ReadMissThenWriteKeepsOrder) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(40));
   const uint32_t x = lineAddr(5, 7);
   const uint32_t old5 = b.ref()[x / 4 + 5];
@@ -874,7 +903,7 @@ TEST(L1Cache, ReadMissThenWriteKeepsOrder) {
 }
 
 TEST(L1Cache, ErrorFillAnswersEveryMergedReadAndAllocatesNothing) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   Timing t = fixed(30);
   int errs = 1;
   t.forceErr = [&errs](const MemReq& r) { return !r.we && !r.amo && errs-- > 0; };
@@ -897,7 +926,7 @@ TEST(L1Cache, ErrorFillAnswersEveryMergedReadAndAllocatesNothing) {
 
 // Tree pseudo-LRU: A B C D fill ways 0-3, A and C are touched, then E F G replace B, D, A.
 TEST(L1Cache, EvictionOrderOfASet) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(5));
   const uint32_t set = 11;
   const uint32_t A = lineAddr(0, set), B = lineAddr(1, set), C = lineAddr(2, set), D = lineAddr(3, set);
@@ -920,7 +949,7 @@ TEST(L1Cache, EvictionOrderOfASet) {
 }
 
 TEST(L1Cache, InvalidateAllDropsLinesAndFillsInFlight) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(30));
   const uint32_t x = lineAddr(1, 2), y = lineAddr(2, 2);
   b.push(rd(x));
@@ -943,7 +972,7 @@ TEST(L1Cache, InvalidateAllDropsLinesAndFillsInFlight) {
 }
 
 TEST(L1Cache, IdleOnlyWhenNothingOutstanding) {
-  L1Bench b(baseSeed());
+  L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(20));
   b.push(wr(lineAddr(0, 1), ~0ull, 1));
   for (int i = 0; i < 4; ++i) b.step();
