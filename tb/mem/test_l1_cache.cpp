@@ -782,6 +782,23 @@ TEST(L1Cache, HitAfterFill) {
   b.finalChecks();
 }
 
+// Non-blocking: a hit is answered while an earlier miss is still in flight.
+TEST(L1Cache, HitUnderMiss) {
+  L1Bench<Default> b(baseSeed());
+  b.setTiming(fixed(60));
+  const uint32_t x = lineAddr(1, 30), y = lineAddr(2, 31);
+  b.push(rd(y));
+  ASSERT_TRUE(b.drain());
+  b.push(rd(x));
+  b.push(rd(y));
+  ASSERT_TRUE(b.drain());
+  ASSERT_EQ(b.answers().size(), 3u);
+  EXPECT_EQ(b.answers()[1].addr, y) << "the hit waited for the miss";
+  EXPECT_EQ(b.answers()[2].addr, x);
+  EXPECT_LT(b.cycles(), 2u * 60 + 30) << "the hit was not answered under the miss";
+  b.finalChecks();
+}
+
 TEST(L1Cache, MergeOfMissesToOneLine) {
   L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(40));
