@@ -698,11 +698,14 @@ module simt_l1_cache #(
 `ifdef VERILATOR
   logic [NumIds-1:0]         core_out_q;   // core ids accepted and not yet answered
   logic [(1 << MemIdW)-1:0]  mem_out_q;    // memory ids sent and not yet answered
+  logic [31:0]               undecided_q;  // requests accepted minus requests decided
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      core_out_q <= '0;
-      mem_out_q  <= '0;
+      core_out_q  <= '0;
+      mem_out_q   <= '0;
+      undecided_q <= '0;
     end else begin
+      undecided_q <= undecided_q + 32'(core_req_fire) - 32'(a_adv);
       if (core_rsp_fire) core_out_q[core_rsp_id_o] <= 1'b0;
       if (core_req_fire) core_out_q[core_req_id_i] <= 1'b1;
       if (mem_rsp_fire) mem_out_q[mem_rsp_id_i] <= 1'b0;
@@ -732,6 +735,9 @@ module simt_l1_cache #(
         assert (!mem_out_q[mem_req_id_o])
           else $error("l1_cache: a memory id reused before its response");
       end
+      // Every accepted request is decided exactly once, in order (A holds at most one).
+      assert (undecided_q == 32'(a_valid_q))
+        else $error("l1_cache: a request decided twice or never");
       // One decision per request in A, and a present line has no MSHR.
       assert ($countones({do_hit_read, do_merge, do_alloc, do_pass}) <= 1)
         else $error("l1_cache: two decisions for one request");
