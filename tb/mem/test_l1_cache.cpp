@@ -799,6 +799,20 @@ TEST(L1Cache, HitUnderMiss) {
   b.finalChecks();
 }
 
+// Hits stream at one per cycle: 64 reads of 4 present lines take 64 cycles plus the pipeline.
+TEST(L1Cache, HitsOnePerCycle) {
+  L1Bench<Default> b(baseSeed());
+  b.setTiming(fixed(10));
+  for (uint32_t i = 0; i < 4; ++i) b.push(rd(lineAddr(i, 8 + i)));
+  ASSERT_TRUE(b.drain());
+  const uint64_t start = b.cycles();
+  for (uint32_t i = 0; i < 64; ++i) b.push(rd(lineAddr(i % 4, 8 + i % 4)));
+  ASSERT_TRUE(b.drain());
+  EXPECT_LE(b.cycles() - start, 64u + 4u);
+  EXPECT_EQ(b.model().counters().hits, 64u);
+  b.finalChecks();
+}
+
 TEST(L1Cache, MergeOfMissesToOneLine) {
   L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(40));
