@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -136,12 +140,12 @@ class Assembler {
       }
       if (body.empty()) continue;
       if (body[0] == '.') {
-        if (head == ".word" || head == ".zero") {
+        if (head == ".word" || head == ".float" || head == ".zero") {
           if (text) fail(l.number, "data directive '" + head + "' outside .data");
           uint32_t bytes = 0;
-          if (head == ".word") {
+          if (head == ".word" || head == ".float") {
             bytes = 4 * static_cast<uint32_t>(splitOperands(rest(body)).size());
-            if (bytes == 0) fail(l.number, ".word needs at least one value");
+            if (bytes == 0) fail(l.number, head + " needs at least one value");
           } else {
             const int64_t n = parseNumber(rest(body), l.number, ".zero size");
             if (n < 0 || n % 4 != 0) fail(l.number, ".zero size must be a non-negative multiple of 4");
@@ -223,6 +227,11 @@ class Assembler {
       for (const std::string& v : splitOperands(args)) {
         if (v.empty()) fail(l.number, "empty .word value");
         k_.data.at(dataWord++) = value32(v, l.number);
+      }
+    } else if (head == ".float") {
+      for (const std::string& v : splitOperands(args)) {
+        if (v.empty()) fail(l.number, "empty .float value");
+        k_.data.at(dataWord++) = floatImm(v);
       }
     } else if (head == ".zero") {
       dataWord += static_cast<uint32_t>(parseNumber(args, l.number, ".zero size") / 4);
@@ -370,6 +379,151 @@ class Assembler {
       in.immB = true;
       in.imm = value32(tok, cur_);
     }
+  }
+
+  // A float immediate (docs/isa.md): a decimal number (integers too: `2` is 2.0), `inf`,
+  // `-inf`, `nan` (the canonical 0x7fc00000), or `0x` and up to 8 hex digits: the binary32
+  // bits themselves.
+  uint32_t floatImm(const std::string& tok) const {
+    const std::string s = lower(trim(tok));
+    if (s.empty()) fail(cur_, "missing float immediate");
+    if (s == "inf" || s == "+inf") return 0x7F800000u;
+    if (s == "-inf") return 0xFF800000u;
+    if (s == "nan" || s == "+nan") return 0x7FC00000u;
+    if (s.size() > 2 && s[0] == '0' && s[1] == 'x') {
+      if (s.size() > 10 || !std::all_of(s.begin() + 2, s.end(), ::isxdigit)) {
+        fail(cur_, "bad float immediate '" + trim(tok) + "' (hex gives the 32 bits: 0x3fc00000)");
+      }
+      return static_cast<uint32_t>(std::stoul(s.substr(2), nullptr, 16));
+    }
+    // [+-] digits [. digits] [e [+-] digits]: what strtof reads, without hex or inf/nan words.
+    size_t i = 0, mant = 0, expDigits = 0;
+    bool nonzero = false, bad = false;
+    if (s[i] == '+' || s[i] == '-') ++i;
+    for (; i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.'); ++i) {
+      if (s[i] != '.') {
+        ++mant;
+        nonzero |= s[i] != '0';
+      }
+    }
+    if (std::count(s.begin(), s.end(), '.') > 1) bad = true;
+    if (i < s.size() && s[i] == 'e') {
+      ++i;
+      if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+      for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) ++expDigits;
+      bad |= expDigits == 0;
+    }
+    if (bad || mant == 0 || i != s.size()) {
+      fail(cur_, "expected a register or a float immediate (1.5, -2e-3, inf, nan, 0x3fc00000), got '" +
+                     trim(tok) + "'");
+    }
+    errno = 0;
+    const float f = std::strtof(s.c_str(), nullptr);
+    if (std::isinf(f)) fail(cur_, "float immediate out of range (beyond 3.4028235e38): '" + trim(tok) + "'");
+    if (f == 0.0f && nonzero) fail(cur_, "float immediate underflows to zero: '" + trim(tok) + "'");
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
+  }
+
+  void fsrcB(const std::string& tok, Instr& in) const {
+    if (looksLikeReg(tok)) {
+      in.rb = regOf(tok);
+      in.immB = false;
+    } else {
+      in.immB = true;
+      in.imm = floatImm(tok);
+    }
+  }
+
+  // FP32 instructions (docs/isa.md); nullopt when the mnemonic is not one.
+  std::optional<Instr> fpInstruction(const std::string& mnem, const std::vector<std::string>& parts,
+                                     const std::vector<std::string>& ops) const {
+    const std::string& base = parts[0];
+    Instr in;
+    auto noMods = [&]() {
+      if (parts.size() != 1) fail(cur_, "unexpected modifier in '" + mnem + "'");
+    };
+    static const std::pair<const char*, Op> kBinary[] = {{"fadd", Op::FAdd}, {"fsub", Op::FSub},
+                                                         {"fmul", Op::FMul}, {"fmin", Op::FMin},
+                                                         {"fmax", Op::FMax}, {"fdiv", Op::FDiv}};
+    for (const auto& [name, op] : kBinary) {
+      if (base != name) continue;
+      noMods();
+      expectCount(ops, 3, mnem);
+      in.op = op;
+      in.rd = regOf(ops[0]);
+      in.ra = regOf(ops[1]);
+      fsrcB(ops[2], in);
+      return in;
+    }
+    if (base == "ffma") {
+      noMods();
+      expectCount(ops, 4, mnem);
+      in.op = Op::FFma;
+      in.rd = regOf(ops[0]);
+      in.ra = regOf(ops[1]);
+      fsrcB(ops[2], in);
+      in.sub = regOf(ops[3]);
+      return in;
+    }
+    if (base == "fabs" || base == "fneg" || base == "fsqrt") {
+      noMods();
+      expectCount(ops, 2, mnem);
+      in.op = base == "fabs" ? Op::FAbs : base == "fneg" ? Op::FNeg : Op::FSqrt;
+      in.rd = regOf(ops[0]);
+      in.ra = regOf(ops[1]);
+      return in;
+    }
+    if (base == "fsetp") {
+      if (parts.size() != 2) {
+        fail(cur_, "fsetp needs a comparison: fsetp.eq/ne/lt/le/gt/ge (ordered), "
+                   "equ/neu/ltu/leu/gtu/geu (unordered), num, nan");
+      }
+      bool found = false;
+      for (int i = 0; i < static_cast<int>(isa::FCmp::Count); ++i) {
+        if (parts[1] == isa::fcmpName(static_cast<isa::FCmp>(i))) {
+          in.sub = static_cast<uint8_t>(i);
+          found = true;
+        }
+      }
+      if (!found) fail(cur_, "unknown float comparison '" + parts[1] + "'");
+      expectCount(ops, 3, mnem);
+      in.op = Op::FSetp;
+      in.rd = predOf(ops[0], false);
+      in.ra = regOf(ops[1]);
+      fsrcB(ops[2], in);
+      return in;
+    }
+    if (base == "fcvt") {
+      if (parts.size() < 3 || parts.size() > 4) {
+        fail(cur_, "fcvt needs types: fcvt.s32.f32, fcvt.u32.f32, fcvt.f32.s32 or fcvt.f32.u32 "
+                   "(then .rn/.rz/.rm/.rp)");
+      }
+      const std::string conv = parts[1] + "." + parts[2];
+      if (conv == "s32.f32") in.op = Op::FCvtS32F32;
+      else if (conv == "u32.f32") in.op = Op::FCvtU32F32;
+      else if (conv == "f32.s32") in.op = Op::FCvtF32S32;
+      else if (conv == "f32.u32") in.op = Op::FCvtF32U32;
+      else fail(cur_, "unknown conversion 'fcvt." + conv + "' (s32.f32, u32.f32, f32.s32, f32.u32)");
+      const bool toInt = in.op == Op::FCvtS32F32 || in.op == Op::FCvtU32F32;
+      in.sub = static_cast<uint8_t>(toInt ? isa::FRm::Rz : isa::FRm::Rn);  // C's cast, exact-ish
+      if (parts.size() == 4) {
+        bool found = false;
+        for (int i = 0; i < static_cast<int>(isa::FRm::Count); ++i) {
+          if (parts[3] == isa::frmName(static_cast<isa::FRm>(i))) {
+            in.sub = static_cast<uint8_t>(i);
+            found = true;
+          }
+        }
+        if (!found) fail(cur_, "unknown rounding mode '." + parts[3] + "' (rn, rz, rm, rp)");
+      }
+      expectCount(ops, 2, mnem);
+      in.rd = regOf(ops[0]);
+      in.ra = regOf(ops[1]);
+      return in;
+    }
+    return std::nullopt;
   }
 
   uint32_t codeTarget(const std::string& tok) const {
@@ -621,6 +775,11 @@ class Assembler {
       b.guardPred = in.guardPred;  // the guard selects the participating threads
       b.guardNeg = in.guardNeg;
       return b;
+    }
+    if (auto fp = fpInstruction(mnem, parts, ops)) {
+      fp->guardPred = in.guardPred;
+      fp->guardNeg = in.guardNeg;
+      return *fp;
     }
     static const std::pair<const char*, Op> kPlain[] = {
         {"ret", Op::Ret}, {"exit", Op::Exit}, {"membar", Op::Membar}, {"nop", Op::Nop},

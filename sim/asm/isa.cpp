@@ -1,5 +1,9 @@
 #include "asm/isa.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 namespace simt::isa {
@@ -32,9 +36,23 @@ Instr Instr::decode(uint64_t w) {
   return in;
 }
 
-bool isValidOpcode(uint8_t raw) { return raw < static_cast<uint8_t>(Op::Count); }
+bool isValidOpcode(uint8_t raw) {
+  return raw < static_cast<uint8_t>(Op::Count) ||
+         (raw >= static_cast<uint8_t>(Op::FAdd) && raw < static_cast<uint8_t>(Op::FpEnd));
+}
+
+bool isFp(Op op) { return op >= Op::FAdd && op < Op::FpEnd; }
 
 const char* opName(Op op) {
+  if (isFp(op)) {
+    static const char* const kFp[] = {"fadd", "fsub", "fmul", "ffma", "fmin", "fmax", "fabs", "fneg",
+                                      "fsetp", "fcvt.s32.f32", "fcvt.u32.f32", "fcvt.f32.s32",
+                                      "fcvt.f32.u32", "fdiv", "fsqrt"};
+    static_assert(sizeof(kFp) / sizeof(kFp[0]) ==
+                      static_cast<size_t>(Op::FpEnd) - static_cast<size_t>(Op::FAdd),
+                  "one name per FP opcode");
+    return kFp[static_cast<size_t>(op) - static_cast<size_t>(Op::FAdd)];
+  }
   static const char* const kNames[] = {
       "add", "sub", "mul", "and", "or", "xor", "shl", "shr", "sra", "min", "max", "minu", "maxu",
       "mov", "mov", "not", "selp", "setp", "pand", "por", "pxor", "pnot",
@@ -55,6 +73,52 @@ const char* opName(Op op) {
 const char* cmpName(Cmp c) {
   static const char* const kNames[] = {"eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
   return static_cast<size_t>(c) < 10 ? kNames[static_cast<size_t>(c)] : "?";
+}
+
+const char* fcmpName(FCmp c) {
+  static const char* const kNames[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "equ",
+                                       "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+  return static_cast<size_t>(c) < 14 ? kNames[static_cast<size_t>(c)] : "?";
+}
+
+const char* frmName(FRm m) {
+  static const char* const kNames[] = {"rn", "rz", "rm", "rp"};
+  return static_cast<size_t>(m) < 4 ? kNames[static_cast<size_t>(m)] : "?";
+}
+
+std::string floatImmText(uint32_t bits) {
+  if (bits == 0x7FC00000u) return "nan";
+  if (bits == 0x7F800000u) return "inf";
+  if (bits == 0xFF800000u) return "-inf";
+  if ((bits & 0x7F800000u) == 0x7F800000u) {  // another NaN: its bits
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", bits);
+    return hex;
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  if (f == std::trunc(f) && std::fabs(f) < 16777216.0f && !(f == 0.0f && (bits >> 31))) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(f));  // 10.0, not 1e+01
+    return buf;
+  }
+  for (int digits = 1; digits <= 9; ++digits) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(f));
+    const float back = std::strtof(buf, nullptr);
+    uint32_t b;
+    std::memcpy(&b, &back, 4);
+    if (b == bits) {
+      std::string t = buf;
+      // A float literal never reads as an integer: 2 -> 2.0 (the assembler takes decimal
+      // integers as floats too, but the disassembly says which it is).
+      if (t.find_first_of(".einn") == std::string::npos) t += ".0";
+      return t;
+    }
+  }
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%08x", bits);
+  return hex;
 }
 
 const char* atomName(AtomOp a) {
@@ -95,6 +159,7 @@ std::string memOperand(const Instr& in) {
 }
 
 std::string srcB(const Instr& in) { return in.immB ? simm(in.imm) : reg(in.rb); }
+std::string fsrcB(const Instr& in) { return in.immB ? floatImmText(in.imm) : reg(in.rb); }
 
 }  // namespace
 
@@ -175,6 +240,22 @@ std::string disassemble(const Instr& in) {
       break;
     }
     case Op::BarReset: os << "bar.reset " << static_cast<int>(in.rd); break;
+    case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FMin: case Op::FMax: case Op::FDiv:
+      os << opName(op) << " " << reg(in.rd) << ", " << reg(in.ra) << ", " << fsrcB(in);
+      break;
+    case Op::FFma:
+      os << "ffma " << reg(in.rd) << ", " << reg(in.ra) << ", " << fsrcB(in) << ", " << reg(in.sub);
+      break;
+    case Op::FAbs: case Op::FNeg: case Op::FSqrt:
+      os << opName(op) << " " << reg(in.rd) << ", " << reg(in.ra);
+      break;
+    case Op::FSetp:
+      os << "fsetp." << fcmpName(static_cast<FCmp>(in.sub)) << " " << pred(in.rd) << ", " << reg(in.ra)
+         << ", " << fsrcB(in);
+      break;
+    case Op::FCvtS32F32: case Op::FCvtU32F32: case Op::FCvtF32S32: case Op::FCvtF32U32:
+      os << opName(op) << "." << frmName(static_cast<FRm>(in.sub)) << " " << reg(in.rd) << ", " << reg(in.ra);
+      break;
     default: os << opName(op); break;
   }
   return os.str();

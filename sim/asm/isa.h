@@ -39,10 +39,27 @@ enum class Op : uint8_t {
   SubvectorStart, SubvectorEnd, SubvectorLoopBegin, SubvectorLoopEnd,
   // other
   Nop, Trap,
-  Count
+  Count,  // the integer and control opcodes are 0 .. Count-1
+  // FP32 (docs/isa.md, docs/blocks/fpu.md): opcode 64 + model::Fpu::Op, so that the RTL's
+  // decode passes opcode[3:0] to simt_fpu's op_i when opcode[6:4] = 3'b100.
+  FAdd = 64,   // rd, ra, rb|fimm
+  FSub, FMul,
+  FFma,        // rd, ra, rb|fimm, rc (sub = rc)
+  FMin, FMax,
+  FAbs, FNeg,  // rd, ra
+  FSetp,       // pd, ra, rb|fimm (sub = FCmp)
+  FCvtS32F32, FCvtU32F32, FCvtF32S32, FCvtF32U32,  // rd, ra (sub = FRm)
+  FDiv,        // rd, ra, rb|fimm
+  FSqrt,       // rd, ra
+  FpEnd        // FP opcodes are 64 .. FpEnd-1
 };
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Ltu, Leu, Gtu, Geu, Count };
+// fsetp comparisons (simt_fpu_pkg::cmp_e): eq..ge ordered (false if either is NaN), equ..geu
+// unordered (true if either is NaN), num (neither is NaN), nan (either is NaN).
+enum class FCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan, Count };
+// fcvt rounding modes (simt_fpu_pkg::rm_e).
+enum class FRm : uint8_t { Rn, Rz, Rm, Rp, Count };
 enum class AtomOp : uint8_t { Add, Min, Max, And, Or, Xor, Exch, Count };
 
 // The word an atomic leaves in memory (ISA.md section 4): from the old word and the operand.
@@ -89,8 +106,15 @@ struct Instr {
 const char* opName(Op op);        // mnemonic without modifiers, e.g. "ld.global"
 const char* cmpName(Cmp c);
 const char* atomName(AtomOp a);
+const char* fcmpName(FCmp c);     // "equ"
+const char* frmName(FRm m);       // "rz"
+bool isFp(Op op);                 // an FP32 instruction (opcode 64 and above)
 const char* sregName(Sreg s);     // "%tid"
 bool isValidOpcode(uint8_t raw);
+
+// A float immediate as the assembler reads it back to the same bits: the shortest decimal
+// that does (1.5, -0, 1e-30, inf, -inf, nan for 0x7fc00000), else the bits in hex.
+std::string floatImmText(uint32_t bits);
 
 // Canonical assembly text of one instruction (labels shown as numbers).
 std::string disassemble(const Instr& in);

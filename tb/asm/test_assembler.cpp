@@ -139,6 +139,39 @@ top:
   s_subvector_end
   nop
   trap
+  fadd r1, r2, r3
+  fadd r1, r2, 1.5
+  fsub r1, r2, -2e-3
+  fmul r1, r2, 0x3f800000
+  ffma r1, r2, r3, r4
+  ffma r1, r2, 0.5, r31
+  fmin r1, r2, r3
+  fmax r1, r2, -inf
+  fabs r1, r2
+  fneg r1, r2
+  fsetp.eq p0, r1, r2
+  fsetp.ne p1, r1, 0
+  fsetp.lt p2, r1, r2
+  fsetp.le p3, r1, r2
+  fsetp.gt p4, r1, r2
+  fsetp.ge p5, r1, r2
+  fsetp.equ p6, r1, r2
+  fsetp.neu p0, r1, r2
+  fsetp.ltu p0, r1, r2
+  fsetp.leu p0, r1, r2
+  fsetp.gtu p0, r1, r2
+  fsetp.geu p0, r1, nan
+  fsetp.num p0, r1, r1
+  fsetp.nan p0, r1, r1
+  fcvt.s32.f32 r1, r2
+  fcvt.s32.f32.rn r1, r2
+  fcvt.u32.f32.rm r1, r2
+  fcvt.f32.s32 r1, r2
+  fcvt.f32.u32.rp r1, r2
+  fdiv r1, r2, r3
+  fdiv r1, r2, 3
+  fsqrt r1, r2
+  @!p3 fadd r5, r6, inf
 end:
   exit
 func:
@@ -228,7 +261,7 @@ TEST(Assembler, RandomEncodingsRoundTrip) {
         in.rd = static_cast<uint8_t>(std::min<int>(in.rd, 28));
         in.rb = static_cast<uint8_t>(std::min<int>(in.rb, 28));
       }
-      if (op == Op::Setp || op == Op::Pand || op == Op::Por || op == Op::Pxor || op == Op::Pnot) {
+      if (op == Op::Setp || op == Op::FSetp || op == Op::Pand || op == Op::Por || op == Op::Pxor || op == Op::Pnot) {
         in.rd = static_cast<uint8_t>(in.rd % 7);
       }
       if (op >= Op::BarSync && op <= Op::BarReset) in.rd = static_cast<uint8_t>(in.rd % 16);
@@ -249,6 +282,83 @@ TEST(Assembler, RandomEncodingsRoundTrip) {
       const auto again = assemble(dis + "\n", "random.s");
       ASSERT_EQ(again.code.size(), 1u);
       ASSERT_EQ(again.code[0], want.encode()) << dis;
+    }
+  }
+}
+
+// The FP32 instructions: opcodes 64 + simt_fpu's op_e, the fields of docs/isa.md, float
+// immediates read to the bits the host's strtof gives.
+TEST(Assembler, FloatInstructionsAndImmediates) {
+  const auto k = assemble(R"(
+.data
+f: .float 1.5, -0, inf, 1e-45, 0x7fc00001, 3
+.text
+  fadd r1, r2, 1.5
+  ffma r3, r4, r5, r6
+  fsetp.ltu p2, r7, -2.5e1
+  fcvt.s32.f32 r1, r2
+  fcvt.f32.u32 r1, r2
+  fcvt.u32.f32.rp r1, r2
+  fsqrt r9, r10
+  fmul r1, r2, 2
+  fmul r1, r2, 0x00000001
+  fsub r1, r2, nan
+  exit
+)",
+                          "fp.s");
+  EXPECT_EQ(k.data, (std::vector<uint32_t>{0x3FC00000u, 0x80000000u, 0x7F800000u, 0x00000001u, 0x7FC00001u,
+                                           0x40400000u}));
+  const Instr fadd = Instr::decode(k.code[0]);
+  EXPECT_EQ(k.code[0] & 0x7F, 64u);
+  EXPECT_EQ(fadd.op, Op::FAdd);
+  EXPECT_TRUE(fadd.immB);
+  EXPECT_EQ(fadd.imm, 0x3FC00000u);
+  const Instr ffma = Instr::decode(k.code[1]);
+  EXPECT_EQ(k.code[1] & 0x7F, 67u);
+  EXPECT_EQ(ffma.rd, 3);
+  EXPECT_EQ(ffma.ra, 4);
+  EXPECT_EQ(ffma.rb, 5);
+  EXPECT_EQ(ffma.sub, 6);  // rc
+  const Instr fsetp = Instr::decode(k.code[2]);
+  EXPECT_EQ(k.code[2] & 0x7F, 72u);
+  EXPECT_EQ(fsetp.rd, 2);
+  EXPECT_EQ(fsetp.sub, static_cast<uint8_t>(isa::FCmp::Ltu));
+  EXPECT_EQ(fsetp.sub, 8);
+  EXPECT_EQ(fsetp.imm, 0xC1C80000u);
+  EXPECT_EQ(k.code[3] & 0x7F, 73u);
+  EXPECT_EQ(Instr::decode(k.code[3]).sub, 1);  // rz: the C cast
+  EXPECT_EQ(k.code[4] & 0x7F, 76u);
+  EXPECT_EQ(Instr::decode(k.code[4]).sub, 0);  // rn
+  EXPECT_EQ(k.code[5] & 0x7F, 74u);
+  EXPECT_EQ(Instr::decode(k.code[5]).sub, 3);  // rp
+  EXPECT_EQ(k.code[6] & 0x7F, 78u);
+  EXPECT_EQ(Instr::decode(k.code[7]).imm, 0x40000000u);  // a decimal integer is a float value
+  EXPECT_EQ(Instr::decode(k.code[8]).imm, 1u);           // hex is the bits
+  EXPECT_EQ(isa::disassemble(Instr::decode(k.code[0])), "fadd r1, r2, 1.5");
+  EXPECT_EQ(isa::disassemble(Instr::decode(k.code[3])), "fcvt.s32.f32.rz r1, r2");
+  EXPECT_EQ(isa::disassemble(Instr::decode(k.code[7])), "fmul r1, r2, 2.0");
+  for (uint8_t op = 60; op < 64; ++op) EXPECT_FALSE(isa::isValidOpcode(op)) << int(op);
+  for (uint8_t op = 64; op < 79; ++op) EXPECT_TRUE(isa::isValidOpcode(op)) << int(op);
+  EXPECT_FALSE(isa::isValidOpcode(79));
+}
+
+TEST(Assembler, EveryFloatImmediateRoundTripsThroughItsText) {
+  for (uint64_t seed : testSeeds()) {
+    SIMT_SEED_TRACE(seed);
+    Rng rng(seed);
+    for (int i = 0; i < 20000 * lengthScale(); ++i) {
+      uint32_t bits = static_cast<uint32_t>(rng.bits64());
+      if (rng.chance(20)) bits &= 0x807FFFFFu;  // subnormals and zeros
+      if (rng.chance(10)) bits |= 0x7F800000u;  // infinities and NaNs
+      Instr in;
+      in.op = Op::FAdd;
+      in.rd = 1;
+      in.ra = 2;
+      in.immB = true;
+      in.imm = bits;
+      const std::string dis = isa::disassemble(in);
+      const auto again = assemble(dis + "\n", "fimm.s");
+      ASSERT_EQ(again.code[0], in.encode()) << dis;
     }
   }
 }
@@ -279,6 +389,20 @@ TEST(Assembler, ErrorsNameFileAndLine) {
       {"bad modifier", "bar.bot.ocs.ex 1\n", 1, "not allowed"},
       {"pass without imp", "bar.sync.pass 1\n", 1, ".pass applies to impatient"},
       {"bad launch", ".launch warps=3\nexit\n", 1, "unknown .launch argument"},
+      {"bad float immediate", "nop\nfadd r1, r2, 1.5x\n", 2, "expected a register or a float immediate"},
+      {"float immediate overflow", "fmul r1, r2, 1e39\n", 1, "float immediate out of range"},
+      {"float immediate underflow", "fmul r1, r2, 1e-50\n", 1, "underflows to zero"},
+      {"float hex too long", "fmul r1, r2, 0x123456789\n", 1, "bad float immediate"},
+      {"float in an integer op", "add r1, r2, 1.5\n", 1, "bad number"},
+      {"fsetp without compare", "fsetp p0, r1, r2\n", 1, "fsetp needs a comparison"},
+      {"fsetp bad compare", "fsetp.ltx p0, r1, r2\n", 1, "unknown float comparison 'ltx'"},
+      {"fsetp into a register", "fsetp.lt r0, r1, r2\n", 1, "expected a predicate"},
+      {"fcvt bad types", "fcvt.f32.f32 r1, r2\n", 1, "unknown conversion"},
+      {"fcvt bad mode", "fcvt.s32.f32.rx r1, r2\n", 1, "unknown rounding mode"},
+      {"ffma operands", "ffma r1, r2, r3\n", 1, "'ffma' takes 4 operands, got 3"},
+      {"fsqrt immediate", "fsqrt r1, 2.0\n", 1, "expected a register"},
+      {"fadd modifier", "fadd.rz r1, r2, r3\n", 1, "unexpected modifier"},
+      {"bad .float", ".data\nx: .float 1.5, abc\n.text\nexit\n", 2, "float immediate"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.what);

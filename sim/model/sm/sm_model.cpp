@@ -6,6 +6,7 @@
 
 #include "asm/isa.h"
 #include "model/barrier/barrier_unit.h"
+#include "model/fpu/fpu.h"
 #include "model/scheduler/warp_scheduler.h"
 
 namespace simt::model {
@@ -548,6 +549,28 @@ struct SmModel::Impl {
         lanes([&](int l, auto& r) {
           s.preds[static_cast<size_t>(l)][in.rd] = compare(static_cast<isa::Cmp>(in.sub), r[in.ra], srcB(r));
         });
+        break;
+      // FP32 (docs/isa.md): each lane's simt_fpu, bit for bit (model::Fpu). The FP opcode is
+      // 64 + Fpu::Op; sub is fsetp's compare code, fcvt's rounding mode or ffma's rc.
+      case Op::FAdd: case Op::FSub: case Op::FMul: case Op::FFma: case Op::FMin: case Op::FMax:
+      case Op::FAbs: case Op::FNeg: case Op::FCvtS32F32: case Op::FCvtU32F32: case Op::FCvtF32S32:
+      case Op::FCvtF32U32: case Op::FDiv: case Op::FSqrt: {
+        const auto fop = static_cast<Fpu::Op>(static_cast<uint8_t>(in.op) - static_cast<uint8_t>(Op::FAdd));
+        const auto rm = static_cast<Fpu::Rm>(in.sub & 3);
+        lanes([&](int, auto& r) {
+          const uint32_t c = in.op == Op::FFma ? r[in.sub] : 0u;
+          r[in.rd] = Fpu::execute(fop, rm, Fpu::Cmp::Eq, r[in.ra], srcB(r), c).value;
+        });
+        ++stats["fp_instructions"];
+        break;
+      }
+      case Op::FSetp:
+        if (in.sub >= Fpu::kNumCmps) fault(sl, pc, -1, "illegal instruction (fsetp compare code " + std::to_string(in.sub) + ")");
+        lanes([&](int l, auto& r) {
+          s.preds[static_cast<size_t>(l)][in.rd] =
+              Fpu::execute(Fpu::Op::Cmp, Fpu::Rm::Rne, static_cast<Fpu::Cmp>(in.sub), r[in.ra], srcB(r), 0).pred;
+        });
+        ++stats["fp_instructions"];
         break;
       case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot:
         lanes([&](int l, auto&) {
