@@ -15,7 +15,7 @@
 //   0x0020       W maintenance command {idx, warp, op} (issued when written); 0x0021 W {tail, head};
 //                0x0022/23 W write data low/high; R 0x0020 {read data valid, busy};
 //                0x0022/23 R read data low/high
-//   0x0040-4F    R performance counter n (docs/blocks/sm.md)
+//   0x0040-5F    R performance counter n (docs/blocks/sm.md)
 //   0x1000+2i    W instruction i, low word (held), then 0x1000+2i+1 the high word (written)
 //   0x2000+i     W param word i
 //   0x8000+i     RW global data word i (byte address 4i for the kernel); the core's own
@@ -29,6 +29,7 @@ module simt_fpga_top #(
   parameter int ParamWords  = 16,
   parameter int SharedWords = 256,
   parameter int DataWords   = 2048,
+  parameter int SharedBanks = 4,    // shared-memory banks: a 32 x 4 crossbar, not 32 x 32
   parameter int LineBytes   = 16,   // the core's memory port: narrow lines keep the LSU small
   parameter int MemIdW      = 2,
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
@@ -100,7 +101,7 @@ module simt_fpga_top #(
   logic [PtrW-1:0]   q_head, q_tail;
   logic              mnt_ready, mnt_rvalid;
   logic [63:0]       mnt_rdata;
-  logic [3:0]        perf_sel;
+  logic [4:0]        perf_sel;
   logic [31:0]       perf;
 
   // The core has the data memory first; the host waits for a free cycle.
@@ -108,7 +109,7 @@ module simt_fpga_top #(
   assign host_fire    = host_valid_i && host_ready_o;
   assign host_wr      = host_fire && host_we_i;
   assign host_rd      = host_fire && !host_we_i;
-  assign perf_sel     = host_addr_i[3:0];
+  assign perf_sel     = host_addr_i[4:0];
 
   simt_sm #(
     .NumWarps    (NumWarps),
@@ -118,8 +119,10 @@ module simt_fpga_top #(
     .ImemDepth   (ImemDepth),
     .ParamWords  (ParamWords),
     .SharedWords (SharedWords),
+    .SharedBanks (SharedBanks),
     .LineBytes   (LineBytes),
-    .MemIdW      (MemIdW)
+    .MemIdW      (MemIdW),
+    .L1Bytes     (0)  // the data memory is on-chip block RAM: nothing for a cache to hide
   ) u_sm (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),
@@ -300,7 +303,7 @@ module simt_fpga_top #(
       8'h20: ctrl_rdata = {30'd0, mnt_rvalid_q, mnt_pend_q || mnt_rd_wait_q};
       8'h22: ctrl_rdata = mnt_rdata_q[31:0];
       8'h23: ctrl_rdata = mnt_rdata_q[63:32];
-      default: if (host_addr_i[7:4] == 4'h4) ctrl_rdata = perf;
+      default: if (host_addr_i[7:5] == 3'b010) ctrl_rdata = perf;
     endcase
   end
 

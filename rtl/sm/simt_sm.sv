@@ -34,7 +34,13 @@ module simt_sm #(
   parameter int SharedWords = 1024,                  // 32-bit words per resident CTA
   parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
-  parameter int MemIdW      = simt_mem_pkg::IdW,     // 2^MemIdW requests outstanding
+  parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
+  parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
+  parameter int L1Ways      = 4,
+  parameter int L1Mshrs     = 8,
+  // The port's ids: the load/store unit's, or the L1's (fills and forwarded requests).
+  localparam int L1MshrW    = (L1Mshrs > 1) ? $clog2(L1Mshrs) : 1,
+  localparam int PortIdW    = (L1Bytes > 0) ? 1 + ((MemIdW > L1MshrW) ? MemIdW : L1MshrW) : MemIdW,
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
@@ -81,7 +87,7 @@ module simt_sm #(
   // Global memory (and nothing else): the line-wide port of docs/blocks/mem_port.md.
   output logic                     mem_req_valid_o,
   input  logic                     mem_req_ready_i,
-  output logic [MemIdW-1:0]        mem_req_id_o,
+  output logic [PortIdW-1:0]       mem_req_id_o,
   output logic                     mem_req_we_o,
   output logic [3:0]               mem_req_amo_o,       // simt_mem_pkg::amo_e
   output logic [31:0]              mem_req_addr_o,      // the line's byte address
@@ -90,7 +96,7 @@ module simt_sm #(
   output logic [31:0]              mem_req_cmp_o,
   input  logic                     mem_rsp_valid_i,
   output logic                     mem_rsp_ready_o,
-  input  logic [MemIdW-1:0]        mem_rsp_id_i,
+  input  logic [PortIdW-1:0]       mem_rsp_id_i,
   input  logic                     mem_rsp_err_i,
   input  logic [LineBytes*8-1:0]   mem_rsp_rdata_i,
 
@@ -165,7 +171,7 @@ module simt_sm #(
   output logic [NumEnt-1:0]        bar_sec_excl_o,      // ... exclusive
 
   // Performance counters, selected by number (docs/blocks/sm.md, "Performance counters").
-  input  logic [3:0]               perf_sel_i,
+  input  logic [4:0]               perf_sel_i,
   output logic [31:0]              perf_o
 );
 
@@ -531,6 +537,15 @@ module simt_sm #(
     .fault_o           (exe_fault)
   );
 
+  // The load/store unit's side of the memory port (the L1's core side when there is one).
+  logic                   lsu_mem_req_valid, lsu_mem_req_ready, lsu_mem_req_we;
+  logic [MemIdW-1:0]      lsu_mem_req_id, lsu_mem_rsp_id;
+  logic [3:0]             lsu_mem_req_amo;
+  logic [31:0]            lsu_mem_req_addr, lsu_mem_req_cmp;
+  logic [LineBytes-1:0]   lsu_mem_req_be;
+  logic [LineBytes*8-1:0] lsu_mem_req_wdata, lsu_mem_rsp_rdata;
+  logic                   lsu_mem_rsp_valid, lsu_mem_rsp_ready, lsu_mem_rsp_err;
+
   simt_sm_lsu #(
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
@@ -564,21 +579,107 @@ module simt_sm #(
     .rf_wdata_o         (lsu_rf_wdata),
     .sh_clr_i           (launch_sh_we),
     .sh_clr_addr_i      (launch_sh_waddr),
-    .mem_req_valid_o    (mem_req_valid_o),
-    .mem_req_ready_i    (mem_req_ready_i),
-    .mem_req_id_o       (mem_req_id_o),
-    .mem_req_we_o       (mem_req_we_o),
-    .mem_req_amo_o      (mem_req_amo_o),
-    .mem_req_addr_o     (mem_req_addr_o),
-    .mem_req_be_o       (mem_req_be_o),
-    .mem_req_wdata_o    (mem_req_wdata_o),
-    .mem_req_cmp_o      (mem_req_cmp_o),
-    .mem_rsp_valid_i    (mem_rsp_valid_i),
-    .mem_rsp_ready_o    (mem_rsp_ready_o),
-    .mem_rsp_id_i       (mem_rsp_id_i),
-    .mem_rsp_err_i      (mem_rsp_err_i),
-    .mem_rsp_rdata_i    (mem_rsp_rdata_i)
+    .mem_req_valid_o    (lsu_mem_req_valid),
+    .mem_req_ready_i    (lsu_mem_req_ready),
+    .mem_req_id_o       (lsu_mem_req_id),
+    .mem_req_we_o       (lsu_mem_req_we),
+    .mem_req_amo_o      (lsu_mem_req_amo),
+    .mem_req_addr_o     (lsu_mem_req_addr),
+    .mem_req_be_o       (lsu_mem_req_be),
+    .mem_req_wdata_o    (lsu_mem_req_wdata),
+    .mem_req_cmp_o      (lsu_mem_req_cmp),
+    .mem_rsp_valid_i    (lsu_mem_rsp_valid),
+    .mem_rsp_ready_o    (lsu_mem_rsp_ready),
+    .mem_rsp_id_i       (lsu_mem_rsp_id),
+    .mem_rsp_err_i      (lsu_mem_rsp_err),
+    .mem_rsp_rdata_i    (lsu_mem_rsp_rdata)
   );
+
+  // ---- L1 data cache between the load/store unit and the port (docs/blocks/l1_cache.md) --
+  logic [31:0] l1_hits, l1_misses, l1_merges, l1_evictions;
+  if (L1Bytes > 0) begin : g_l1
+    /* verilator lint_off PINCONNECTEMPTY */
+    simt_l1_cache #(
+      .SizeBytes (L1Bytes),
+      .Ways      (L1Ways),
+      .LineBytes (LineBytes),
+      .Mshrs     (L1Mshrs),
+      .IdW       (MemIdW),
+      .MemIdW    (PortIdW)
+    ) u_l1 (
+      .clk_i              (clk_i),
+      .rst_ni             (rst_ni),
+      .core_req_valid_i   (lsu_mem_req_valid),
+      .core_req_ready_o   (lsu_mem_req_ready),
+      .core_req_id_i      (lsu_mem_req_id),
+      .core_req_we_i      (lsu_mem_req_we),
+      .core_req_amo_i     (lsu_mem_req_amo),
+      .core_req_addr_i    (lsu_mem_req_addr),
+      .core_req_be_i      (lsu_mem_req_be),
+      .core_req_wdata_i   (lsu_mem_req_wdata),
+      .core_req_cmp_i     (lsu_mem_req_cmp),
+      .core_rsp_valid_o   (lsu_mem_rsp_valid),
+      .core_rsp_ready_i   (lsu_mem_rsp_ready),
+      .core_rsp_id_o      (lsu_mem_rsp_id),
+      .core_rsp_err_o     (lsu_mem_rsp_err),
+      .core_rsp_rdata_o   (lsu_mem_rsp_rdata),
+      .mem_req_valid_o    (mem_req_valid_o),
+      .mem_req_ready_i    (mem_req_ready_i),
+      .mem_req_id_o       (mem_req_id_o),
+      .mem_req_we_o       (mem_req_we_o),
+      .mem_req_amo_o      (mem_req_amo_o),
+      .mem_req_addr_o     (mem_req_addr_o),
+      .mem_req_be_o       (mem_req_be_o),
+      .mem_req_wdata_o    (mem_req_wdata_o),
+      .mem_req_cmp_o      (mem_req_cmp_o),
+      .mem_rsp_valid_i    (mem_rsp_valid_i),
+      .mem_rsp_ready_o    (mem_rsp_ready_o),
+      .mem_rsp_id_i       (mem_rsp_id_i),
+      .mem_rsp_err_i      (mem_rsp_err_i),
+      .mem_rsp_rdata_i    (mem_rsp_rdata_i),
+      // A kernel's data may have been written by the host: nothing cached survives a start
+      // (the core is idle then, so is the cache).
+      .inv_i              (start_i),
+      .idle_o             (),
+      .cnt_hits_o         (l1_hits),
+      .cnt_misses_o       (l1_misses),
+      .cnt_merges_o       (l1_merges),
+      .cnt_evictions_o    (l1_evictions),
+      .evt_lookup_o       (),
+      .evt_hit_o          (),
+      .evt_way_o          (),
+      .evt_merge_o        (),
+      .evt_alloc_o        (),
+      .evt_mshr_o         (),
+      .evt_fill_o         (),
+      .evt_fill_mshr_o    (),
+      .evt_fill_install_o (),
+      .evt_fill_way_o     (),
+      .evt_fill_evict_o   (),
+      .evt_stall_full_o   (),
+      .evt_stall_order_o  ()
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+  end else begin : g_no_l1
+    assign mem_req_valid_o   = lsu_mem_req_valid;
+    assign lsu_mem_req_ready = mem_req_ready_i;
+    assign mem_req_id_o      = lsu_mem_req_id;
+    assign mem_req_we_o      = lsu_mem_req_we;
+    assign mem_req_amo_o     = lsu_mem_req_amo;
+    assign mem_req_addr_o    = lsu_mem_req_addr;
+    assign mem_req_be_o      = lsu_mem_req_be;
+    assign mem_req_wdata_o   = lsu_mem_req_wdata;
+    assign mem_req_cmp_o     = lsu_mem_req_cmp;
+    assign lsu_mem_rsp_valid = mem_rsp_valid_i;
+    assign mem_rsp_ready_o   = lsu_mem_rsp_ready;
+    assign lsu_mem_rsp_id    = mem_rsp_id_i;
+    assign lsu_mem_rsp_err   = mem_rsp_err_i;
+    assign lsu_mem_rsp_rdata = mem_rsp_rdata_i;
+    assign l1_hits           = '0;
+    assign l1_misses         = '0;
+    assign l1_merges         = '0;
+    assign l1_evictions      = '0;
+  end
 
   simt_sm_control #(
     .NumWarps (NumWarps),
@@ -764,14 +865,26 @@ module simt_sm #(
                                           launch_evt_du_stall;
   end
 
+  logic [31:0] perf_unit_o;
   simt_sm_perf u_perf (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .evt_i     (perf_evt),
     .threads_i (simt_sm_pkg::popcount32(exec)),
-    .sel_i     (perf_sel_i),
-    .count_o   (perf_o)
+    .sel_i     (perf_sel_i[3:0]),
+    .count_o   (perf_unit_o)
   );
+
+  // Counters 16-19: the L1's (hits, misses, MSHR merges, evictions; zero without an L1).
+  always_comb begin
+    unique case (perf_sel_i)
+      5'd16:   perf_o = l1_hits;
+      5'd17:   perf_o = l1_misses;
+      5'd18:   perf_o = l1_merges;
+      5'd19:   perf_o = l1_evictions;
+      default: perf_o = perf_sel_i[4] ? 32'd0 : perf_unit_o;
+    endcase
+  end
 
   // ---------------------------------------------------------------------------------------
   // Outputs

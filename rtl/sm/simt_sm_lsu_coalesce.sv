@@ -46,16 +46,27 @@ module simt_sm_lsu_coalesce #(
     end
   end
 
-  // Word by word, the highest lane of the group that writes it.
+  // Word by word, the highest lane of the group on it (one-hot), then an AND-OR mux: the
+  // 32-lane by LineWords crossbar without priority chains.
+  logic [31:0] drive [LineWords];
+  always_comb begin
+    for (int w = 0; w < LineWords; w++) begin
+      logic seen;
+      seen = 1'b0;
+      for (int l = 31; l >= 0; l--) begin
+        drive[w][l] = group_o[l] && word[l] == (OffW-2)'(w) && !seen;
+        seen        = seen || (group_o[l] && word[l] == (OffW-2)'(w));
+      end
+    end
+  end
+
   always_comb begin
     be_o    = '0;
     wdata_o = '0;
-    for (int l = 0; l < 32; l++) begin
-      for (int w = 0; w < LineWords; w++) begin
-        if (group_o[l] && word[l] == (OffW-2)'(w)) begin
-          be_o[w*4 +: 4]     = 4'hF;
-          wdata_o[w*32 +: 32] = data_i[l*32 +: 32];
-        end
+    for (int w = 0; w < LineWords; w++) begin
+      be_o[w*4 +: 4] = {4{drive[w] != '0}};
+      for (int l = 0; l < 32; l++) begin
+        wdata_o[w*32 +: 32] = wdata_o[w*32 +: 32] | (drive[w][l] ? data_i[l*32 +: 32] : 32'd0);
       end
     end
   end

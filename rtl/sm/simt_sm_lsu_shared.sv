@@ -86,23 +86,36 @@ module simt_sm_lsu_shared #(
                                                                            : data_i[leader*32 +: 32],
                                             data_i[leader*32 +: 32]);
 
+  // Per bank, the highest served lane on it drives it (all served lanes on a bank address
+  // one word; the highest one's store data is the one written). One-hot selects and AND-OR
+  // muxes rather than priority chains: 32 lanes by 32 banks stay small and quick to build.
+  logic [31:0] drive [Banks];
+  always_comb begin
+    for (int b = 0; b < Banks; b++) begin
+      logic seen;
+      seen = 1'b0;
+      for (int l = 31; l >= 0; l--) begin
+        drive[b][l] = served[l] && bank[l] == BankW'(b) && !seen;
+        seen        = seen || (served[l] && bank[l] == BankW'(b));
+      end
+    end
+  end
+
   always_comb begin
     for (int b = 0; b < Banks; b++) begin
       b_we[b]    = 1'b0;
       b_re[b]    = 1'b0;
       b_waddr[b] = '0;
-      b_raddr[b] = '0;
       b_wdata[b] = '0;
-      // The highest served lane on the bank drives it (all of them address one word).
-      for (int l = 0; l < 32; l++) begin
-        if (active_q && served[l] && bank[l] == BankW'(b)) begin
-          b_we[b]    = store_i;
-          b_re[b]    = !store_i;
-          b_waddr[b] = row[l];
-          b_raddr[b] = row[l];
-          b_wdata[b] = data_i[l*32 +: 32];
-        end
+      if (active_q && drive[b] != '0) begin
+        b_we[b] = store_i;
+        b_re[b] = !store_i;
       end
+      for (int l = 0; l < 32; l++) begin
+        b_waddr[b] = b_waddr[b] | (drive[b][l] ? row[l] : '0);
+        b_wdata[b] = b_wdata[b] | (drive[b][l] ? data_i[l*32 +: 32] : 32'd0);
+      end
+      b_raddr[b] = b_waddr[b];
       if (active_q && atom_i && phase_q && bank[leader] == BankW'(b)) begin
         b_we[b]    = 1'b1;
         b_waddr[b] = row[leader];

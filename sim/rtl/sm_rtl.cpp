@@ -493,6 +493,10 @@ struct SmRtl::Impl {
     res.stats["mem.requests"] = ms.requests;
     res.stats["mem.read_bytes"] = ms.readBytes;
     res.stats["mem.write_bytes"] = ms.writeBytes;
+    res.stats["l1.hits"] = perf(16);
+    res.stats["l1.misses"] = perf(17);
+    res.stats["l1.mshr_merges"] = perf(18);
+    res.stats["l1.evictions"] = perf(19);
     res.stats["divergence_unit_wait_cycles"] = perf(5);
     res.stats["barrier_arrivals"] = perf(6);
     res.stats["barrier_wake_tokens"] = perf(7);
