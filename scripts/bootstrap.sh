@@ -9,7 +9,7 @@ PACKAGES=(
   gtkwave xvfb
   libgtest-dev libgmock-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev
   zlib1g-dev
-  clang-16 llvm-16-dev libclang-16-dev
+  clang-16 llvm-16-dev libclang-16-dev libclc-16
 )
 
 missing=()

@@ -25,6 +25,7 @@
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 
 #include "compiler/divergence.h"
+#include "compiler/float_builtins.h"
 #include "compiler/pipeline.h"
 #include "compiler/frontend.h"
 #include "compiler/lower.h"
@@ -197,8 +198,11 @@ std::vector<ArgInfo> kernelArgs(Function& f) {
 }  // namespace
 
 void prepareModule(Module& m, bool keepNoinline) {
+  mapFloatBuiltins(m);
+  linkMathLibrary(m);
   refuseRecursion(m);
   inlineAndOptimise(m, keepNoinline);
+  scalarizeVectorLoads(m);
 }
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -26,6 +27,9 @@ using namespace llvm;
 namespace {
 
 constexpr int kAsPrivate = 0, kAsGlobal = 1, kAsConstant = 2, kAsLocal = 3;
+// libclc's tables (linked from its nvptx bitcode, float_builtins.h) are constants in nvptx's
+// address space 4; OpenCL 1.2 kernels have no generic address space, so 4 means them.
+constexpr int kAsLibConstant = 4;
 
 [[noreturn]] void refuse(const Instruction* at, const std::string& what) {
   throw CompileError(sourcePos(at) + ": error: " + what);
@@ -37,6 +41,15 @@ void flatten(const Constant* c, const DataLayout& dl, std::vector<uint8_t>& out,
   const uint64_t size = dl.getTypeAllocSize(t);
   if (isa<ConstantAggregateZero>(c) || isa<UndefValue>(c) || isa<ConstantPointerNull>(c)) {
     out.insert(out.end(), size, 0);
+    return;
+  }
+  if (const auto* cf = dyn_cast<ConstantFP>(c)) {
+    const uint64_t v = cf->getValueAPF().bitcastToAPInt().getZExtValue();
+    for (uint64_t i = 0; i < size; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    return;
+  }
+  if (const auto* cv = dyn_cast<ConstantVector>(c)) {
+    for (const Use& u : cv->operands()) flatten(cast<Constant>(u.get()), dl, out, at);
     return;
   }
   if (const auto* ci = dyn_cast<ConstantInt>(c)) {
@@ -85,7 +98,7 @@ ModuleLayout layoutGlobals(Function& kernel) {
       ml.localBytes = static_cast<uint32_t>((ml.localBytes + align - 1) / align * align);
       ml.localOffset[&g] = ml.localBytes;
       ml.localBytes += static_cast<uint32_t>((size + 3) & ~uint64_t{3});
-    } else if (as == kAsConstant || (as == kAsPrivate && g.isConstant())) {
+    } else if (as == kAsConstant || ((as == kAsPrivate || as == kAsLibConstant) && g.isConstant())) {
       std::vector<uint8_t> bytes;
       if (g.hasInitializer()) flatten(g.getInitializer(), dl, bytes, at);
       bytes.resize((std::max<size_t>(bytes.size(), 4) + 3) & ~size_t{3}, 0);
@@ -108,6 +121,17 @@ ModuleLayout layoutGlobals(Function& kernel) {
 }
 
 namespace {
+
+// The 32 bits of an integer or float constant of at most 32 bits.
+std::optional<uint32_t> constantBits(const Value* v) {
+  if (const auto* ci = dyn_cast<ConstantInt>(v); ci && ci->getBitWidth() <= 32) {
+    return static_cast<uint32_t>(ci->getZExtValue() & 0xffffffffu);
+  }
+  if (const auto* cf = dyn_cast<ConstantFP>(v); cf && cf->getType()->isFloatTy()) {
+    return static_cast<uint32_t>(cf->getValueAPF().bitcastToAPInt().getZExtValue());
+  }
+  return std::nullopt;
+}
 
 struct Pred {
   int p = 0;
@@ -168,7 +192,9 @@ class Lowering {
     if (const auto* ci = dyn_cast<ConstantInt>(v)) return Opnd::imm32(static_cast<int64_t>(ci->getZExtValue() & 0xffffffffu));
     return V(reg(v));
   }
-  int bitsOf(const Type* t) const { return t->isPointerTy() ? 32 : static_cast<int>(t->getIntegerBitWidth()); }
+  int bitsOf(const Type* t) const {
+    return t->isPointerTy() || t->isFloatTy() ? 32 : static_cast<int>(t->getIntegerBitWidth());
+  }
   int zextTo32(const Value* v) {
     const int bits = bitsOf(v->getType());
     const int r = reg(v);
@@ -193,6 +219,14 @@ class Lowering {
   void checkTypes(const Instruction& I);
   Pred condition(const Value* cond);
   Pred compare(const ICmpInst* c);
+  Pred fcompare(const FCmpInst* c);
+  Opnd fregOrImm(const Value* v) {
+    if (const auto* cf = dyn_cast<ConstantFP>(v); cf && cf->getType()->isFloatTy()) return Opnd::fimm(*constantBits(cf));
+    return V(reg(v));
+  }
+  void lowerFloatBinary(BinaryOperator& I);
+  bool lowerFloatIntrinsic(IntrinsicInst& I);
+  int roundToIntegral(int x, const char* mode);
   Opnd address(const Value* ptr, int64_t extra = 0);
   int addressReg(const Value* ptr);
   std::string memSpace(unsigned as, const Instruction& I) const;
@@ -245,9 +279,11 @@ class Lowering {
 
 int Lowering::reg(const Value* v) {
   if (const auto it = vregs_.find(v); it != vregs_.end()) return it->second;
-  if (const auto* ci = dyn_cast<ConstantInt>(v)) {
-    if (ci->getBitWidth() > 32) refuse(cur_, "a 64-bit constant is not supported");
-    const uint32_t value = static_cast<uint32_t>(ci->getZExtValue() & 0xffffffffu);
+  if (const auto* ci = dyn_cast<ConstantInt>(v); ci && ci->getBitWidth() > 32) {
+    refuse(cur_, "a 64-bit constant is not supported");
+  }
+  if (const auto bits = constantBits(v)) {
+    const uint32_t value = *bits;
     // Inside a loop: the register its preheader filled once (outermost loop first).
     std::vector<const Loop*> nest;
     for (const Loop* l = cur_ ? li_.getLoopFor(cur_->getParent()) : nullptr; l; l = l->getParentLoop()) nest.push_back(l);
@@ -281,7 +317,7 @@ void Lowering::checkTypes(const Instruction& I) {
     if (t->isVoidTy() || t->isLabelTy() || t->isPointerTy() || t->isMetadataTy()) {
       if (t->isPointerTy()) {
         const unsigned as = t->getPointerAddressSpace();
-        if (as > kAsLocal) refuse(&I, "the generic address space is not supported");
+        if (as > kAsLibConstant) refuse(&I, "the generic address space is not supported");
       }
       return;
     }
@@ -291,8 +327,8 @@ void Lowering::checkTypes(const Instruction& I) {
       if (w != 1 && w != 8 && w != 16 && w != 32) refuse(&I, "a " + std::to_string(w) + "-bit integer is not supported");
       return;
     }
-    if (t->isFloatTy()) refuse(&I, "float arithmetic is not supported (the core has no FP32 yet)");
-    if (t->isDoubleTy()) refuse(&I, "double is not supported");
+    if (t->isFloatTy()) return;
+    if (t->isDoubleTy()) refuse(&I, "double is not supported (the core has FP32 only)");
     if (t->isHalfTy()) refuse(&I, "half is not supported");
     if (t->isVectorTy()) refuse(&I, "vector types are not supported");
     if (t->isStructTy() || t->isArrayTy()) {
@@ -326,7 +362,7 @@ void Lowering::checkTypes(const Instruction& I) {
 }
 
 bool Lowering::fusable(const Instruction& I) const {
-  const auto* c = dyn_cast<ICmpInst>(&I);
+  const auto* c = dyn_cast<CmpInst>(&I);
   if (!c || !c->hasOneUse()) return false;
   const auto* user = dyn_cast<Instruction>(*c->user_begin());
   if (!user || user->getParent() != c->getParent()) return false;
@@ -355,8 +391,33 @@ Pred Lowering::compare(const ICmpInst* c) {
   return Pred{0, false};
 }
 
+// fcmp: fsetp with the FPU's ordered/unordered codes (docs/isa.md); the constant-false and
+// -true predicates set p0 from a constant.
+Pred Lowering::fcompare(const FCmpInst* c) {
+  CmpInst::Predicate pr = c->getPredicate();
+  const Value* a = c->getOperand(0);
+  const Value* b = c->getOperand(1);
+  if (pr == CmpInst::FCMP_FALSE || pr == CmpInst::FCMP_TRUE) {
+    emit("setp.ne", Opnd::pred(0), {V(mov(Opnd::imm32(pr == CmpInst::FCMP_TRUE))), Opnd::imm32(0)});
+    return Pred{0, false};
+  }
+  if (isa<ConstantFP>(a) && !isa<ConstantFP>(b)) {
+    std::swap(a, b);
+    pr = CmpInst::getSwappedPredicate(pr);
+  }
+  static const std::map<CmpInst::Predicate, const char*> names = {
+      {CmpInst::FCMP_OEQ, "eq"},  {CmpInst::FCMP_ONE, "ne"},  {CmpInst::FCMP_OLT, "lt"},
+      {CmpInst::FCMP_OLE, "le"},  {CmpInst::FCMP_OGT, "gt"},  {CmpInst::FCMP_OGE, "ge"},
+      {CmpInst::FCMP_UEQ, "equ"}, {CmpInst::FCMP_UNE, "neu"}, {CmpInst::FCMP_ULT, "ltu"},
+      {CmpInst::FCMP_ULE, "leu"}, {CmpInst::FCMP_UGT, "gtu"}, {CmpInst::FCMP_UGE, "geu"},
+      {CmpInst::FCMP_ORD, "num"}, {CmpInst::FCMP_UNO, "nan"}};
+  emit(std::string("fsetp.") + names.at(pr), Opnd::pred(0), {V(reg(a)), fregOrImm(b)});
+  return Pred{0, false};
+}
+
 Pred Lowering::condition(const Value* cond) {
   if (const auto* c = dyn_cast<ICmpInst>(cond); c && fusable(*c)) return compare(c);
+  if (const auto* c = dyn_cast<FCmpInst>(cond); c && fusable(*c)) return fcompare(c);
   if (const auto* ci = dyn_cast<ConstantInt>(cond)) {
     emit("setp.ne", Opnd::pred(0), {V(mov(Opnd::imm32(ci->getZExtValue() & 1))), Opnd::imm32(0)});
     return Pred{0, false};
@@ -367,7 +428,7 @@ Pred Lowering::condition(const Value* cond) {
 
 std::string Lowering::memSpace(unsigned as, const Instruction& I) const {
   if (as == kAsLocal) return "shared";
-  if (as == kAsGlobal || as == kAsConstant || as == kAsPrivate) return "global";
+  if (as == kAsGlobal || as == kAsConstant || as == kAsPrivate || as == kAsLibConstant) return "global";
   refuse(&I, "memory in address space " + std::to_string(as) + " is not supported");
 }
 
@@ -728,8 +789,9 @@ void Lowering::lowerInst(Instruction& I) {
   if (auto* s = dyn_cast<StoreInst>(&I)) return lowerStore(*s);
   if (auto* g = dyn_cast<GetElementPtrInst>(&I)) return lowerGep(*g);
   if (auto* c = dyn_cast<CallInst>(&I)) return lowerCall(*c);
-  if (auto* c = dyn_cast<ICmpInst>(&I)) {
-    compare(c);
+  if (auto* c = dyn_cast<CmpInst>(&I)) {
+    if (auto* ic = dyn_cast<ICmpInst>(c)) compare(ic);
+    else fcompare(cast<FCmpInst>(c));
     const int r = vregs_.at(&I);
     emit("mov", V(r), {Opnd::imm32(0)});
     emit("mov", V(r), {Opnd::imm32(1)}).guard = 0;
@@ -752,11 +814,32 @@ void Lowering::lowerInst(Instruction& I) {
   }
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) refuse(&I, "C11-style atomics are not supported (use the OpenCL 1.2 atomic_* functions)");
   if (isa<ExtractValueInst>(I) || isa<InsertValueInst>(I)) refuse(&I, "aggregate values are not supported");
-  if (isa<FCmpInst>(I)) refuse(&I, "float comparisons are not supported (the core has no FP32 yet)");
+  if (auto* u = dyn_cast<UnaryOperator>(&I); u && u->getOpcode() == Instruction::FNeg) {
+    emit("fneg", V(vregs_.at(&I)), {V(reg(u->getOperand(0)))});
+    return;
+  }
   refuse(&I, std::string("the LLVM instruction '") + I.getOpcodeName() + "' is not supported");
 }
 
+// fadd fsub fmul fdiv: the FPU's instructions (fdiv is correctly rounded: docs/isa.md).
+void Lowering::lowerFloatBinary(BinaryOperator& I) {
+  const int d = vregs_.at(&I);
+  const Value* a = I.getOperand(0);
+  const Value* b = I.getOperand(1);
+  const char* op = nullptr;
+  switch (I.getOpcode()) {
+    case Instruction::FAdd: op = "fadd"; break;
+    case Instruction::FSub: op = "fsub"; break;
+    case Instruction::FMul: op = "fmul"; break;
+    case Instruction::FDiv: op = "fdiv"; break;
+    default: refuse(&I, std::string("the float operation '") + I.getOpcodeName() + "' is not supported (fmod: use the built-in)");
+  }
+  if (I.isCommutative() && isa<ConstantFP>(a) && !isa<ConstantFP>(b)) std::swap(a, b);
+  emit(op, V(d), {V(reg(a)), fregOrImm(b)});
+}
+
 void Lowering::lowerBinary(BinaryOperator& I) {
+  if (I.getType()->isFloatTy()) return lowerFloatBinary(I);
   const int d = vregs_.at(&I);
   const int bits = bitsOf(I.getType());
   const Value* a = I.getOperand(0);
@@ -841,6 +924,11 @@ void Lowering::lowerCast(CastInst& I) {
     case Instruction::BitCast:
       emit("mov", V(d), {V(reg(a))});
       return;
+    // int <-> float: the FPU's conversions; rn to float, rz (C's cast, saturating) to int.
+    case Instruction::SIToFP: emit("fcvt.f32.s32.rn", V(d), {V(sextTo32(a))}); return;
+    case Instruction::UIToFP: emit("fcvt.f32.u32.rn", V(d), {V(zextTo32(a))}); return;
+    case Instruction::FPToSI: emit("fcvt.s32.f32.rz", V(d), {V(reg(a))}); return;
+    case Instruction::FPToUI: emit("fcvt.u32.f32.rz", V(d), {V(reg(a))}); return;
     case Instruction::AddrSpaceCast: refuse(&I, "address-space casts (generic pointers) are not supported");
     default: refuse(&I, std::string("the conversion '") + I.getOpcodeName() + "' is not supported");
   }
@@ -971,6 +1059,7 @@ void Lowering::lowerIntrinsic(IntrinsicInst& I) {
       return;
     default: break;
   }
+  if (lowerFloatIntrinsic(I)) return;
   const int d = I.getType()->isVoidTy() ? -1 : vregs_.at(&I);
   auto arg = [&](unsigned i) { return I.getArgOperand(i); };
   switch (id) {
@@ -1063,6 +1152,78 @@ void Lowering::lowerIntrinsic(IntrinsicInst& I) {
     default: break;
   }
   refuse(&I, "the LLVM intrinsic '" + I.getCalledFunction()->getName().str() + "' is not supported");
+}
+
+// floor/ceil/trunc/rint of x: |x| >= 2^23 (or NaN, infinity) is integral already (NaN
+// canonical through fadd 0); else convert to s32 with the mode and back, with x's sign (so
+// ceil(-0.5) = -0).
+int Lowering::roundToIntegral(int x, const char* mode) {
+  const int i = vreg();
+  emit(std::string("fcvt.s32.f32.") + mode, V(i), {V(x)});
+  const int f = vreg();
+  emit("fcvt.f32.s32.rn", V(f), {V(i)});
+  const int signed_ = op3("or", op3("and", f, Opnd::imm32(0x7fffffff)), V(op3("and", x, Opnd::imm32(static_cast<int64_t>(0x80000000u)))));
+  const int ax = vreg();
+  emit("fabs", V(ax), {V(x)});
+  emit("fsetp.geu", Opnd::pred(1), {V(ax), Opnd::fimm(0x4b000000u)});  // 2^23, or NaN
+  emit("fadd", V(signed_), {V(x), Opnd::fimm(0)}).guard = 1;            // x itself (NaN canonical)
+  return signed_;
+}
+
+// LLVM's float intrinsics that are one FPU instruction or a short sequence; false if I is
+// not one of them.
+bool Lowering::lowerFloatIntrinsic(IntrinsicInst& I) {
+  if (!I.getType()->isFloatTy()) return false;
+  const int d = vregs_.at(&I);
+  auto arg = [&](unsigned i) { return I.getArgOperand(i); };
+  switch (I.getIntrinsicID()) {
+    case Intrinsic::fabs: emit("fabs", V(d), {V(reg(arg(0)))}); return true;
+    case Intrinsic::sqrt: emit("fsqrt", V(d), {V(reg(arg(0)))}); return true;
+    case Intrinsic::fma:
+    case Intrinsic::fmuladd: {
+      const Value* a = arg(0);
+      const Value* b = arg(1);
+      if (isa<ConstantFP>(a) && !isa<ConstantFP>(b)) std::swap(a, b);
+      emit("ffma", V(d), {V(reg(a)), fregOrImm(b), V(reg(arg(2)))});
+      return true;
+    }
+    case Intrinsic::minnum:
+    case Intrinsic::maxnum: {
+      const Value* a = arg(0);
+      const Value* b = arg(1);
+      if (isa<ConstantFP>(a) && !isa<ConstantFP>(b)) std::swap(a, b);
+      emit(I.getIntrinsicID() == Intrinsic::minnum ? "fmin" : "fmax", V(d), {V(reg(a)), fregOrImm(b)});
+      return true;
+    }
+    case Intrinsic::copysign: {
+      const int mag = op3("and", reg(arg(0)), Opnd::imm32(0x7fffffff));
+      const int sgn = op3("and", reg(arg(1)), Opnd::imm32(static_cast<int64_t>(0x80000000u)));
+      emit("or", V(d), {V(mag), V(sgn)});
+      return true;
+    }
+    case Intrinsic::floor: emit("mov", V(d), {V(roundToIntegral(reg(arg(0)), "rm"))}); return true;
+    case Intrinsic::ceil: emit("mov", V(d), {V(roundToIntegral(reg(arg(0)), "rp"))}); return true;
+    case Intrinsic::trunc: emit("mov", V(d), {V(roundToIntegral(reg(arg(0)), "rz"))}); return true;
+    case Intrinsic::rint:
+    case Intrinsic::nearbyint:
+    case Intrinsic::roundeven: emit("mov", V(d), {V(roundToIntegral(reg(arg(0)), "rn"))}); return true;
+    case Intrinsic::round: {  // half away from zero: trunc(x + copysign(0.5 - 2^-25, x)) is wrong
+      // near 0.5 - ulp; use trunc(|x| + 0.5) when |x| < 2^23 with the exact tie test instead:
+      // t = trunc(x); if |x - t| >= 0.5 then t += copysign(1, x).
+      const int x = reg(arg(0));
+      const int t = roundToIntegral(x, "rz");
+      const int diff = vreg();
+      emit("fsub", V(diff), {V(x), V(t)});
+      emit("fabs", V(diff), {V(diff)});
+      const int one = op3("or", op3("and", x, Opnd::imm32(static_cast<int64_t>(0x80000000u))), Opnd::imm32(0x3f800000));
+      emit("mov", V(d), {V(t)});
+      emit("fsetp.ge", Opnd::pred(1), {V(diff), Opnd::fimm(0x3f000000u)});
+      emit("fadd", V(d), {V(t), V(one)}).guard = 1;
+      return true;
+    }
+    case Intrinsic::canonicalize: emit("fadd", V(d), {V(reg(arg(0))), Opnd::fimm(0x80000000u)}); return true;
+    default: return false;
+  }
 }
 
 void Lowering::lowerAtomic(CallInst& I, const std::string& name, const BuiltinName& b) {
@@ -1176,6 +1337,10 @@ void Lowering::lowerCall(CallInst& I) {
   }
   const BuiltinName b = demangle(callee->getName().str());
   const std::string& n = b.name;
+  if (callee->hasFnAttribute("simt-refused")) {  // float_builtins.h: why libclc's is not taken
+    refuse(&I, "the built-in '" + n + "' is not supported: " +
+                   callee->getFnAttribute("simt-refused").getValueAsString().str());
+  }
   const int d = I.getType()->isVoidTy() ? -1 : vregs_.at(&I);
   auto constDim = [&]() -> unsigned {
     const auto* c = dyn_cast<ConstantInt>(I.getArgOperand(0));
@@ -1354,9 +1519,7 @@ void Lowering::hoistLoopConstants(const BasicBlock& preheader) {
     for (const BasicBlock* b : l->blocks()) {
       for (const Instruction& I : *b) {
         auto add = [&](const Value* v) {
-          if (const auto* c = dyn_cast<ConstantInt>(v); c && c->getBitWidth() <= 32) {
-            values.insert(static_cast<uint32_t>(c->getZExtValue() & 0xffffffffu));
-          }
+          if (const auto bits = constantBits(v)) values.insert(*bits);
         };
         if (const auto* call = dyn_cast<CallInst>(&I); call && !isa<IntrinsicInst>(call)) {
           for (const Use& a : call->args()) add(a.get());
@@ -1367,6 +1530,12 @@ void Lowering::hoistLoopConstants(const BasicBlock& preheader) {
           add(sel->getFalseValue());
         } else if (const auto* bo = dyn_cast<BinaryOperator>(&I); bo && !bo->isCommutative()) {
           add(bo->getOperand(0));
+        } else if (const auto* fc = dyn_cast<FCmpInst>(&I)) {  // fsetp takes a register first
+          add(fc->getOperand(0));
+        } else if (const auto* ii = dyn_cast<IntrinsicInst>(&I)) {
+          if (ii->getIntrinsicID() == Intrinsic::fma || ii->getIntrinsicID() == Intrinsic::fmuladd) {
+            add(ii->getArgOperand(2));  // ffma's addend is a register
+          }
         }
       }
     }

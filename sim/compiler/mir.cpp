@@ -1,5 +1,6 @@
 #include "compiler/mir.h"
 
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,7 +14,13 @@ std::string opndText(const Opnd& o) {
     case Opnd::None: return "";
     case Opnd::VReg: return "v" + std::to_string(o.reg);
     case Opnd::PReg: return "r" + std::to_string(o.reg);
-    case Opnd::Imm: return std::to_string(o.imm);
+    case Opnd::Imm:
+      if (o.isFloat) {  // the bits: the assembler reads 0x... in a float operand as bits
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "0x%08x", static_cast<unsigned>(o.imm & 0xffffffffu));
+        return hex;
+      }
+      return std::to_string(o.imm);
     case Opnd::Label: return o.text + off(o.imm);
     case Opnd::Sreg: return o.text;
     case Opnd::Pred: return "p" + std::to_string(o.reg);

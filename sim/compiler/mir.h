@@ -16,10 +16,12 @@ struct Opnd {
   int64_t imm = 0;       // Imm; Mem/Label: offset
   std::string text;      // Label name, Sreg name (%tid)
   std::string frameOf;   // Mem on r30: the function whose frame the offset is in ("" own)
+  bool isFloat = false;  // Imm: a float immediate (binary32 bits, printed as hex bits)
 
   static Opnd vreg(int r) { Opnd o; o.kind = VReg; o.reg = r; return o; }
   static Opnd preg(int r) { Opnd o; o.kind = PReg; o.reg = r; return o; }
   static Opnd imm32(int64_t v) { Opnd o; o.kind = Imm; o.imm = v; return o; }
+  static Opnd fimm(uint32_t bits) { Opnd o; o.kind = Imm; o.imm = bits; o.isFloat = true; return o; }
   static Opnd label(const std::string& l, int64_t off = 0) { Opnd o; o.kind = Label; o.text = l; o.imm = off; return o; }
   static Opnd sreg(const std::string& s) { Opnd o; o.kind = Sreg; o.text = s; return o; }
   static Opnd pred(int p) { Opnd o; o.kind = Pred; o.reg = p; return o; }

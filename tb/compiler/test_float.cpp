@@ -1,0 +1,369 @@
+// FP32 in the OpenCL compiler (issue #24, docs/compiler.md "FP32"): every float operation
+// the lowering emits checked bit for bit against the host under the FPU's rules (round to
+// nearest even, subnormals flushed to zero before and after, canonical NaN, saturating
+// conversions); the float kernels (saxpy, dot product, tiled sgemm, 5-point stencil, n-body
+// step, Black-Scholes) against double-precision host references with the tolerances of
+// docs/compiler.md; FP kernels on the RTL core fail naming the instruction (the core has no
+// FPU yet). All on the ISA model.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "rtl/sm_rtl.h"
+#include "runtime/cl_runtime.h"
+
+namespace {
+
+namespace cc = simt::compiler;
+namespace rt = simt::runtime;
+using simt::model::RunStatus;
+
+uint32_t bitsOf(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+float floatOf(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+// The FPU's flush: a subnormal becomes the zero of its sign.
+float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
+
+struct FloatRun {
+  cc::CompiledKernel ck;
+  rt::LaunchResult res;
+  std::vector<uint32_t> words(const std::string& name) const {
+    for (const auto& b : res.buffers) {
+      if (b.name == name) return b.words;
+    }
+    ADD_FAILURE() << "no buffer " << name;
+    return {};
+  }
+  std::vector<float> floats(const std::string& name) const {
+    std::vector<float> f;
+    for (uint32_t w : words(name)) f.push_back(floatOf(w));
+    return f;
+  }
+};
+
+FloatRun launch(const std::string& file, const std::string& global, const std::string& local,
+           const std::vector<std::string>& argSpecs, bool onRtl = false) {
+  FloatRun r;
+  cc::CompileOptions opt;
+  r.ck = cc::compileFile(std::string(SIMT_CL_KERNEL_DIR) + "/" + file, opt);
+  std::vector<rt::Buffer> buffers;
+  std::vector<rt::KernelArg> args;
+  for (const auto& a : argSpecs) args.push_back(rt::parseArg(a, buffers));
+  rt::DeviceLimits limits;
+  const rt::NDRange range = rt::parseRange(global, local, limits.maxThreadsPerGroup);
+  simt::model::RunConfig cfg;
+  cfg.maxCycles = 20'000'000;
+  rt::Engine engine = rt::modelEngine();
+  if (onRtl) {
+    engine = [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
+      simt::rtl::SmRtl core(k, c);
+      return core.run();
+    };
+  }
+  r.res = rt::launch(r.ck, range, args, buffers, cfg, engine, limits);
+  return r;
+}
+
+// SplitMix64 as KERNELS.md defines rand: for f32 buffers.
+std::vector<float> randFloats(uint64_t seed, size_t n) {
+  rt::SplitMix64 g(seed);
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>(static_cast<uint32_t>(g.next()) >> 8) / 16777216.0f;
+  return v;
+}
+
+std::string listOf(const std::vector<uint32_t>& bits) {
+  std::string s;
+  for (size_t i = 0; i < bits.size(); ++i) s += (i ? "," : "") + std::string("0x") + [&] {
+    char h[16];
+    std::snprintf(h, sizeof h, "%08x", bits[i]);
+    return std::string(h);
+  }();
+  return s;
+}
+
+#define EXPECT_RUN_OK(r) ASSERT_EQ((r).res.run.status, RunStatus::Ok) << (r).res.run.message << "\n" << (r).ck.assembly
+
+// ---------------------------------------------------------------------------------------
+// Bit-exact: every float operation of float_ops.cl over special and random operands.
+
+constexpr uint32_t kNan = 0x7FC00000u;
+
+// A result under the FPU's rules: flushed, NaN canonical.
+uint32_t fpu(float r) { return std::isnan(r) ? kNan : bitsOf(ftz(r)); }
+
+int32_t toS32(float x) {  // saturating, NaN -> 0, toward zero
+  x = ftz(x);
+  if (std::isnan(x)) return 0;
+  const float t = std::trunc(x);
+  if (t >= 2147483648.0f) return INT32_MAX;
+  if (t < -2147483648.0f) return INT32_MIN;
+  return static_cast<int32_t>(t);
+}
+uint32_t toU32(float x) {
+  x = ftz(x);
+  if (std::isnan(x)) return 0;
+  const float t = std::trunc(x);
+  if (t >= 4294967296.0f) return UINT32_MAX;
+  if (t <= 0.0f) return 0;
+  return static_cast<uint32_t>(t);
+}
+float fminRef(float x, float y) {
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
+  if (x == 0 && y == 0) return std::signbit(x) ? x : y;
+  return x < y ? x : y;
+}
+float fmaxRef(float x, float y) {
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
+  if (x == 0 && y == 0) return std::signbit(x) ? y : x;
+  return x > y ? x : y;
+}
+
+TEST(CompilerFloat, EveryOperationMatchesTheHostBitForBit) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> special = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 1.5f, -2.5f, 2.5f, 3.0f,
+                                      inf, -inf, std::nanf(""), floatOf(0x00000001u), floatOf(0x80400000u),
+                                      1.17549435e-38f, 3.4e38f, -3.4e38f, 2147483648.0f, -2147483904.0f,
+                                      4294967296.0f, 8388608.5f, 0.49999997f, 1e-20f, 123456.789f};
+  std::vector<float> a, b, c;
+  for (float x : special) {
+    for (float y : special) {
+      a.push_back(x);
+      b.push_back(y);
+      c.push_back(special[(a.size() * 7) % special.size()]);
+    }
+  }
+  const auto r1 = randFloats(41, 3 * 128);
+  for (size_t i = 0; i < 128; ++i) {  // random magnitudes and signs
+    a.push_back((r1[i] - 0.5f) * std::ldexp(1.0f, static_cast<int>(i % 40) - 20));
+    b.push_back((r1[128 + i] - 0.5f) * std::ldexp(1.0f, static_cast<int>(i % 23) - 11));
+    c.push_back(r1[256 + i] * 4.0f - 2.0f);
+  }
+  const size_t n = (a.size() + 31) / 32 * 32;
+  a.resize(n, 1.0f);
+  b.resize(n, 2.0f);
+  c.resize(n, 3.0f);
+  std::vector<uint32_t> ab, bb, cb;
+  for (size_t i = 0; i < n; ++i) {
+    ab.push_back(bitsOf(a[i]));
+    bb.push_back(bitsOf(b[i]));
+    cb.push_back(bitsOf(c[i]));
+  }
+  const std::string N = std::to_string(n), N40 = std::to_string(40 * n);
+  const FloatRun r = launch("float_ops.cl", N, "32",
+                       {"buf:a:" + N + ":u32=list:" + listOf(ab), "buf:b:" + N + ":u32=list:" + listOf(bb),
+                        "buf:c:" + N + ":u32=list:" + listOf(cb), "buf:f:" + N40 + ":f32", "buf:k:" + N40 + "=rand:9"});
+  EXPECT_RUN_OK(r);
+  const auto f = r.words("f"), k = r.words("k");
+  rt::SplitMix64 g(9);
+  std::vector<uint32_t> kInit(40 * n);
+  for (auto& w : kInit) w = static_cast<uint32_t>(g.next());
+  int failures = 0;
+  for (size_t i = 0; i < n && failures < 20; ++i) {
+    const float x = a[i], y = b[i], z = c[i];
+    const float fx = ftz(x), fy = ftz(y), fz = ftz(z);
+    const int32_t q39 = static_cast<int32_t>(kInit[40 * i + 39]);
+    const uint32_t want[24] = {
+        fpu(fx + fy), fpu(fx - fy), fpu(fx * fy), fpu(fx / fy), fpu(std::fma(fx, fy, fz)),
+        fpu(std::sqrt(std::fabs(fx))), fpu(fminRef(fx, fy)), fpu(fmaxRef(fx, fy)),
+        bitsOf(x) ^ 0x80000000u, bitsOf(y) & 0x7FFFFFFFu, (bitsOf(x) & 0x7FFFFFFFu) | (bitsOf(y) & 0x80000000u),
+        fpu(std::floor(fx)), fpu(std::ceil(fx)), fpu(std::trunc(fx)), fpu(std::nearbyint(fx)),
+        fpu(std::round(fx)), fx < fy ? bitsOf(x) : bitsOf(z),
+        fpu(static_cast<float>(toS32(ftz(fx * 1000.0f)))), fpu(static_cast<float>(q39)),
+        fpu(static_cast<float>(static_cast<uint32_t>(q39))), fpu(std::fma(fx, 3.0f, 0.25f)), fpu(2.0f - fx),
+        fpu(1.0f / fy), fpu(std::fma(fx, 0.5f, fy))};
+    // The rounding functions keep x's sign for zero results and return x's own bits for
+    // |x| >= 2^23 (NaN canonical): what floorf & co. give after the flush.
+    for (int j = 0; j < 24; ++j) {
+      if (f[40 * i + j] != want[j]) {
+        ADD_FAILURE() << "o[" << j << "] for x=" << x << " (0x" << std::hex << bitsOf(x) << ") y=" << y << " (0x"
+                      << bitsOf(y) << ") z=" << z << ": got 0x" << f[40 * i + j] << " want 0x" << want[j] << std::dec;
+        ++failures;
+      }
+    }
+    const bool un = std::isnan(fx) || std::isnan(fy);
+    const int32_t wantK[22] = {fx == fy, fx != fy, fx < fy, fx <= fy, fx > fy, fx >= fy, std::isnan(fx), un, !un,
+                               !(fx < fy), !(fx >= fy), !(fx == fy), toS32(fx), static_cast<int32_t>(toU32(fx)),
+                               static_cast<int32_t>(bitsOf(x) ^ bitsOf(y)), fx > fy, fx < fy || fx > fy, fx == fz,
+                               std::isinf(fy), static_cast<int32_t>(bitsOf(x) >> 31), std::isfinite(fx),
+                               fx > 0 ? 1 : fx < 0 ? -1 : 0};
+    for (int j = 0; j < 22; ++j) {
+      if (static_cast<int32_t>(k[40 * i + j]) != wantK[j]) {
+        ADD_FAILURE() << "q[" << j << "] for x=" << x << " (0x" << std::hex << bitsOf(x) << ") y=" << y << " (0x"
+                      << bitsOf(y) << std::dec << "): got " << static_cast<int32_t>(k[40 * i + j]) << " want " << wantK[j];
+        ++failures;
+      }
+    }
+  }
+  // The operations are the FPU's instructions, not library calls.
+  for (const char* op : {"fadd", "fsub", "fmul", "fdiv", "ffma", "fsqrt", "fmin", "fmax", "fneg", "fabs",
+                         "fsetp.nan", "fsetp.neu", "fcvt.s32.f32.rz", "fcvt.u32.f32.rz", "fcvt.f32.s32.rn",
+                         "fcvt.f32.u32.rn", "fcvt.s32.f32.rm", "fcvt.s32.f32.rp"}) {
+    EXPECT_NE(r.ck.assembly.find(std::string(" ") + op + " "), std::string::npos) << op;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Kernels against double-precision references.
+
+constexpr double kEps = 1.0 / 16777216.0;  // 2^-24: half an ulp at 1
+
+TEST(CompilerFloat, SaxpyIsOneFusedMultiplyAddPerElement) {
+  const int n = 200;
+  const FloatRun r = launch("saxpy.cl", "224", "32",
+                       {"f32:-1.75", "buf:x:224:f32=rand:1", "buf:y:224:f32=rand:2", "i32:" + std::to_string(n)});
+  EXPECT_RUN_OK(r);
+  const auto x = randFloats(1, 224), y0 = randFloats(2, 224), y = r.floats("y");
+  for (int i = 0; i < 224; ++i) {
+    // a * x + y contracts to one ffma (OpenCL's default FP_CONTRACT on): exactly fmaf.
+    const float want = i < n ? std::fma(-1.75f, x[i], y0[i]) : y0[i];
+    EXPECT_EQ(bitsOf(y[i]), bitsOf(want)) << i;
+  }
+  EXPECT_NE(r.ck.assembly.find("ffma"), std::string::npos);
+}
+
+TEST(CompilerFloat, DotProductWithALocalReduction) {
+  const int n = 1000, groups = 4, local = 64;
+  const FloatRun r = launch("dot.cl", std::to_string(groups * local), std::to_string(local),
+                       {"buf:x:1000:f32=rand:3", "buf:y:1000:f32=rand:4", "buf:partial:4:f32",
+                        "local:" + std::to_string(4 * local), "i32:" + std::to_string(n)});
+  EXPECT_RUN_OK(r);
+  const auto x = randFloats(3, n), y = randFloats(4, n), partial = r.floats("partial");
+  double total = 0, got = 0, mag = 0;
+  for (int g = 0; g < groups; ++g) {
+    double s = 0, m = 0;
+    for (int i = 0; i < n; ++i) {
+      if ((i % (groups * local)) / local != g) continue;
+      s += static_cast<double>(x[i]) * y[i];
+      m += std::fabs(static_cast<double>(x[i]) * y[i]);
+    }
+    // Error bound of a float sum of k terms in any order: k * 2^-24 * sum |terms|.
+    const double bound = (n / (groups * local) + 1 + 6) * kEps * m;
+    EXPECT_NEAR(partial[g], s, bound) << "group " << g;
+    total += s;
+    got += partial[g];
+    mag += m;
+  }
+  EXPECT_NEAR(got, total, n * kEps * mag);
+}
+
+TEST(CompilerFloat, TiledSgemm) {
+  const int n = 32;
+  const FloatRun r = launch("sgemm.cl", "32,32", "8,8",
+                       {"buf:A:1024:f32=rand:5", "buf:B:1024:f32=rand:6", "buf:C:1024:f32=rand:7", "i32:32",
+                        "f32:1.5", "f32:-0.5"});
+  EXPECT_RUN_OK(r);
+  const auto A = randFloats(5, 1024), B = randFloats(6, 1024), C0 = randFloats(7, 1024), C = r.floats("C");
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double s = 0, m = 0;
+      for (int k = 0; k < n; ++k) {
+        s += static_cast<double>(A[i * n + k]) * B[k * n + j];
+        m += std::fabs(static_cast<double>(A[i * n + k]) * B[k * n + j]);
+      }
+      const double want = 1.5 * s - 0.5 * C0[i * n + j];
+      const double bound = (n + 2) * kEps * (1.5 * m + 0.5 * std::fabs(C0[i * n + j])) * 2;
+      EXPECT_NEAR(C[i * n + j], want, bound) << i << "," << j;
+    }
+  }
+  EXPECT_NE(r.ck.assembly.find("ffma"), std::string::npos);
+}
+
+TEST(CompilerFloat, FivePointStencil) {
+  const int w = 20, h = 12;
+  const FloatRun r = launch("stencil5.cl", "24,12", "8,4",
+                       {"buf:in:240:f32=rand:8", "buf:out:240:f32=const:-1", "i32:20", "i32:12", "f32:0.5",
+                        "f32:0.125"});
+  EXPECT_RUN_OK(r);
+  const auto in = randFloats(8, 240), out = r.floats("out");
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const int i = y * w + x;
+      if (x == 0 || y == 0 || x == w - 1 || y == h - 1) {
+        EXPECT_EQ(bitsOf(out[i]), bitsOf(in[i])) << x << "," << y;
+        continue;
+      }
+      const double nb = static_cast<double>(in[i - 1]) + in[i + 1] + in[i - w] + in[i + w];
+      const double want = 0.5 * in[i] + 0.125 * nb;
+      EXPECT_NEAR(out[i], want, 6 * kEps * (0.5 * in[i] + 0.125 * nb)) << x << "," << y;
+    }
+  }
+}
+
+TEST(CompilerFloat, NBodyStep) {
+  const int n = 64;
+  const FloatRun r = launch("nbody.cl", "64", "32",
+                       {"buf:pos:192:f32=rand:10", "buf:vel:192:f32=rand:11", "buf:newpos:192:f32", "i32:64",
+                        "f32:0.01", "f32:0.01", "local:384"});
+  EXPECT_RUN_OK(r);
+  const auto pos = randFloats(10, 192), vel0 = randFloats(11, 192), vel = r.floats("vel"), np = r.floats("newpos");
+  for (int i = 0; i < n; ++i) {
+    double acc[3] = {0, 0, 0}, mag = 0;
+    for (int j = 0; j < n; ++j) {
+      double d[3], r2 = 0.01;
+      for (int c = 0; c < 3; ++c) {
+        d[c] = static_cast<double>(pos[3 * j + c]) - pos[3 * i + c];
+        r2 += d[c] * d[c];
+      }
+      const double s = 1.0 / (r2 * std::sqrt(r2));
+      for (int c = 0; c < 3; ++c) acc[c] += d[c] * s;
+      mag += std::sqrt(r2) * s;
+    }
+    for (int c = 0; c < 3; ++c) {
+      const double v = vel0[3 * i + c] + 0.01 * acc[c];
+      // Each pairwise term carries a few ulp (sqrt, divide, cube); the sum adds n ulp.
+      const double bound = 0.01 * (n + 16) * kEps * mag * 2 + 4 * kEps * std::fabs(v);
+      EXPECT_NEAR(vel[3 * i + c], v, bound) << "body " << i << " axis " << c;
+      EXPECT_NEAR(np[3 * i + c], pos[3 * i + c] + 0.01 * v, 4 * kEps * (std::fabs(pos[3 * i + c]) + 0.01 * std::fabs(v)) + 0.01 * bound)
+          << "body " << i << " axis " << c;
+    }
+  }
+}
+
+TEST(CompilerFloat, BlackScholesWithLibclcBuiltins) {
+  const int n = 128;
+  const FloatRun r = launch("black_scholes.cl", "128", "64",
+                       {"buf:spot:128:f32=rand:12", "buf:strike:128:f32=rand:13", "buf:years:128:f32=rand:14",
+                        "buf:call:128:f32", "buf:put:128:f32", "f32:0.04", "f32:0.3"});
+  EXPECT_RUN_OK(r);
+  const auto S = randFloats(12, n), K = randFloats(13, n), T = randFloats(14, n);
+  const auto call = r.floats("call"), put = r.floats("put");
+  auto cnd = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  for (int i = 0; i < n; ++i) {
+    const double s = S[i], k = K[i], t = T[i];
+    if (s <= 0 || k <= 0 || t <= 0) continue;
+    const double sq = std::sqrt(t), d1 = (std::log(s / k) + (0.04 + 0.045) * t) / (0.3 * sq), d2 = d1 - 0.3 * sq;
+    const double disc = std::exp(-0.04 * t);
+    const double c = s * cnd(d1) - k * disc * cnd(d2), p = k * disc * cnd(-d2) - s * cnd(-d1);
+    // Prices are differences of terms up to max(s, k): a relative 1e-5 of those (a few tens
+    // of float ulp through log, exp and erfc) is the tolerance.
+    const double scale = std::max(s, k);
+    EXPECT_NEAR(call[i], c, 2e-5 * scale) << i << " s=" << s << " k=" << k << " t=" << t;
+    EXPECT_NEAR(put[i], p, 2e-5 * scale) << i;
+  }
+}
+
+// The RTL core has no FPU yet: an FP kernel stops with an illegal-instruction fault naming
+// its pc and source line (docs/isa.md "Status").
+TEST(CompilerFloat, OnTheRtlCoreAnFpInstructionFaultsNamingIt) {
+  const FloatRun r = launch("saxpy.cl", "32", "32", {"f32:2", "buf:x:32:f32=iota", "buf:y:32:f32", "i32:32"}, true);
+  EXPECT_EQ(r.res.run.status, RunStatus::Error);
+  EXPECT_NE(r.res.run.message.find("illegal instruction"), std::string::npos) << r.res.run.message;
+  EXPECT_NE(r.res.run.message.find("pc "), std::string::npos) << r.res.run.message;
+}
+
+}  // namespace
