@@ -161,9 +161,16 @@ package simt_pkg;
     OpRet = 7'd45, OpExit = 7'd46, OpYield = 7'd47, OpBarSync = 7'd48, OpBarTopOcs = 7'd49,
     OpBarBotOcs = 7'd50, OpBarTopUcs = 7'd51, OpBarBotUcs = 7'd52, OpBarReset = 7'd53,
     OpSvStart = 7'd54, OpSvEnd = 7'd55, OpSvLoopBegin = 7'd56, OpSvLoopEnd = 7'd57,
-    OpNop = 7'd58, OpTrap = 7'd59
+    OpNop = 7'd58, OpTrap = 7'd59,
+    // FP32 (docs/isa.md): 64 + simt_fpu_pkg::op_e, so that bits 3:0 are the unit's operation.
+    OpFAdd = 7'd64, OpFSub = 7'd65, OpFMul = 7'd66, OpFFma = 7'd67, OpFMin = 7'd68,
+    OpFMax = 7'd69, OpFAbs = 7'd70, OpFNeg = 7'd71, OpFSetp = 7'd72, OpFCvtS32F32 = 7'd73,
+    OpFCvtU32F32 = 7'd74, OpFCvtF32S32 = 7'd75, OpFCvtF32U32 = 7'd76, OpFDiv = 7'd77,
+    OpFSqrt = 7'd78
   } op_e;
-  localparam int NumOpcodes = 60;  // encodings at or above this are illegal
+  localparam int NumOpcodes = 60;  // integer and control encodings: 0 .. NumOpcodes-1
+  localparam int FpOpcodes  = 64;  // FP32 encodings: FpOpcodes .. FpOpcodesEnd-1
+  localparam int FpOpcodesEnd = 79;
 
   // Special registers (mov rd, %sreg: the sub field).
   localparam logic [4:0] SregTid = 5'd0, SregNtid = 5'd1, SregCtaid = 5'd2, SregNctaid = 5'd3,

@@ -122,7 +122,8 @@ module simt_fpga_top #(
     .SharedBanks (SharedBanks),
     .LineBytes   (LineBytes),
     .MemIdW      (MemIdW),
-    .L1Bytes     (0)  // the data memory is on-chip block RAM: nothing for a cache to hide
+    .L1Bytes     (0),     // the data memory is on-chip block RAM: nothing for a cache to hide
+    .HasFpu      (1'b0)   // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
   ) u_sm (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),

@@ -35,6 +35,7 @@ module simt_sm #(
   parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
   parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
+  parameter bit HasFpu      = 1'b1,                  // FP32 lanes (simt_sm_fpu); 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
   parameter int L1Mshrs     = 8,
@@ -244,6 +245,11 @@ module simt_sm #(
   logic [32*32-1:0]          exe_rf_wdata;
   logic                      exe_pred_we;
   logic [32*7-1:0]           exe_pred_wdata;
+  logic                      fpu_start, fpu_done, fpu_busy, fpu_pred_we;
+  logic [32*7-1:0]           fpu_pred_wdata;
+  logic [31:0]               fpu_rf_we;
+  logic [RfAW-1:0]           fpu_rf_waddr;
+  logic [32*32-1:0]          fpu_rf_wdata;
   simt_sm_pkg::fault_t       exe_fault;
 
   // Load/store
@@ -325,6 +331,9 @@ module simt_sm #(
     .lsu_start_o        (lsu_start),
     .lsu_done_i         (lsu_done),
     .lsu_fault_i        (lsu_fault),
+    .is_fpu_i           (cls.fpu),
+    .fpu_start_o        (fpu_start),
+    .fpu_done_i         (fpu_done),
     .bu_wake_valid_i    (bu_wake_valid),
     .ctl_o              (ctl_cmd),
     .ctl_wake_o         (ctl_wake),
@@ -460,17 +469,20 @@ module simt_sm #(
   logic [RfAW-1:0]  rf_waddr;
   logic [32*32-1:0] rf_wdata;
   always_comb begin
-    rf_we    = launch_rf_we | exe_rf_we | lsu_rf_we | ctl_rf_we;
-    rf_wdata = ((exec_stage && cls.alu) ? exe_rf_wdata : '0) | lsu_rf_wdata | ctl_rf_wdata;
+    rf_we    = launch_rf_we | exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;
+    rf_wdata = ((exec_stage && cls.alu) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata |
+               ctl_rf_wdata;
     rf_waddr = {w, inst.rd};
     if (launch_rf_we != '0)   rf_waddr = launch_rf_waddr;
     else if (lsu_rf_we != '0) rf_waddr = lsu_rf_waddr;
+    else if (fpu_rf_we != '0) rf_waddr = fpu_rf_waddr;
     else if (ctl_rf_we != '0) rf_waddr = ctl_rf_waddr;
   end
 
   simt_sm_decode #(
     .NumWarps   (NumWarps),
-    .ParamWords (ParamWords)
+    .ParamWords (ParamWords),
+    .HasFpu     (HasFpu)
   ) u_decode (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -506,8 +518,8 @@ module simt_sm #(
     .rf_we_i         (rf_we),
     .rf_waddr_i      (rf_waddr),
     .rf_wdata_i      (rf_wdata),
-    .pred_we_i       (exe_pred_we),
-    .pred_wdata_i    (exe_pred_wdata),
+    .pred_we_i       (exe_pred_we || fpu_pred_we),
+    .pred_wdata_i    (fpu_pred_we ? fpu_pred_wdata : exe_pred_wdata),
     .pred_clr_i      (launch_warp),
     .pred_clr_warp_i (launch_slot)
   );
@@ -679,6 +691,43 @@ module simt_sm #(
     assign l1_misses         = '0;
     assign l1_merges         = '0;
     assign l1_evictions      = '0;
+  end
+
+  // ---- FP32 lanes ---------------------------------------------------------------------------
+  if (HasFpu) begin : g_fpu
+    simt_sm_fpu #(.NumWarps(NumWarps)) u_fpu (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .start_i      (fpu_start),
+      .inst_i       (inst),
+      .exec_i       (exec),
+      .warp_i       (w),
+      .opa_i        (opa),
+      .opb_i        (opb),
+      .opc_i        (opc),
+      .pred_i       (pred),
+      .busy_o       (fpu_busy),
+      .done_o       (fpu_done),
+      .rf_we_o      (fpu_rf_we),
+      .rf_waddr_o   (fpu_rf_waddr),
+      .rf_wdata_o   (fpu_rf_wdata),
+      .pred_we_o    (fpu_pred_we),
+      .pred_wdata_o (fpu_pred_wdata)
+    );
+  end else begin : g_no_fpu
+    // FP opcodes are illegal in decode: nothing starts this.
+    assign fpu_busy       = 1'b0;
+    assign fpu_done       = 1'b0;
+    assign fpu_rf_we      = '0;
+    assign fpu_rf_waddr   = '0;
+    assign fpu_rf_wdata   = '0;
+    assign fpu_pred_we    = 1'b0;
+    assign fpu_pred_wdata = '0;
+`ifdef VERILATOR
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) assert (!fpu_start) else $error("sm: an FP instruction without FP lanes");
+    end
+`endif
   end
 
   simt_sm_control #(
@@ -928,12 +977,17 @@ module simt_sm #(
       if (de_v) assert (resident[de_w] && !wdone[de_w])
         else $error("sm: issued warp %0d is not resident", de_w);
       assert ($onehot0({launch_rf_we != '0, exe_rf_we != '0, lsu_rf_we != '0,
-                        ctl_rf_we != '0}))
+                        fpu_rf_we != '0, ctl_rf_we != '0}))
         else $error("sm: two register-file writers in one cycle");
       // The write data are ORed: no unit drives data next to another's write.
       if (lsu_rf_we == '0) assert (lsu_rf_wdata == '0)
         else $error("sm: load/store unit write data without a write");
-      if ((exec_stage && cls.alu) || lsu_rf_we != '0 || launch_rf_we != '0)
+      if (fpu_rf_we == '0) assert (fpu_rf_wdata == '0)
+        else $error("sm: FP unit write data without a write");
+      assert (!(exe_pred_we && fpu_pred_we)) else $error("sm: two predicate writers in one cycle");
+      assert (!(fpu_busy && stage != simt_sm_pkg::StFpu && stage != simt_sm_pkg::StFault))
+        else $error("sm: FP unit busy outside FPU");
+      if ((exec_stage && cls.alu) || lsu_rf_we != '0 || fpu_rf_we != '0 || launch_rf_we != '0)
         assert (ctl_rf_wdata == '0)
         else $error("sm: control write data next to another unit's write");
       // Each unit works only in its stage.

@@ -142,7 +142,8 @@ module simt_sm_control #(
   assign wake_req = state_q == simt_sm_pkg::CtWake ||
                     (state_q == simt_sm_pkg::CtCheck && cmd_i.wake_next && !cmd_i.de_v &&
                      qry_busy_i);
-  assign direct    = cmd_i.exec && !cmd_i.exec_fault && !cls_i.mem && !cls_i.arrive &&
+  assign direct    = cmd_i.exec && !cmd_i.exec_fault && !cls_i.mem && !cls_i.fpu &&
+                     !cls_i.arrive &&
                      !(cls_i.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
   assign ex_simple = direct && !cls_i.ctrl;
   assign fast      = ex_simple && du_ready_i;
@@ -218,7 +219,8 @@ module simt_sm_control #(
 
     unique case (state_q)
       simt_sm_pkg::CtIdle: begin
-        if (cmd_i.exec && !cmd_i.exec_fault && !(cls_i.mem && exec_mask_i != '0)) begin
+        if (cmd_i.exec && !cmd_i.exec_fault &&
+            !((cls_i.mem || cls_i.fpu) && exec_mask_i != '0)) begin
           // An arrival without participants still tells the unit (a TIMEOUT may be measured
           // from any thread's arrival); it claims nothing and nobody sleeps.
           if ((cls_i.arrive || cls_i.bottom || inst_i.op == simt_pkg::OpBarReset) &&

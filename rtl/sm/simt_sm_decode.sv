@@ -11,6 +11,7 @@
 module simt_sm_decode #(
   parameter int NumWarps   = 8,
   parameter int ParamWords = 64,
+  parameter bit HasFpu     = 1'b1,  // FP32 opcodes are legal (simt_sm_fpu is there)
   localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ParamAW   = $clog2(ParamWords),
   localparam int RfAW      = WarpW + 5,
@@ -84,20 +85,26 @@ module simt_sm_decode #(
   simt_sm_pkg::cls_t  de_cls;
   /* verilator lint_on UNUSEDSIGNAL */
   logic               de_need_b;
+  logic               de_fp_b;  // an FP operation with a second operand
+  assign de_fp_b = de_cls.fpu && de_inst.op != simt_pkg::OpFAbs &&
+                   de_inst.op != simt_pkg::OpFNeg && de_inst.op != simt_pkg::OpFSqrt &&
+                   (de_inst.op < simt_pkg::OpFCvtS32F32 || de_inst.op > simt_pkg::OpFCvtF32U32);
   assign de_inst    = de_word_i;
   assign de_cls     = simt_sm_pkg::classify(de_inst.op);
-  assign de_legal_o = de_inst.op < 7'(simt_pkg::NumOpcodes);
-  assign de_cas_o   = de_cls.cas;
+  assign de_legal_o = de_inst.op < 7'(simt_pkg::NumOpcodes) || (HasFpu && de_cls.fpu);
+  // Three register operands (rc in sub): cas, and ffma's addend.
+  assign de_cas_o   = de_cls.cas || de_inst.op == simt_pkg::OpFFma;
   // Register operand b is read only when something uses it: ALU and setp without an
   // immediate, selp, atomics (operand; cas: compare value, rc follows), stores (the data of
   // every lane; v4 stores read each element's register in the load/store unit).
-  assign de_need_b = ((de_cls.alu || de_inst.op == simt_pkg::OpSetp) && !de_inst.imm_b) ||
+  assign de_need_b = ((de_cls.alu || de_inst.op == simt_pkg::OpSetp || de_fp_b) &&
+                      !de_inst.imm_b) ||
                      de_inst.op == simt_pkg::OpSelp || de_cls.atom ||
                      (de_cls.store && !de_cls.v4);
   // Memory, control and barrier instructions and traps take states of their own.
   // (Every shared, cas, atomic, store and v4 opcode is a memory opcode.)
-  assign de_simple_o = de_legal_o && !de_cls.mem && !de_cls.bottom && !de_cls.arrive &&
-                       !de_cls.ctrl && de_inst.op != simt_pkg::OpBarReset &&
+  assign de_simple_o = de_legal_o && !de_cls.mem && !de_cls.fpu && !de_cls.bottom &&
+                       !de_cls.arrive && !de_cls.ctrl && de_inst.op != simt_pkg::OpBarReset &&
                        de_inst.op != simt_pkg::OpTrap;
 
   // Guard of the instruction in DE, from its warp's predicates.
@@ -198,7 +205,7 @@ module simt_sm_decode #(
       active_d = de_active_i;
       ir_d     = de_word_i;
       guard_d  = de_guard;
-      if (de_legal_o && !de_cls.cas) begin
+      if (de_legal_o && !de_cas_o) begin
         fwd_a_d = 1'b1;
         fwd_b_d = de_need_b;
       end

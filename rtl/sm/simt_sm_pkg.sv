@@ -22,6 +22,7 @@ package simt_sm_pkg;
 
   // Instruction classes of an opcode.
   typedef struct packed {
+    logic fpu;     // FP32: the FP unit (simt_sm_fpu), several cycles
     logic shared;  // shared-memory access
     logic cas;     // compare-and-swap (reads rc)
     logic atom;
@@ -50,7 +51,7 @@ package simt_sm_pkg;
   typedef struct packed {
     logic exec;         // the instruction is in EXEC ...
     logic exec_fault;   // ... and faults there
-    logic lsu_done;     // its memory accesses are done
+    logic lsu_done;     // its memory accesses (or FP operation) are done
     logic issue_ok;     // IDLE would only issue: the next warp may
     logic issue_base;   // ... if no wake token were due
     logic wake_next;    // a wake token is due before the next issue
@@ -74,7 +75,7 @@ package simt_sm_pkg;
   // The sequencer: where the instruction after issue is (docs/blocks/sm.md). LAUNCH, MEM and
   // CTRL hand the core to a unit, whose own state says what it does.
   typedef enum logic [3:0] {
-    StIdle, StLaunch, StDecode, StReadB, StReadC, StExec, StMem, StCtrl, StDone, StFault
+    StIdle, StLaunch, StDecode, StReadB, StReadC, StExec, StMem, StFpu, StCtrl, StDone, StFault
   } stage_e;
 
   // The launch unit: per warp take a slot (WARP), clear its registers (CLR), launch it in
@@ -115,12 +116,12 @@ package simt_sm_pkg;
   // Helpers
   // ---------------------------------------------------------------------------------------
   // Bits of cls_t, for the function below (Yosys 0.23 returns no structs from functions).
-  localparam int ClsShared = 10, ClsCas = 9, ClsAtom = 8, ClsStore = 7, ClsV4 = 6,
+  localparam int ClsFpu = 11, ClsShared = 10, ClsCas = 9, ClsAtom = 8, ClsStore = 7, ClsV4 = 6,
                  ClsBottom = 5, ClsArrive = 4, ClsCtrl = 3, ClsMem = 2, ClsPred = 1, ClsAlu = 0;
 
   // The classes of an opcode, as a cls_t.
-  function automatic logic [10:0] classify(logic [6:0] o);
-    logic [10:0] c;
+  function automatic logic [11:0] classify(logic [6:0] o);
+    logic [11:0] c;
     c = '0;
     case (o)
       simt_pkg::OpAdd, simt_pkg::OpSub, simt_pkg::OpMul, simt_pkg::OpAnd, simt_pkg::OpOr,
@@ -131,19 +132,19 @@ package simt_sm_pkg;
       simt_pkg::OpSetp, simt_pkg::OpPand, simt_pkg::OpPor, simt_pkg::OpPxor,
       simt_pkg::OpPnot:
         c[ClsPred] = 1'b1;
-      simt_pkg::OpLdGlobal:      c = (11'd1 << ClsMem);
-      simt_pkg::OpStGlobal:      c = (11'd1 << ClsMem) | (11'd1 << ClsStore);
-      simt_pkg::OpLdShared:      c = (11'd1 << ClsMem) | (11'd1 << ClsShared);
-      simt_pkg::OpStShared:      c = (11'd1 << ClsMem) | (11'd1 << ClsShared) |
-                                     (11'd1 << ClsStore);
-      simt_pkg::OpLdGlobalV4:    c = (11'd1 << ClsMem) | (11'd1 << ClsV4);
-      simt_pkg::OpStGlobalV4:    c = (11'd1 << ClsMem) | (11'd1 << ClsV4) | (11'd1 << ClsStore);
-      simt_pkg::OpAtomGlobal:    c = (11'd1 << ClsMem) | (11'd1 << ClsAtom);
-      simt_pkg::OpAtomShared:    c = (11'd1 << ClsMem) | (11'd1 << ClsAtom) |
-                                     (11'd1 << ClsShared);
-      simt_pkg::OpAtomGlobalCas: c = (11'd1 << ClsMem) | (11'd1 << ClsAtom) | (11'd1 << ClsCas);
-      simt_pkg::OpAtomSharedCas: c = (11'd1 << ClsMem) | (11'd1 << ClsAtom) | (11'd1 << ClsCas) |
-                                     (11'd1 << ClsShared);
+      simt_pkg::OpLdGlobal:      c = (12'd1 << ClsMem);
+      simt_pkg::OpStGlobal:      c = (12'd1 << ClsMem) | (12'd1 << ClsStore);
+      simt_pkg::OpLdShared:      c = (12'd1 << ClsMem) | (12'd1 << ClsShared);
+      simt_pkg::OpStShared:      c = (12'd1 << ClsMem) | (12'd1 << ClsShared) |
+                                     (12'd1 << ClsStore);
+      simt_pkg::OpLdGlobalV4:    c = (12'd1 << ClsMem) | (12'd1 << ClsV4);
+      simt_pkg::OpStGlobalV4:    c = (12'd1 << ClsMem) | (12'd1 << ClsV4) | (12'd1 << ClsStore);
+      simt_pkg::OpAtomGlobal:    c = (12'd1 << ClsMem) | (12'd1 << ClsAtom);
+      simt_pkg::OpAtomShared:    c = (12'd1 << ClsMem) | (12'd1 << ClsAtom) |
+                                     (12'd1 << ClsShared);
+      simt_pkg::OpAtomGlobalCas: c = (12'd1 << ClsMem) | (12'd1 << ClsAtom) | (12'd1 << ClsCas);
+      simt_pkg::OpAtomSharedCas: c = (12'd1 << ClsMem) | (12'd1 << ClsAtom) | (12'd1 << ClsCas) |
+                                     (12'd1 << ClsShared);
       simt_pkg::OpSsy, simt_pkg::OpSync, simt_pkg::OpPbrk, simt_pkg::OpBrk,
       simt_pkg::OpPcont, simt_pkg::OpCont, simt_pkg::OpBra, simt_pkg::OpBrx, simt_pkg::OpJmp,
       simt_pkg::OpJmx, simt_pkg::OpCal, simt_pkg::OpRet, simt_pkg::OpExit,
@@ -153,7 +154,7 @@ package simt_sm_pkg;
         c[ClsArrive] = 1'b1;
       simt_pkg::OpBarBotOcs, simt_pkg::OpBarBotUcs:
         c[ClsBottom] = 1'b1;
-      default: ;
+      default: c[ClsFpu] = o >= 7'(simt_pkg::FpOpcodes) && o < 7'(simt_pkg::FpOpcodesEnd);
     endcase
     classify = c;
   endfunction

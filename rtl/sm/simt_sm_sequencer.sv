@@ -62,6 +62,9 @@ module simt_sm_sequencer #(
   output logic                      lsu_start_o,
   input  logic                      lsu_done_i,
   input  simt_sm_pkg::fault_t       lsu_fault_i,
+  input  logic                      is_fpu_i,
+  output logic                      fpu_start_o,
+  input  logic                      fpu_done_i,
 
   // Control unit.
   input  logic                      bu_wake_valid_i,  // a barrier wake token is offered
@@ -154,6 +157,7 @@ module simt_sm_sequencer #(
     fwarp_pre     = fwarp_q;
     fpc_pre       = fpc_q;
     lsu_start_o   = 1'b0;
+    fpu_start_o   = 1'b0;
     issue_try_o   = ctl_i.issue_try;
     evt_o         = '0;
     evt_o[simt_sm_pkg::PerfCycles] = running;
@@ -206,6 +210,9 @@ module simt_sm_sequencer #(
         end else if (is_mem_i && exec_mask_i != '0) begin
           lsu_start_o = 1'b1;
           stage_pre   = simt_sm_pkg::StMem;
+        end else if (is_fpu_i && exec_mask_i != '0) begin
+          fpu_start_o = 1'b1;
+          stage_pre   = simt_sm_pkg::StFpu;
         end else begin
           stage_pre = ctl_i.busy_d ? simt_sm_pkg::StCtrl : simt_sm_pkg::StIdle;
         end
@@ -219,6 +226,9 @@ module simt_sm_sequencer #(
         end else if (lsu_done_i) begin
           stage_pre = simt_sm_pkg::StCtrl;
         end
+      end
+      simt_sm_pkg::StFpu: begin
+        if (fpu_done_i) stage_pre = simt_sm_pkg::StCtrl;
       end
       simt_sm_pkg::StCtrl: begin
         if (!ctl_i.busy_d) begin
@@ -267,7 +277,8 @@ module simt_sm_sequencer #(
     end
   end
 
-  assign ctl_o             = {exec_o, !to_unit, lsu_done_i, issue_ok, issue_base, wake_next,
+  assign ctl_o             = {exec_o, !to_unit, lsu_done_i || fpu_done_i, issue_ok, issue_base,
+                               wake_next,
                                de_v_i, de_simple_i};
   assign ctl_wake_o        = ctl_wake;
   assign ctl_launch_wake_o = ctl_launch_wake;

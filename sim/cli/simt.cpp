@@ -118,28 +118,12 @@ simt::model::RunResult runEngine(const simt::assembler::Kernel& kernel, const si
     simt::model::SmModel sm(kernel, cfg);
     return sm.run();
   }
-  simt::model::RunResult res;
   if (engine == "rtl") {
     simt::rtl::SmRtl core(kernel, cfg, wavePath);
-    res = core.run();
-  } else {
-    simt::cosim::Cosim cosim(kernel, cfg, wavePath);
-    res = cosim.run();
+    return core.run();
   }
-  // The core has no FP32 yet (docs/isa.md): say so when an FP instruction is what stopped it.
-  std::smatch m;
-  if (res.status != simt::model::RunStatus::Ok &&
-      std::regex_search(res.message, m, std::regex("illegal instruction \\(.*pc ([0-9]+)"))) {
-    const size_t pc = std::stoul(m[1]);
-    if (pc < kernel.code.size()) {
-      const auto in = simt::isa::Instr::decode(kernel.code[pc]);
-      if (simt::isa::isFp(in.op)) {
-        res.message += "\n  '" + simt::isa::disassemble(in) +
-                       "' is an FP32 instruction, which the RTL core does not execute yet: run the kernel with --engine model";
-      }
-    }
-  }
-  return res;
+  simt::cosim::Cosim cosim(kernel, cfg, wavePath);
+  return cosim.run();
 }
 
 // Writes the JSON result to PATH or stdout ("-"); false if the file cannot be written.

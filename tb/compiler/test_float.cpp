@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
 #include "runtime/cl_runtime.h"
 
@@ -53,8 +54,10 @@ struct FloatRun {
   }
 };
 
+enum class On { Model, Rtl, Cosim };
+
 FloatRun launch(const std::string& file, const std::string& global, const std::string& local,
-           const std::vector<std::string>& argSpecs, bool onRtl = false) {
+           const std::vector<std::string>& argSpecs, On on = On::Model) {
   FloatRun r;
   cc::CompileOptions opt;
   r.ck = cc::compileFile(std::string(SIMT_CL_KERNEL_DIR) + "/" + file, opt);
@@ -66,10 +69,15 @@ FloatRun launch(const std::string& file, const std::string& global, const std::s
   simt::model::RunConfig cfg;
   cfg.maxCycles = 20'000'000;
   rt::Engine engine = rt::modelEngine();
-  if (onRtl) {
+  if (on == On::Rtl) {
     engine = [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
       simt::rtl::SmRtl core(k, c);
       return core.run();
+    };
+  } else if (on == On::Cosim) {
+    engine = [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
+      simt::cosim::Cosim both(k, c);
+      return both.run();
     };
   }
   r.res = rt::launch(r.ck, range, args, buffers, cfg, engine, limits);
@@ -359,11 +367,34 @@ TEST(CompilerFloat, BlackScholesWithLibclcBuiltins) {
 
 // The RTL core has no FPU yet: an FP kernel stops with an illegal-instruction fault naming
 // its pc and source line (docs/isa.md "Status").
-TEST(CompilerFloat, OnTheRtlCoreAnFpInstructionFaultsNamingIt) {
-  const FloatRun r = launch("saxpy.cl", "32", "32", {"f32:2", "buf:x:32:f32=iota", "buf:y:32:f32", "i32:32"}, true);
-  EXPECT_EQ(r.res.run.status, RunStatus::Error);
-  EXPECT_NE(r.res.run.message.find("illegal instruction"), std::string::npos) << r.res.run.message;
-  EXPECT_NE(r.res.run.message.find("pc "), std::string::npos) << r.res.run.message;
+// The RTL core's FP lanes (simt_sm_fpu) give the model's bits: saxpy, the reduction and the
+// tiled matrix product on the core, and in lockstep with the model (every register compared).
+TEST(CompilerFloat, KernelsOnTheRtlCoreGiveTheModelsBits) {
+  struct Case {
+    std::string file, global, local, out;
+    std::vector<std::string> args;
+  };
+  const Case cases[] = {
+      {"saxpy.cl", "64", "32", "y", {"f32:2.5", "buf:x:64:f32=rand:3", "buf:y:64:f32=rand:4", "i32:64"}},
+      {"dot.cl", "128", "64", "partial",
+       {"buf:x:200:f32=rand:3", "buf:y:200:f32=rand:4", "buf:partial:2:f32", "local:256", "i32:200"}},
+      {"sgemm.cl", "16,16", "8,8", "C",
+       {"buf:A:256:f32=rand:5", "buf:B:256:f32=rand:6", "buf:C:256:f32=rand:7", "i32:16", "f32:1.5",
+        "f32:-0.5"}},
+      // Random bit patterns: NaNs, infinities, subnormals and all, through every operation.
+      {"float_ops.cl", "32", "32", "f",
+       {"buf:a:32=rand:1", "buf:b:32=rand:2", "buf:c:32=rand:3", "buf:f:1280:f32", "buf:k:1280=rand:9"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    const FloatRun model = launch(c.file, c.global, c.local, c.args, On::Model);
+    ASSERT_EQ(model.res.run.status, RunStatus::Ok) << model.res.run.message;
+    for (On on : {On::Rtl, On::Cosim}) {
+      const FloatRun core = launch(c.file, c.global, c.local, c.args, on);
+      ASSERT_EQ(core.res.run.status, RunStatus::Ok) << core.res.run.message;
+      EXPECT_EQ(core.words(c.out), model.words(c.out)) << (on == On::Rtl ? "rtl" : "cosim");
+    }
+  }
 }
 
 }  // namespace
