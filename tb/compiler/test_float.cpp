@@ -367,8 +367,9 @@ TEST(CompilerFloat, BlackScholesWithLibclcBuiltins) {
 
 // The RTL core has no FPU yet: an FP kernel stops with an illegal-instruction fault naming
 // its pc and source line (docs/isa.md "Status").
-// The RTL core's FP lanes (simt_sm_fpu) give the model's bits: saxpy, the reduction and the
-// tiled matrix product on the core, and in lockstep with the model (every register compared).
+// The RTL core's FP lanes (simt_sm_fpu) give the model's bits: saxpy, the reduction, the tiled
+// matrix product, the stencil, the n-body step and every operation on random bit patterns, on
+// the core and in lockstep with the model (every register compared).
 TEST(CompilerFloat, KernelsOnTheRtlCoreGiveTheModelsBits) {
   struct Case {
     std::string file, global, local, out;
@@ -381,6 +382,11 @@ TEST(CompilerFloat, KernelsOnTheRtlCoreGiveTheModelsBits) {
       {"sgemm.cl", "16,16", "8,8", "C",
        {"buf:A:256:f32=rand:5", "buf:B:256:f32=rand:6", "buf:C:256:f32=rand:7", "i32:16", "f32:1.5",
         "f32:-0.5"}},
+      {"stencil5.cl", "24,12", "8,4", "out",
+       {"buf:in:240:f32=rand:8", "buf:out:240:f32=const:-1", "i32:20", "i32:12", "f32:0.5", "f32:0.125"}},
+      {"nbody.cl", "64", "32", "newpos",
+       {"buf:pos:192:f32=rand:10", "buf:vel:192:f32=rand:11", "buf:newpos:192:f32", "i32:64", "f32:0.01",
+        "f32:0.01", "local:384"}},
       // Random bit patterns: NaNs, infinities, subnormals and all, through every operation.
       {"float_ops.cl", "32", "32", "f",
        {"buf:a:32=rand:1", "buf:b:32=rand:2", "buf:c:32=rand:3", "buf:f:1280:f32", "buf:k:1280=rand:9"}},
