@@ -35,7 +35,7 @@ module simt_sm #(
   parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
   parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
-  parameter bit HasFpu      = 1'b1,                  // FP32 lanes (simt_sm_fpu); 0: FP opcodes fault
+  parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
   parameter int L1Mshrs     = 8,

@@ -231,7 +231,8 @@ module simt_sm_lsu #(
         err_fault_d.cause  = simt_pkg::FltMemError;
         err_fault_d.lane_v = 1'b1;
         err_fault_d.lane   = simt_sm_pkg::lowest(rsp_lanes);
-        err_fault_d.addr   = addr[simt_sm_pkg::lowest(rsp_lanes)*32 +: 32] + {28'd0, rsp_elem, 2'b00};
+        err_fault_d.addr   = addr[simt_sm_pkg::lowest(rsp_lanes)*32 +: 32] +
+                             {28'd0, rsp_elem, 2'b00};
       end
     end
 

@@ -81,9 +81,10 @@ module simt_sm_lsu_shared #(
   logic [31:0]       atom_old, atom_new;
   assign atom_old = b_rdata[bank[leader]];
   // cas: the swap value (rc) in if the old word equals the compare operand (rb).
-  assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old,
-                                            (amo_i == simt_mem_pkg::AmoCas) ? swap_i[leader*32 +: 32]
-                                                                           : data_i[leader*32 +: 32],
+  logic [31:0] atom_operand;
+  assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? swap_i[leader*32 +: 32]
+                                                        : data_i[leader*32 +: 32];
+  assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, atom_operand,
                                             data_i[leader*32 +: 32]);
 
   // Per bank, the highest served lane on it drives it (all served lanes on a bank address
