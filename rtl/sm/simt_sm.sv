@@ -609,6 +609,7 @@ module simt_sm #(
 
   // ---- L1 data cache between the load/store unit and the port (docs/blocks/l1_cache.md) --
   logic [31:0] l1_hits, l1_misses, l1_merges, l1_evictions;
+  logic        l1_lookup, l1_hit;  // a decision of the L1, a hit
   if (L1Bytes > 0) begin : g_l1
     /* verilator lint_off PINCONNECTEMPTY */
     simt_l1_cache #(
@@ -657,8 +658,8 @@ module simt_sm #(
       .cnt_misses_o       (l1_misses),
       .cnt_merges_o       (l1_merges),
       .cnt_evictions_o    (l1_evictions),
-      .evt_lookup_o       (),
-      .evt_hit_o          (),
+      .evt_lookup_o       (l1_lookup),
+      .evt_hit_o          (l1_hit),
       .evt_way_o          (),
       .evt_merge_o        (),
       .evt_alloc_o        (),
@@ -691,7 +692,24 @@ module simt_sm #(
     assign l1_misses         = '0;
     assign l1_merges         = '0;
     assign l1_evictions      = '0;
+    assign l1_lookup         = 1'b0;
+    assign l1_hit            = 1'b0;
   end
+
+  // Per-warp L1 accesses and misses over a recent window (seed 001's mode choice reads them).
+  logic [15:0] warp_l1_accesses, warp_l1_misses;
+  simt_sm_miss_rate #(.NumWarps(NumWarps)) u_miss_rate (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .lookup_i   (l1_lookup),
+    .hit_i      (l1_hit),
+    .warp_i     (w),
+    .clr_i      (launch_warp),
+    .clr_warp_i (launch_slot),
+    .sel_i      (dbg_warp_i),
+    .accesses_o (warp_l1_accesses),
+    .misses_o   (warp_l1_misses)
+  );
 
   // ---- FP32 lanes ---------------------------------------------------------------------------
   if (HasFpu) begin : g_fpu
@@ -924,13 +942,16 @@ module simt_sm #(
     .count_o   (perf_unit_o)
   );
 
-  // Counters 16-19: the L1's (hits, misses, MSHR merges, evictions; zero without an L1).
+  // Counters 16-19: the L1's (hits, misses, MSHR merges, evictions; zero without an L1);
+  // 20-21: warp dbg_warp_i's L1 accesses and misses over a recent window.
   always_comb begin
     unique case (perf_sel_i)
       5'd16:   perf_o = l1_hits;
       5'd17:   perf_o = l1_misses;
       5'd18:   perf_o = l1_merges;
       5'd19:   perf_o = l1_evictions;
+      5'd20:   perf_o = {16'd0, warp_l1_accesses};  // of warp dbg_warp_i, windowed
+      5'd21:   perf_o = {16'd0, warp_l1_misses};
       default: perf_o = perf_sel_i[4] ? 32'd0 : perf_unit_o;
     endcase
   end

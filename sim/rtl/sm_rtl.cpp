@@ -506,6 +506,15 @@ struct SmRtl::Impl {
     res.stats["l1.misses"] = perf(17);
     res.stats["l1.mshr_merges"] = perf(18);
     res.stats["l1.evictions"] = perf(19);
+    // Per warp slot, its recent L1 accesses and misses (counters 20-21 of dbg_warp_i).
+    for (int s = 0; s < CoreGeometry::kWarpSlots; ++s) {
+      dut->dbg_warp_i = static_cast<uint8_t>(s);
+      const uint64_t accesses = perf(20), misses = perf(21);
+      if (accesses == 0) continue;
+      res.stats["l1.warp" + std::to_string(s) + "_accesses"] = accesses;
+      res.stats["l1.warp" + std::to_string(s) + "_misses"] = misses;
+    }
+    dut->dbg_warp_i = 0;
     res.stats["divergence_unit_wait_cycles"] = perf(5);
     res.stats["barrier_arrivals"] = perf(6);
     res.stats["barrier_wake_tokens"] = perf(7);

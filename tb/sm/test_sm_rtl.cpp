@@ -143,6 +143,27 @@ TEST(SmRtl, MoreCtasThanSlotsLaunchAsSlotsFree) {
   for (uint32_t g = 0; g < 12 * 96; ++g) EXPECT_EQ(r.global[g], (g / 96) * 1000 + g % 96) << g;
 }
 
+// The per-warp L1 counters (seed 001's miss rate): two warps of one CTA. A load of 32 lanes
+// on consecutive words is 2 line requests: warp 0 loads 4 distinct lines (4 accesses, 4
+// misses), warp 1 loads the same 2 lines 4 times (8 accesses, 2 misses).
+TEST(SmRtl, L1CountsAccessesAndMissesPerWarp) {
+  const std::string src =
+      ".launch ctas=1 threads=64\n.data\nbuf: .zero 1024\n.text\n"
+      "mov r1, %laneid\nshl r1, r1, 2\nmov r2, %warpid\nsetp.ne p0, r2, 0\n"
+      "@p0 bra W1\n"
+      "ld.global r3, [r1+buf]\nld.global r3, [r1+buf+128]\nexit\n"  // warp 0: 4 lines, once
+      "W1: ld.global r3, [r1+buf+512]\nld.global r3, [r1+buf+512]\n"  // warp 1: 2 lines, 4 times
+      "ld.global r3, [r1+buf+512]\nld.global r3, [r1+buf+512]\nexit\n";
+  const RunResult r = runRtl(src);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  auto stat = [&](const std::string& n) { return r.stats.count(n) ? r.stats.at(n) : ~0ull; };
+  EXPECT_EQ(stat("l1.warp0_accesses"), 4u);
+  EXPECT_EQ(stat("l1.warp0_misses"), 4u);
+  EXPECT_EQ(stat("l1.warp1_accesses"), 8u);
+  EXPECT_EQ(stat("l1.warp1_misses"), 2u);
+  EXPECT_EQ(stat("l1.hits") + stat("l1.misses") + stat("l1.mshr_merges"), 12u);
+}
+
 TEST(SmRtl, SharedMemoryIsPerCtaAndZeroedAtLaunch) {
   // Each CTA adds its id into shared word 0 (starting from 0) and stores the result; a CTA
   // reusing the shared region of a finished one must see zero again.
