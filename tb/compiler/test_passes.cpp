@@ -1,7 +1,9 @@
 // Unit tests of the lowering's analyses on the IR of small kernels (Clang 16 -O2 and the
 // compiler's own preparation): UniformityInfo and the reconvergence plan.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -35,9 +37,13 @@ struct Analysed {
   cc::ReconvergencePlan plan;
 
   explicit Analysed(const std::string& source) {
-    const std::string path = std::string(::testing::TempDir()) + "passes.cl";
+    // A file of this test's own: ctest runs the tests of this binary in parallel processes.
+    const std::string path = std::string(::testing::TempDir()) + "passes_" +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                             std::to_string(::getpid()) + ".cl";
     std::ofstream(path) << source;
     module = cc::runFrontend(path, {}, ctx).module;
+    std::remove(path.c_str());
     cc::prepareModule(*module);
     for (Function& f : *module) {
       if (!f.isDeclaration() && f.getCallingConv() == CallingConv::SPIR_KERNEL) kernel = &f;
