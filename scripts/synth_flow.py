@@ -75,7 +75,7 @@ CONFIGS = [
      {"NumWarps": 32, "PrioW": 10, "NumCtas": 2, "NumBarIds": 4, "TagW": 8},
      "fitting set for the HX8K: 2 CTAs x 4 barrier ids, 8-bit tags"),
     ("sm_lane_alu", "simt_sm_lane_alu", {},
-     "one of the core's 32 lanes: ALU, setp compare, atomic update (multiplier in LUTs)"),
+     "one of the core's 32 lanes: ALU and setp compare (multiplier in LUTs)"),
     # The SM core in its FPGA top (host port, data memory), on its own pins: no shell.
     ("fpga_top_1x1", "simt_fpga_top",
      {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256, "SharedWords": 256,
@@ -275,7 +275,7 @@ on its own pins, `constraints/hx8k_fpga_top.pcf`, no shell) has no fitting set o
 the largest iCE40: at its smallest (1 CTA x 1 warp) nextpnr counts the logic cells it needs
 at more than fourteen devices and it needs more block RAMs than the device has (its register
 file is 32 lane banks, twice for the second read port). Each of its 32 lanes
-(`sm_lane_alu`: ALU, compare, atomic update) is a third of an HX8K on its own; more than
+(`sm_lane_alu`: ALU and compare; before 2026-11-24 also the atomic update) is a third of an HX8K on its own; more than
 half of it is the 32x32 multiplier the HX8K (no DSP blocks) builds from LUTs (about 1,360
 LUT4; 1,060 remain without it, still 34,000 for 32 lanes), and the smallest fitting sets of
 the divergence and barrier units already fill more than one device together. Its iCE40

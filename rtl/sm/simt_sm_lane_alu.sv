@@ -1,14 +1,13 @@
-// One lane's arithmetic: the ALU operations, setp's comparison and the atomic update of
+// One lane's arithmetic: the ALU operations and setp's comparison of
 // ISA.md section 4 (wrapping arithmetic, shift amounts mod 32, signed min/max by default).
 // Combinational; the SM core instantiates one per lane.
 module simt_sm_lane_alu (
   input  logic [6:0]    op_i,      // simt_pkg::op_e
-  input  logic [4:0]    sub_i,     // setp: compare; atom: operation
+  input  logic [4:0]    sub_i,     // setp: compare
   input  logic [31:0]   a_i,
   input  logic [31:0]   b_i,       // register or immediate
   output logic [31:0]   result_o,  // add .. maxu, not
-  output logic          cmp_o,     // setp
-  output logic [31:0]   atom_o     // atom.*: the new word from the old one (a_i) and b_i
+  output logic          cmp_o      // setp
 );
 
   logic signed [31:0] sa, sb;
@@ -54,21 +53,6 @@ module simt_sm_lane_alu (
       5'd8:    cmp_o = !lt_u && a_i != b_i;
       5'd9:    cmp_o = !lt_u;
       default: cmp_o = 1'b0;
-    endcase
-  end
-
-  // Atomic operations: add min max and or xor exch (min/max signed).
-  always_comb begin
-    atom_o = a_i;
-    unique case (sub_i)
-      5'd0:    atom_o = a_i + b_i;
-      5'd1:    atom_o = lt_s ? a_i : b_i;
-      5'd2:    atom_o = lt_s ? b_i : a_i;
-      5'd3:    atom_o = a_i & b_i;
-      5'd4:    atom_o = a_i | b_i;
-      5'd5:    atom_o = a_i ^ b_i;
-      5'd6:    atom_o = b_i;
-      default: atom_o = a_i;
     endcase
   end
 

@@ -29,6 +29,7 @@
 #include "common/port_bits.h"
 #include "common/sim_context.h"
 #include "model/mem/l1_cache.h"
+#include "model/mem/line_memory.h"
 
 namespace simt::tb {
 namespace {
@@ -79,21 +80,6 @@ struct MemReq {
   Line wdata{};
   uint32_t cmp = 0;
 };
-
-uint32_t amoApply(uint8_t op, uint32_t old, uint32_t v, uint32_t cmp) {
-  const auto s = [](uint32_t x) { return static_cast<int32_t>(x); };
-  switch (op) {
-    case 1: return old + v;
-    case 2: return s(old) < s(v) ? old : v;
-    case 3: return s(old) < s(v) ? v : old;
-    case 4: return old & v;
-    case 5: return old | v;
-    case 6: return old ^ v;
-    case 7: return v;
-    case 8: return old == cmp ? v : old;
-    default: return old;
-  }
-}
 
 // Byte-enabled write of a line into a word array.
 void writeBytes(std::vector<uint32_t>& mem, uint32_t addr, uint64_t be, const Line& data, uint32_t lineWords) {
@@ -158,7 +144,7 @@ class TestMemory {
         const uint32_t w = amoWord(r.be);
         uint32_t& word = words_[r.addr / 4 + w];
         rsp.rdata[w] = word;
-        word = amoApply(r.amo, word, r.wdata[w], r.cmp);
+        word = model::LineMemory::amoApply(r.amo, word, r.wdata[w], r.cmp);
       } else if (r.we) {
         writeBytes(words_, r.addr, r.be, r.wdata, kLineWords);
       } else {
@@ -546,7 +532,7 @@ class L1Bench {
           const uint32_t w = amoWord(cur_.be);
           uint32_t& word = ref_[cur_.addr / 4 + w];
           p.expect[w] = word;
-          word = amoApply(cur_.amo, word, cur_.wdata[w], cur_.cmp);
+          word = model::LineMemory::amoApply(cur_.amo, word, cur_.wdata[w], cur_.cmp);
         } else if (cur_.we) {
           writeBytes(ref_, cur_.addr, cur_.be, cur_.wdata, kLineWords);
         } else {

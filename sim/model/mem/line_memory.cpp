@@ -1,5 +1,7 @@
 #include "model/mem/line_memory.h"
 
+#include "asm/isa.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -14,18 +16,10 @@ LineMemory::LineMemory(std::vector<uint32_t>& words, uint32_t lineBytes, const T
 }
 
 uint32_t LineMemory::amoApply(uint8_t op, uint32_t old, uint32_t operand, uint32_t cmp) {
-  const auto s = [](uint32_t v) { return static_cast<int32_t>(v); };
-  switch (op) {
-    case 1: return old + operand;
-    case 2: return s(old) < s(operand) ? old : operand;
-    case 3: return s(old) < s(operand) ? operand : old;
-    case 4: return old & operand;
-    case 5: return old | operand;
-    case 6: return old ^ operand;
-    case 7: return operand;
-    case 8: return old == cmp ? operand : old;
-    default: return old;
-  }
+  // amo_e: the ISA's atomic operation plus one (isa::atomicResult), 8 cas, 0 none.
+  if (op == 8) return old == cmp ? operand : old;
+  if (op == 0 || op > 8) return old;
+  return isa::atomicResult(static_cast<isa::AtomOp>(op - 1), old, operand);
 }
 
 void LineMemory::decideReady() {
