@@ -39,9 +39,6 @@ module simt_sm_execute #(
 );
 
   logic [32*32-1:0] alu_res;
-  /* verilator lint_off UNUSED */
-  logic [32*32-1:0] atom_res;  // atomics are computed in the load/store unit
-  /* verilator lint_on UNUSED */
   logic [31:0]      alu_cmp;
   for (genvar l = 0; l < 32; l++) begin : g_lane
     logic [31:0] b;
@@ -52,8 +49,7 @@ module simt_sm_execute #(
       .a_i      (opa_i[l*32 +: 32]),
       .b_i      (b),
       .result_o (alu_res[l*32 +: 32]),
-      .cmp_o    (alu_cmp[l]),
-      .atom_o   (atom_res[l*32 +: 32])
+      .cmp_o    (alu_cmp[l])
     );
   end
 
@@ -92,7 +88,6 @@ module simt_sm_execute #(
   // The warp's predicates after setp/pand/por/pxor/pnot on its executing lanes.
   logic [31:0] pa, pb, pr;  // per lane: predicate operands and result
   always_comb begin
-    pred_wdata_o = pred_i;
     for (int l = 0; l < 32; l++) begin
       pa[l] = simt_sm_pkg::pick(pred_i[l*7 +: 7], inst_i.ra[2:0]);
       pb[l] = simt_sm_pkg::pick(pred_i[l*7 +: 7], inst_i.rb[2:0]);
@@ -103,10 +98,8 @@ module simt_sm_execute #(
         simt_pkg::OpPxor: pr[l] = pa[l] ^ pb[l];
         default:          pr[l] = !pa[l];
       endcase
-      for (int p = 0; p < 7; p++) begin
-        if (exec_i[l] && inst_i.rd[2:0] == 3'(p)) pred_wdata_o[l*7 + p] = pr[l];
-      end
     end
+    pred_wdata_o = simt_sm_pkg::pred_write(pred_i, exec_i, inst_i.rd[2:0], pr);
   end
 
   // ld.param outside the params (or misaligned) faults at the lowest executing lane.

@@ -84,12 +84,8 @@ module simt_sm_fpu #(
     pred_we_o    = 1'b0;
     pred_wdata_o = pred_i;
     if (done_o && is_cmp) begin
-      pred_we_o = 1'b1;
-      for (int l = 0; l < 32; l++) begin
-        for (int p = 0; p < 7; p++) begin
-          if (exec_i[l] && inst_i.rd[2:0] == 3'(p)) pred_wdata_o[l*7 + p] = pred[l];
-        end
-      end
+      pred_we_o    = 1'b1;
+      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, exec_i, inst_i.rd[2:0], pred);
     end else if (done_o) begin
       rf_we_o    = exec_i;
       rf_wdata_o = is_ds ? ds_result : result;

@@ -192,6 +192,18 @@ package simt_sm_pkg;
     lowest = r;
   endfunction
 
+  // A warp's predicates with predicate pd (0..6) of the executing lanes replaced by their
+  // results (setp and the predicate operations in execute, fsetp in the FP unit).
+  function automatic logic [32*7-1:0] pred_write(logic [32*7-1:0] pred, logic [31:0] exec,
+                                                 logic [2:0] pd, logic [31:0] res);
+    logic [32*7-1:0] p;
+    p = pred;
+    for (int l = 0; l < 32; l++) begin
+      if (exec[l] && pd != 3'd7) p[l*7 + 32'(pd)] = res[l];
+    end
+    pred_write = p;
+  endfunction
+
   function automatic logic [5:0] popcount32(logic [31:0] m);
     logic [5:0] n;
     n = '0;
