@@ -12,6 +12,7 @@
 #endif
 #include "model/common/token.h"
 #include "model/mem/line_memory.h"
+#include "rtl/mem_port.h"
 #include "runtime/recentre_runtime.h"
 
 namespace simt::rtl {
@@ -311,29 +312,10 @@ struct SmRtl::Impl {
 
   // Global memory behind the port (model::LineMemory: latency, bandwidth). The response on
   // offer and the request's ready before the cycle's evaluation; the transfers after it.
-  void serveMemory() {
-    const model::LineMemory::Response* rsp = memory->offered();
-    dut->mem_req_ready_i = memory->ready();
-    dut->mem_rsp_valid_i = rsp != nullptr;
-    dut->mem_rsp_id_i = rsp ? static_cast<uint8_t>(rsp->id) : 0;
-    dut->mem_rsp_err_i = rsp && rsp->err;
-    for (size_t w = 0; w < CoreGeometry::kLineBytes / 4; ++w) dut->mem_rsp_rdata_i[w] = rsp ? rsp->rdata[w] : 0;
-  }
+  void serveMemory() { offerMemory(*dut, *memory); }
   void acceptMemory() {
     if (dut->mem_rsp_valid_i && dut->mem_rsp_ready_o) memory->take();
-    if (dut->mem_req_valid_o && dut->mem_req_ready_i) {
-      model::LineMemory::Request r;
-      r.id = dut->mem_req_id_o;
-      r.write = dut->mem_req_we_o;
-      r.amo = dut->mem_req_amo_o;
-      r.addr = dut->mem_req_addr_o;
-      r.cmp = dut->mem_req_cmp_o;
-      r.be.resize(CoreGeometry::kLineBytes);
-      r.wdata.resize(CoreGeometry::kLineBytes / 4);
-      for (size_t b = 0; b < CoreGeometry::kLineBytes; ++b) r.be[b] = (dut->mem_req_be_o >> b) & 1u;
-      for (size_t w = 0; w < CoreGeometry::kLineBytes / 4; ++w) r.wdata[w] = dut->mem_req_wdata_o[w];
-      memory->accept(r);
-    }
+    if (dut->mem_req_valid_o && dut->mem_req_ready_i) memory->accept(memRequestOf(*dut, CoreGeometry::kLineBytes));
     memory->tick();
   }
 

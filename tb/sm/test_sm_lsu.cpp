@@ -18,6 +18,7 @@
 #include "common/sim_context.h"
 #include "model/mem/line_memory.h"
 #include "model/sm/lsu.h"
+#include "rtl/mem_port.h"
 
 namespace simt::tb {
 namespace {
@@ -173,12 +174,7 @@ class LsuBench {
 
  private:
   void drivePort() {
-    const LineMemory::Response* r = port_->offered();
-    sim_->mem_req_ready_i = port_->ready();
-    sim_->mem_rsp_valid_i = r != nullptr;
-    sim_->mem_rsp_id_i = r ? static_cast<uint8_t>(r->id) : 0;
-    sim_->mem_rsp_err_i = r && r->err;
-    for (uint32_t w = 0; w < kLineBytes / 4; ++w) setBits(sim_->mem_rsp_rdata_i, static_cast<int>(32 * w), 32, r ? r->rdata[w] : 0);
+    rtl::offerMemory(sim_.dut(), *port_);
     sim_->rf_rdata_i = rfRead_;
   }
 
@@ -195,22 +191,13 @@ class LsuBench {
       port_->take();
     }
     if (sim_->mem_req_valid_o && sim_->mem_req_ready_i) {
-      LineMemory::Request r;
-      r.id = sim_->mem_req_id_o;
-      r.write = sim_->mem_req_we_o;
-      r.amo = sim_->mem_req_amo_o;
-      r.addr = sim_->mem_req_addr_o;
-      r.cmp = sim_->mem_req_cmp_o;
-      r.be.resize(kLineBytes);
-      r.wdata.resize(kLineBytes / 4);
+      const LineMemory::Request r = rtl::memRequestOf(sim_.dut(), kLineBytes);
       SmLsu::MemRequest seen;
       seen.write = r.write;
       seen.amo = r.amo;
       seen.addr = r.addr;
       seen.cmp = r.cmp;
       seen.be = sim_->mem_req_be_o;
-      for (uint32_t b = 0; b < kLineBytes; ++b) r.be[b] = (seen.be >> b) & 1u;
-      for (uint32_t w = 0; w < kLineBytes / 4; ++w) r.wdata[w] = static_cast<uint32_t>(getBits(sim_->mem_req_wdata_o, static_cast<int>(32 * w), 32));
       seen.wdata = r.wdata;
       // The lanes it serves are the model's bookkeeping; the port does not carry them.
       seen.lanes = 0;
