@@ -15,4 +15,14 @@ for top in $(scripts/rtl_files.sh tops); do
     echo "lint: $top clean"
   fi
 done
+# Board tops also in their other builds: the ULX3S top without the core (make bitstream).
+for variant in "simt_ulx3s_top -GWithCore=0"; do
+  read -r top gen <<<"$variant"
+  if ! out=$(verilator --lint-only -Wall -Wno-SYNCASYNCNET --top-module "$top" "$gen" \
+       "${SRCS[@]}" 2>&1) || [[ -n "$out" ]]; then
+    echo "lint: $top $gen FAILED"; echo "$out"; fail=1
+  else
+    echo "lint: $top $gen clean"
+  fi
+done
 exit $fail

