@@ -25,4 +25,23 @@ for variant in "simt_ulx3s_top -GWithCore=0"; do
     echo "lint: $top $gen clean"
   fi
 done
+
+# slang, the strictest IEEE 1800 front end (pyslang, pinned in the project virtualenv): every
+# top in the Verilator, synthesis and formal views; errors and warnings fail
+# (scripts/slang_lint.py, docs/portable-sv.md).
+VENV=${SIMT_VENV:-.venv}
+"$VENV/bin/python" scripts/slang_lint.py || fail=1
+
+# FuseSoC: the core file lists exactly rtl_files.sh's sources (it is generated from them), and
+# its lint targets pass through FuseSoC and edalize (Verilator -Wall on the core and on the
+# UART-bridged FPGA top).
+"$VENV/bin/python" scripts/gen_core.py --check || fail=1
+for target in lint lint_fpga; do
+  if out=$("$VENV/bin/fusesoc" --cores-root . run --build-root build/fusesoc \
+             --target="$target" simtcore:simtcore:sm 2>&1); then
+    echo "lint: fusesoc --target=$target clean"
+  else
+    echo "lint: fusesoc --target=$target FAILED"; echo "$out"; fail=1
+  fi
+done
 exit $fail

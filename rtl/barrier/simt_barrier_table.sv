@@ -217,6 +217,9 @@ module simt_barrier_table #(
                (passed_q[e] >= ((count_q[e] != '0) ? count_q[e] : nonex));
   endfunction
 
+  logic [CtaW-1:0]  ent_cta;  // the held entry's CTA and id (declared before first use)
+  logic [3:0]       ent_id;
+
   // The exit scan visits only busy ids (an idle id neither fires nor completes): the first
   // busy id of the exiting CTA, and the next busy id after the one being checked.
   logic       exit_found, next_found;
@@ -243,8 +246,6 @@ module simt_barrier_table #(
   assign tmo_latest = cfg_tmo_origin_i[1];
 
   logic [EntW-1:0]  req_ent;
-  logic [CtaW-1:0]  ent_cta;
-  logic [3:0]       ent_id;
   logic [CtaW+WarpW-1:0] wk_idx;
   logic [31:0]      wk_mask;
   logic [TagW-1:0]  wk_resume;
@@ -268,17 +269,17 @@ module simt_barrier_table #(
   logic [SlotW-1:0] rst_slot;      // ... in this slot
 
   assign req_ent  = EntW'({req_cta_i, req_id_i});
-  assign ent_cta  = CtaW'(ent_q >> 4);
+  assign ent_cta  = CtaW'({1'b0, ent_q} >> 4);  // 0-extended: one CTA has EntW 4
   assign ent_id   = ent_q[3:0];
   assign wk_idx   = {ent_cta, w_q};
   assign own_ent  = sent_q[tsslot_q];
-  assign own_cta  = CtaW'(own_ent >> 4);
-  assign sel_warp = WarpW'(ts_sel_tid_i >> 5);
+  assign own_cta  = CtaW'({1'b0, own_ent} >> 4);
+  assign sel_warp = WarpW'({1'b0, ts_sel_tid_i} >> 5);  // one warp has TidW 5
   assign sel_lane = ts_sel_tid_i[4:0];
   assign sel_idx  = {own_cta, sel_warp};
   assign g_ent    = grant_bar_i[EntW-1:0];
   assign g_stale  = !sq_q[g_ent];
-  assign bot_idx  = {req_cta_i, WarpW'(bot_tid >> 5)};
+  assign bot_idx  = {req_cta_i, WarpW'({1'b0, bot_tid} >> 5)};
 
   // Requests enter only while every section in service has its thread awake (no search, no
   // portion ending) and no slot grant is due: a request then meets the unit in the state the
@@ -310,7 +311,7 @@ module simt_barrier_table #(
     rst_hit  = 1'b0;
     rst_slot = '0;
     for (int i = 0; i < NumSlots; i++) begin
-      if (aw[i] && sent_q[i] == req_ent && WarpW'(cur_q[i] >> 5) == req_warp_i &&
+      if (aw[i] && sent_q[i] == req_ent && WarpW'({1'b0, cur_q[i]} >> 5) == req_warp_i &&
           req_mask_i[cur_q[i][4:0]]) begin
         bot_hit  = 1'b1;
         bot_slot = SlotW'(i);
@@ -340,7 +341,7 @@ module simt_barrier_table #(
   // The queued members of the section a search starts for: the granted one, or the one whose
   // thread reaches its bottom.
   assign ts_ent = grant_take_o ? g_ent : req_ent;
-  assign ts_cta = CtaW'(ts_ent >> 4);
+  assign ts_cta = CtaW'({1'b0, ts_ent} >> 4);
   always_comb begin
     for (int w = 0; w < Warps; w++) begin
       for (int t = 0; t < 32; t++) begin
@@ -586,7 +587,7 @@ module simt_barrier_table #(
           tptr_d = (tptr_q == EntW'(NumEnt - 1)) ? '0 : tptr_q + 1'b1;
           stat_d[tptr_q] = busy_q[tptr_q] && (waiting_q[tptr_q] != '0) &&
                            (static_limit_i != '0) && (now_q - tfirst_q[tptr_q] >= static_limit_i);
-          if (fires(tptr_q, nonex_q[CtaW'(tptr_q >> 4)])) begin
+          if (fires(tptr_q, nonex_q[CtaW'({1'b0, tptr_q} >> 4)])) begin
             ent_d = tptr_q;
             st_d  = StCheck;
           end

@@ -89,6 +89,8 @@ module simt_token_deque #(
   localparam int SumLsb = (TokenW == 128) ? simt_pkg::Tok128SumLsb : simt_pkg::Tok64SumLsb;
   localparam int TypeW  = (TokenW == 128) ? simt_pkg::Tok128TypeW : simt_pkg::Tok64TypeW;
   localparam int AddrW  = WarpW + IdxW;
+  // The RAM's own address width: one bit less than AddrW for one warp (WarpW is 1 there).
+  localparam int RamAW  = (NumWarps * Depth > 1) ? $clog2(NumWarps * Depth) : 1;
   localparam logic [PtrW-1:0] Middle = PtrW'(Depth / 2);
   localparam logic [PtrW-1:0] Full   = PtrW'(Depth);
 
@@ -123,10 +125,10 @@ module simt_token_deque #(
   ) u_ram (
     .clk_i   (clk_i),
     .we_i    (ram_we),
-    .waddr_i (ram_waddr),
+    .waddr_i (RamAW'(ram_waddr)),
     .wdata_i (ram_wdata),
     .re_i    (ram_re),
-    .raddr_i (ram_raddr),
+    .raddr_i (RamAW'(ram_raddr)),
     .rdata_o (ram_rdata)
   );
 
@@ -145,10 +147,12 @@ module simt_token_deque #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic [TokenW-1:0] t;
     /* verilator lint_on UNUSEDSIGNAL */
-    t = tok;
+    logic [7:0]        ty;  // the type field zero-extended to 8 bits (no shift past a 4-bit one)
+    t  = tok;
+    ty = 8'(t[TypeW-1:0]);
     // Types above 15 (only possible in the 8-bit field) have no summary bit.
-    if ((t[TypeW-1:0] >> 4) != '0) tok_type_bit = '0;
-    else                           tok_type_bit = simt_pkg::summary_bit(t[3:0]);
+    if (ty[7:4] != '0) tok_type_bit = '0;
+    else               tok_type_bit = simt_pkg::summary_bit(ty[3:0]);
   endfunction
 
   function automatic logic [TokenW-1:0] with_summary(logic [TokenW-1:0] tok,

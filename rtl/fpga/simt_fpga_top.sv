@@ -103,6 +103,7 @@ module simt_fpga_top #(
   logic [63:0]       mnt_rdata;
   logic [4:0]        perf_sel;
   logic [31:0]       perf;
+  simt_pkg::sched_policy_e policy;
 
   // The core has the data memory first; the host waits for a free cycle.
   assign host_ready_o = !sel_data || data_host_ready;
@@ -232,7 +233,6 @@ module simt_fpga_top #(
   );
 
   // Register bits to the package's enums without a cast (Yosys 0.23 has none).
-  simt_pkg::sched_policy_e policy;
   always_comb begin
     unique case (mode_q[3:1])
       3'd0:    policy = simt_pkg::PolOldest;

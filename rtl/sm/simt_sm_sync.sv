@@ -281,8 +281,8 @@ module simt_sm_sync #(
 
   // (CTA, warp in CTA) -> warp slot: of the wake token offered, and of the first warp of
   // a CTA whose barrier timed out or whose section was granted.
-  assign tmo_cta            = CtaW'(tmo_bar >> 4);
-  assign grant_cta          = CtaW'(grant_bar >> 4);
+  assign tmo_cta            = CtaW'({1'b0, tmo_bar} >> 4);  // 0-extended: 1 CTA
+  assign grant_cta          = CtaW'({1'b0, grant_bar} >> 4);
   assign wake_slot_o        = slot_of_i[{wake_cta, wake_warp}*WarpW +: WarpW];
   assign trace_tmo_warp_o   = slot_of_i[{tmo_cta, WarpW'(0)}*WarpW +: WarpW];
   assign trace_tmo_id_o     = tmo_bar[3:0];

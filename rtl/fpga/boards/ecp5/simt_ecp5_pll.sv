@@ -58,6 +58,14 @@ module simt_ecp5_pll #(
     .PHASELOADREG (1'b1),
     .PLLWAKESYNC  (1'b0),
     .ENCLKOP      (1'b0),
+    .ENCLKOS      (1'b0),       // every port connected (slang, docs/portable-sv.md):
+    .ENCLKOS2     (1'b0),       // the secondary outputs are unused
+    .ENCLKOS3     (1'b0),
+    .CLKOS        (),
+    .CLKOS2       (),
+    .CLKOS3       (),
+    .INTLOCK      (),
+    .REFCLK       (),
     .LOCK         (locked_o)
   );
   assign clk_o = clkop;
