@@ -7,15 +7,19 @@
 #   make synth   iCE40 HX8K place-and-route (median Fmax of 3 seeds) and xc7 estimates of
 #                every block configuration -> docs/synthesis.md, build/synth/results.json
 #   make synth ONLY=divergence_unit   only the configurations whose name contains ONLY (the
-#                others keep their last figures)
+#                others keep their last figures); ECP5 rows with the venv's YoWASP tools
+#   make bitstream BOARD=ulx3s [CONFIG=...]   the board's bitstream with the open ECP5 flow
+#                (YoWASP Yosys, nextpnr-ecp5, ecppack) -> build/bitstream/BOARD.bit
 SHELL := /bin/bash
 BUILD ?= build
 WAVE_BUILD ?= build/wave
 JOBS ?= 2
 TEST ?= TokenDeque.Seed002WorkedExample
 ONLY ?=
+BOARD ?= ulx3s
+CONFIG ?=
 
-.PHONY: all bootstrap configure build run test lint synth-check formal ctest wave simt-wave synth bench clean
+.PHONY: all bootstrap configure build run test lint synth-check formal ctest wave simt-wave synth bitstream bench clean
 
 all: build
 
@@ -60,6 +64,9 @@ test: lint synth-check formal ctest
 
 synth: bootstrap
 	python3 scripts/synth_flow.py $(if $(ONLY),--only $(ONLY))
+
+bitstream: bootstrap
+	python3 scripts/synth_flow.py --bitstream $(BOARD) $(if $(CONFIG),--config $(CONFIG))
 
 # Reports, not tests: cycle counts per divergence-unit request.
 bench: build

