@@ -24,8 +24,10 @@ VERILATOR_LINT = ["-Wall", "-Wno-SYNCASYNCNET"]
 
 
 def rtl_sources():
+    # The C locale: rtl_files.sh sorts, and the committed file must not depend on a machine's.
+    env = dict(os.environ, LC_ALL="C")
     out = subprocess.run([os.path.join(ROOT, "scripts", "rtl_files.sh"), "sources"], cwd=ROOT,
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True, env=env).stdout
     return out.split()
 
 
