@@ -3,7 +3,7 @@
 // bridge in front of the core (simt_fpga_uart_top), the power button as reset (synchronised,
 // held until the PLL locks), and LEDs:
 //   led[0] busy, led[1] done, led[2] fault, led[3] token-queue exception (waits for the
-//   host), led[4] link error (a frame answered with an error, stretched to about 0.1 s),
+//   host), led[4] link error (a frame answered with an error, stretched to 0.1-0.2 s),
 //   led[6] PLL locked, led[7] heartbeat (about 1 Hz: the core clock runs).
 // Pins: constraints/ulx3s_v20.lpf. Built by `make bitstream BOARD=ulx3s`.
 //
@@ -30,8 +30,8 @@ module simt_ulx3s_top #(
   parameter int Baud           = 115200,
   localparam int CoreHz        = 25_000_000 / PllClkiDiv * PllClkfbDiv,
   localparam int BaudDiv       = (CoreHz + Baud / 2) / Baud,
-  localparam int BeatW         = $clog2(CoreHz) + 1,     // heartbeat: its top bit, ~1 Hz
-  localparam int StretchW      = $clog2(CoreHz / 10)     // link error LED: ~0.1 s
+  localparam int BeatW         = $clog2(CoreHz),         // heartbeat: its top bit, ~1 Hz
+  localparam int StretchW      = $clog2(CoreHz / 10)     // link error LED: 0.1-0.2 s
 ) (
   input  logic       clk_25mhz_i,    // the board's oscillator
   input  logic       btn_pwr_ni,     // BTN_PWRn, low while pressed: reset
