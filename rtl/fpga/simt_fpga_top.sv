@@ -6,7 +6,8 @@
 // overflows through the divergence unit's maintenance port (the runtime's job, seed 002).
 //
 // Host word addresses (docs/blocks/fpga_top.md):
-//   0x0000       W: bit 0 starts the launch.  R: status {exc, fault, done, busy}
+//   0x0000       W: bit 0 starts the launch, bit 1 resets the core (the core starts once per
+//                reset: a host resets it before each launch).  R: status {exc, fault, done, busy}
 //   0x0001-08    RW launch: ntid, nctaid, code size, param words, shared bytes,
 //                mode {timeout origin[1:0], policy[2:0], stack}, LFSR seed, static limit
 //   0x0009       RW barrier-id priorities for the slot arbiter (id i at bits 2i+1:2i)
@@ -61,6 +62,21 @@ module simt_fpga_top #(
   assign sel_param = host_addr_i[15:12] == 4'h2;
   assign sel_data  = host_addr_i[15];
 
+  // ---- core reset by the host --------------------------------------------------------------
+  // A write of bit 1 to 0x0000 resets the core, the data memory's port state and the
+  // maintenance bridge for one cycle (not the launch registers, not the memories' contents):
+  // the core starts once per reset, so a host resets it before each launch, and stops a
+  // kernel it has given up on. From a flop: a clean asynchronous reset.
+  logic core_rst_q, core_rst_n;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      core_rst_q <= 1'b0;
+    end else begin
+      core_rst_q <= host_wr && sel_ctrl && host_addr_i[7:0] == 8'h00 && host_wdata_i[1];
+    end
+  end
+  assign core_rst_n = rst_ni && !core_rst_q;
+
   // ---- launch registers -------------------------------------------------------------------
   logic [15:0]       ntid_q, nctaid_q, seed_q, slimit_q;
   logic [ImemAW:0]   code_size_q;
@@ -97,6 +113,7 @@ module simt_fpga_top #(
   logic                   data_host_ready;
   logic [31:0]            data_host_rdata;
   logic              exc_valid, exc_back;
+  logic              exc_pend_q;      // an overflow waits for the host (exc_valid is a pulse)
   logic [WarpW-1:0]  exc_warp;
   logic [PtrW-1:0]   q_head, q_tail;
   logic              mnt_ready, mnt_rvalid;
@@ -127,7 +144,7 @@ module simt_fpga_top #(
     .HasFpu      (1'b0)   // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
   ) u_sm (
     .clk_i               (clk_i),
-    .rst_ni              (rst_ni),
+    .rst_ni              (core_rst_n),
     .imem_we_i           (host_wr && sel_imem && host_addr_i[0]),
     .imem_waddr_i        (host_addr_i[ImemAW:1]),
     .imem_wdata_i        ({host_wdata_i, imem_lo_q}),
@@ -256,7 +273,7 @@ module simt_fpga_top #(
     .IdW       (MemIdW)
   ) u_data (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .req_valid_i  (mem_req_valid),
     .req_ready_o  (mem_req_ready),
     .req_id_i     (mem_req_id),
@@ -284,7 +301,7 @@ module simt_fpga_top #(
   always_comb begin
     ctrl_rdata = '0;
     unique case (host_addr_i[7:0])
-      8'h00: ctrl_rdata = {28'd0, exc_valid, core_fault, core_done, core_busy};
+      8'h00: ctrl_rdata = {28'd0, exc_pend_q, core_fault, core_done, core_busy};
       8'h01: ctrl_rdata = {16'd0, ntid_q};
       8'h02: ctrl_rdata = {16'd0, nctaid_q};
       8'h03: ctrl_rdata = 32'(code_size_q);
@@ -359,8 +376,8 @@ module simt_fpga_top #(
 
   // Maintenance: a written command is offered until the port takes it; a read's data is
   // captured in the cycle after.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge core_rst_n) begin
+    if (!core_rst_n) begin
       mnt_opb_q     <= '0;
       mnt_warp_q    <= '0;
       mnt_idx_q     <= '0;
@@ -402,10 +419,23 @@ module simt_fpga_top #(
     end
   end
 
+  // The core signals an overflow for one cycle and then waits, its queue stalled, until the
+  // host resumes it: the exception stays pending until a resume command is taken, so that a
+  // host that polls the status (over a UART, thousands of cycles apart) sees it.
+  always_ff @(posedge clk_i or negedge core_rst_n) begin
+    if (!core_rst_n) begin
+      exc_pend_q <= 1'b0;
+    end else if (exc_valid) begin
+      exc_pend_q <= 1'b1;
+    end else if (mnt_pend_q && mnt_ready && mnt_opb_q == 2'd3) begin
+      exc_pend_q <= 1'b0;
+    end
+  end
+
   assign busy_o  = core_busy;
   assign done_o  = core_done;
   assign fault_o = core_fault;
-  assign exc_o   = exc_valid;
+  assign exc_o   = exc_pend_q;
 
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin

@@ -208,6 +208,42 @@ TEST(FpgaTop, TheHostReCentresAnOverflowingTokenQueue) {
   EXPECT_EQ(host.read(kData), 10u);
 }
 
+// The core starts once per reset; bit 1 of 0x0000 resets it (not the memories, not the
+// launch registers), so a host runs one kernel after another, and stops one it gave up on.
+TEST(FpgaTop, AHostResetOfTheCoreLetsTheNextKernelRun) {
+  auto kernel = [](uint32_t param) {
+    return assembler::assemble(".launch ctas=2 threads=32\n.data\nout: .zero 256\n.text\n"
+                               "mov r1, %gtid\nshl r2, r1, 2\nld.param r3, [0]\nadd r3, r3, r1\n"
+                               "st.global [r2+out], r3\nexit\n.param " + std::to_string(param) + "\n",
+                               "inline.s");
+  };
+  HostPort host;
+  host.launch(kernel(100));
+  ASSERT_EQ(host.wait() & 0x6u, 0x2u);
+  const uint32_t cycles = host.read(kPerf);
+  EXPECT_EQ(host.data(64)[63], 163u);
+  host.launch(kernel(500));  // without a reset the start is ignored: still done, old data
+  EXPECT_EQ(host.read(kCtrl) & 0x7u, 0x2u);
+  EXPECT_EQ(host.data(64)[63], 0u) << "the new image, not run";
+  host.write(kCtrl, 2);
+  EXPECT_EQ(host.read(kCtrl) & 0xFu, 0u) << "reset: idle, not done";
+  EXPECT_EQ(host.read(kPerf), 0u) << "the counters restart";
+  EXPECT_EQ(host.read(kNtid), 32u) << "the launch registers stay";
+  host.write(kCtrl, 1);
+  ASSERT_EQ(host.wait() & 0x6u, 0x2u);
+  EXPECT_EQ(host.data(64)[63], 563u);
+  EXPECT_EQ(host.read(kPerf), cycles);
+  // A kernel that never ends stops at a reset.
+  const auto spin = assembler::assemble("l: bra l\n", "spin.s");
+  host.write(kCtrl, 2);
+  host.launch(spin);
+  for (int i = 0; i < 4; ++i) host.read(kCtrl);  // the start reaches the core a cycle later
+  EXPECT_EQ(host.read(kCtrl) & 0x7u, 0x1u) << "busy";
+  host.write(kCtrl, 2);
+  EXPECT_EQ(host.read(kCtrl) & 0x7u, 0x0u) << "stopped";
+  EXPECT_TRUE(host.ok());
+}
+
 TEST(FpgaTop, DataOutsideTheKernelsImageIsTheHostsScratch) {
   HostPort host;
   host.write(static_cast<uint16_t>(kData + kDataWords - 1), 0xCAFEF00Du);
