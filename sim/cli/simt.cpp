@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -15,6 +16,8 @@
 #include "asm/isa.h"
 #include "model/sm/sm_model.h"
 #include "cosim/cosim.h"
+#include "host/device_engine.h"
+#include "host/serial_port.h"
 #include "rtl/sm_rtl.h"
 #ifdef SIMT_WITH_COMPILER
 #include "compiler/cache.h"
@@ -111,9 +114,78 @@ DumpRequest parseDump(const std::string& text) {
   return d;
 }
 
-// Runs a kernel image on one engine: the ISA model, the verilated core, or both in lockstep.
+// The exit status of a run whose board stopped answering (docs/isa-model.md).
+constexpr int kExitLink = 5;
+
+// The board behind --device PORT: the serial port and the engine on it.
+struct DeviceLink {
+  std::string port;
+  uint32_t baud = 0;
+  std::unique_ptr<simt::host::SerialPort> serial;
+  std::unique_ptr<simt::host::DeviceEngine> engine;
+};
+
+// --device PORT [--baud N]: opens the port; false after a message (no such port, not a
+// terminal, a rate it refuses).
+bool openDevice(const po::variables_map& vm, DeviceLink& dev) {
+  dev.port = vm["device"].as<std::string>();
+  dev.baud = vm["baud"].as<uint32_t>();
+  try {
+    dev.serial = std::make_unique<simt::host::SerialPort>(dev.port, dev.baud);
+  } catch (const simt::host::PortError& e) {
+    std::cerr << "simt run: --device: " << e.what() << "\n";
+    return false;
+  }
+  simt::host::DeviceEngine::Options opt;
+  opt.link.baud = dev.baud;
+  opt.link.latencyUs = 100'000;  // USB and the OS on top of the line time, generously
+  dev.engine = std::make_unique<simt::host::DeviceEngine>(*dev.serial, opt);
+  return true;
+}
+
+// The board stopped answering (or garbles every answer): a message and exit status 5.
+int linkFailed(const DeviceLink& dev, const simt::host::LinkError& e) {
+  using Kind = simt::host::LinkError::Kind;
+  std::cerr << "simt run: device " << dev.port << " at " << dev.baud << " baud: "
+            << (e.kind() == Kind::NoAnswer  ? "the board does not answer"
+                : e.kind() == Kind::Corrupt ? "the link garbles the answers"
+                                            : "the bridge refuses a request")
+            << " (" << e.what() << ")\n";
+  if (e.kind() != Kind::Refused) {
+    std::cerr << "  is the board powered, programmed with simt_fpga_uart_top and its UART set to "
+              << dev.baud << " baud (--baud)?\n";
+  }
+  return kExitLink;
+}
+
+// What the link did: one line of the summary and the JSON's "device" object.
+nlohmann::ordered_json deviceJson(const DeviceLink& dev) {
+  const auto& r = dev.engine->lastLink();
+  nlohmann::ordered_json d;
+  d["port"] = dev.port;
+  d["baud"] = dev.baud;
+  d["transactions"] = r.stats.transactions;
+  d["retries"] = r.stats.retries;
+  d["payload_words"] = r.stats.payloadWords;
+  d["bytes_sent"] = r.stats.bytesSent;
+  d["bytes_received"] = r.stats.bytesReceived;
+  d["seconds"] = r.seconds;
+  return d;
+}
+void printDeviceSummary(const DeviceLink& dev) {
+  const auto& r = dev.engine->lastLink();
+  std::cout << "  device " << dev.port << " at " << dev.baud << " baud: " << r.stats.transactions
+            << " transactions, " << r.stats.payloadWords << " payload words, "
+            << r.stats.bytesSent + r.stats.bytesReceived << " bytes, " << r.stats.retries
+            << " retries, " << r.seconds << " s\n";
+}
+
+// Runs a kernel image on one engine: the ISA model, the verilated core, both in lockstep, or
+// the core on a board (device: throws host::LinkError when the board does not answer).
 simt::model::RunResult runEngine(const simt::assembler::Kernel& kernel, const simt::model::RunConfig& cfg,
-                                 const std::string& engine, const std::string& wavePath) {
+                                 const std::string& engine, const std::string& wavePath,
+                                 const DeviceLink* device = nullptr) {
+  if (engine == "device") return device->engine->run(kernel, cfg);
   if (engine == "model") {
     simt::model::SmModel sm(kernel, cfg);
     return sm.run();
@@ -157,7 +229,7 @@ bool writeJson(const nlohmann::ordered_json& j, const std::string& jsonPath) {
 #ifdef SIMT_WITH_COMPILER
 int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model::RunConfig cfg,
               const std::string& engine, const std::string& div, const std::string& wavePath,
-              const std::vector<DumpRequest>& dumps);
+              const std::vector<DumpRequest>& dumps, const DeviceLink* dev);
 #endif
 
 int cmdRun(const std::vector<std::string>& args) {
@@ -165,7 +237,13 @@ int cmdRun(const std::vector<std::string>& args) {
   desc.add_options()
       ("help,h", "show this help")
       ("engine", po::value<std::string>()->default_value("rtl"),
-       "rtl (the verilated core), model (the golden ISA model) or cosim (both in lockstep)")
+       "rtl (the verilated core), model (the golden ISA model), cosim (both in lockstep) or "
+       "device (the core on a board: --device)")
+      ("device", po::value<std::string>(),
+       "PORT: run on a board (simt_fpga_uart_top) behind this serial port, e.g. /dev/ttyUSB0 "
+       "(docs/blocks/uart_bridge.md, \"Host link\")")
+      ("baud", po::value<uint32_t>()->default_value(115200),
+       "--device: the port's baud rate (the board's: 115200 for BaudDiv 217 at 25 MHz)")
       ("ctas", po::value<int>(), "number of CTAs (overrides .launch)")
       ("threads", po::value<int>(), "threads per CTA (overrides .launch)")
       ("divergence", po::value<std::string>()->default_value("deque"),
@@ -202,8 +280,9 @@ int cmdRun(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
-    std::cout << desc << "\nexit status: 0 ok, 1 error (usage, assembly, fault), 2 deadlock, "
-                         "3 timeout, 4 mismatch (cosim)\n";
+    std::cout << desc << "\nexit status: 0 ok, 1 error (usage, assembly, fault, a port that "
+                         "cannot be opened), 2 deadlock, 3 timeout, 4 mismatch (cosim), "
+                         "5 the board does not answer (--device)\n";
     return 0;
   }
   auto usage = [](const std::string& msg) {
@@ -213,9 +292,19 @@ int cmdRun(const std::vector<std::string>& args) {
   if (!vm.count("file")) return usage("no kernel file given (simt run FILE.s [options])");
   const auto files = vm["file"].as<std::vector<std::string>>();
   if (files.size() != 1) return usage("exactly one kernel file expected, got " + std::to_string(files.size()));
-  const std::string engine = vm["engine"].as<std::string>();
-  if (engine != "rtl" && engine != "model" && engine != "cosim") {
-    return usage("--engine must be rtl, model or cosim, not '" + engine + "'");
+  std::string engine = vm["engine"].as<std::string>();
+  if (engine != "rtl" && engine != "model" && engine != "cosim" && engine != "device") {
+    return usage("--engine must be rtl, model, cosim or device, not '" + engine + "'");
+  }
+  if (vm.count("device")) {
+    if (!vm["engine"].defaulted() && engine != "device") {
+      return usage("--device runs the kernel on a board: --engine " + engine + " does not apply");
+    }
+    engine = "device";
+  } else if (engine == "device") {
+    return usage("--engine device needs --device PORT (the board's serial port)");
+  } else if (!vm["baud"].defaulted()) {
+    return usage("--baud applies only with --device PORT");
   }
   simt::model::RunConfig cfg;
   const std::string div = vm["divergence"].as<std::string>();
@@ -288,7 +377,9 @@ int cmdRun(const std::vector<std::string>& args) {
   }
   std::string wavePath;
   if (vm.count("wave")) {
-    if (engine == "model") return usage("--wave needs the rtl or cosim engine (the model has no waveform)");
+    if (engine == "model" || engine == "device") {
+      return usage("--wave needs the rtl or cosim engine (the " + engine + " has no waveform)");
+    }
     if (!simt::rtl::SmRtl::tracingBuilt()) {
       return usage("--wave: this build has no waveform tracing (it keeps the regression build fast); "
                    "run `make simt-wave` and use build/wave/bin/simt");
@@ -302,7 +393,9 @@ int cmdRun(const std::vector<std::string>& args) {
     if (vm.count("ctas") || vm.count("threads")) {
       return usage("--ctas/--threads do not apply to an OpenCL kernel: use --global and --local");
     }
-    return runOpenCl(files[0], vm, cfg, engine, div, wavePath, dumps);
+    DeviceLink device;
+    if (engine == "device" && !openDevice(vm, device)) return 1;
+    return runOpenCl(files[0], vm, cfg, engine, div, wavePath, dumps, &device);
 #else
     return usage("this build has no OpenCL compiler (clang-16/llvm-16-dev missing)");
 #endif
@@ -332,7 +425,14 @@ int cmdRun(const std::vector<std::string>& args) {
     }
   }
 
-  const simt::model::RunResult res = runEngine(kernel, cfg, engine, wavePath);
+  DeviceLink device;
+  if (engine == "device" && !openDevice(vm, device)) return 1;
+  simt::model::RunResult res;
+  try {
+    res = runEngine(kernel, cfg, engine, wavePath, &device);
+  } catch (const simt::host::LinkError& e) {
+    return linkFailed(device, e);
+  }
 
   nlohmann::ordered_json j;
   j["status"] = simt::model::runStatusName(res.status);
@@ -348,6 +448,7 @@ int cmdRun(const std::vector<std::string>& args) {
     j["memory"][d.label] = arr;
   }
   j["stats"] = statsJson(res);
+  if (engine == "device") j["device"] = deviceJson(device);
   if (!res.message.empty()) j["message"] = res.message;
 
   // Human summary on stdout (unless the JSON goes there), messages on stderr.
@@ -362,6 +463,7 @@ int cmdRun(const std::vector<std::string>& args) {
       for (const auto& v : j["memory"][d.label]) std::cout << " " << v.get<uint32_t>();
       std::cout << "\n";
     }
+    if (engine == "device") printDeviceSummary(device);
   }
   std::cout.flush();
   if (!res.message.empty()) std::cerr << res.message << "\n";
@@ -396,7 +498,7 @@ simt::compiler::CompileOptions compileOptions(const po::variables_map& vm) {
 
 int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model::RunConfig cfg,
               const std::string& engine, const std::string& div, const std::string& wavePath,
-              const std::vector<DumpRequest>& dumps) {
+              const std::vector<DumpRequest>& dumps, const DeviceLink* dev) {
   namespace rt = simt::runtime;
   auto usage = [](const std::string& msg) {
     std::cerr << "simt run: " << msg << "\n";
@@ -405,8 +507,14 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   simt::compiler::CompileOptions opt = compileOptions(vm);
   rt::DeviceLimits limits;
   if (engine == "model") limits.maxThreadsPerGroup = simt::model::RunConfig::maxThreadsPerCta();
+  if (engine == "device") {
+    const simt::host::DeviceGeometry g;
+    limits.maxThreadsPerGroup = g.maxThreadsPerCta();
+    limits.sharedBytes = g.sharedBytes;
+    limits.paramWords = static_cast<uint32_t>(g.paramWords);
+  }
   rt::Device device([&](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-    return runEngine(k, c, engine, wavePath);
+    return runEngine(k, c, engine, wavePath, dev);
   }, cfg, limits);
   std::vector<rt::KernelArg> kargs;
   rt::NDRange range;
@@ -439,6 +547,8 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
     run = device.enqueue(*kernel, range);
   } catch (const rt::LaunchError& e) {
     return usage(e.what());
+  } catch (const simt::host::LinkError& e) {
+    return linkFailed(*dev, e);
   }
   const simt::model::RunResult& res = run.result;
   const std::vector<rt::Buffer>& after = device.buffers();
@@ -476,6 +586,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   c["work_groups"] = run.workGroups;
   c["work_group_size"] = run.workGroupSize;
   j["compile"] = c;
+  if (engine == "device") j["device"] = deviceJson(*dev);
   if (!res.message.empty()) j["message"] = res.message;
 
   const std::string jsonPath = vm.count("json") ? vm["json"].as<std::string>() : "";
@@ -503,6 +614,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
       }
       std::cout << "\n";
     }
+    if (engine == "device") printDeviceSummary(*dev);
   }
   std::cout.flush();
   if (!res.message.empty()) std::cerr << res.message << "\n";

@@ -79,9 +79,15 @@ void UartClient::drain() {
   const uint64_t quietUs = (static_cast<uint64_t>(opt_.timeoutBits) + 20) * 1'000'000 / opt_.baud + 1 + opt_.latencyUs;
   // Bounded: a line that never goes quiet (a wrong baud rate on a busy line) is an error.
   for (int i = 0; i < 1 << 20; ++i) {
-    if (!link_.recv(quietUs)) return;
+    if (!recv(quietUs)) return;
   }
   throw LinkError(LinkError::Kind::NoAnswer, "the line never went quiet");
+}
+
+std::optional<uint8_t> UartClient::recv(uint64_t timeoutUs) {
+  const std::optional<uint8_t> b = link_.recv(timeoutUs);
+  if (b) ++stats_.bytesReceived;
+  return b;
 }
 
 Response UartClient::transact(Request r) {
@@ -96,9 +102,10 @@ Response UartClient::transact(Request r) {
       drain();
     }
     link_.send(bytes);
+    stats_.bytesSent += bytes.size();
     ResponseDecoder dec;
     for (;;) {
-      const std::optional<uint8_t> b = link_.recv(tmo);
+      const std::optional<uint8_t> b = recv(tmo);
       if (!b) {
         ++stats_.timeouts;
         last = "no answer within " + std::to_string(tmo) + " us";

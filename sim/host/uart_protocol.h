@@ -84,6 +84,7 @@ class UartClient {
   struct Stats {
     uint64_t transactions = 0, retries = 0, timeouts = 0, badCrc = 0, errorAnswers = 0, stale = 0;
     uint64_t payloadWords = 0;
+    uint64_t bytesSent = 0, bytesReceived = 0;  // on the line, retries and drains included
   };
   struct BridgeStatus {
     uint8_t version = 0, maxBurst = 0, lastError = 0;
@@ -97,6 +98,9 @@ class UartClient {
   std::vector<uint32_t> readBurst(uint16_t addr, size_t words);   // in MaxBurst pieces
   void writeBurst(uint16_t addr, const std::vector<uint32_t>& words);
   BridgeStatus status();
+  // The bridge's MaxBurst (its status word says it): bursts are split at it.
+  void setMaxBurst(int words) { opt_.maxBurst = words; }
+  const Options& options() const { return opt_; }
 
   const Stats& stats() const { return stats_; }
   // Microseconds to wait for an answer: the request's and the answer's line time, the
@@ -107,6 +111,7 @@ class UartClient {
   Response transact(Request r);
   // Reads and discards until the line has been quiet for the bridge's timeout and more.
   void drain();
+  std::optional<uint8_t> recv(uint64_t timeoutUs);  // link_.recv, counted
 
   ByteLink& link_;
   Options opt_;

@@ -12,6 +12,7 @@
 #endif
 #include "model/common/token.h"
 #include "model/mem/line_memory.h"
+#include "rtl/core_report.h"
 #include "rtl/mem_port.h"
 #include "runtime/recentre_runtime.h"
 
@@ -25,24 +26,6 @@ namespace {
 // Longer than any impatient barrier's TIMEOUT (ISA: at most 32767 cycles) plus the barrier
 // unit's timeout scan: a core quiet this long can only be deadlocked.
 constexpr uint64_t kQuietLimit = 40'000;
-
-// Fault causes (simt_pkg::fault_e).
-std::string faultText(int cause, uint32_t addr) {
-  switch (cause) {
-    case 1: return "illegal instruction";
-    case 2: return "instruction address out of range";
-    case 3: return "trap";
-    case 4: return "misaligned global access at " + std::to_string(addr);
-    case 5: return "global access out of range at " + std::to_string(addr);
-    case 6: return "misaligned shared access at " + std::to_string(addr);
-    case 7: return "shared access out of range at " + std::to_string(addr);
-    case 8: return "misaligned param access";
-    case 9: return "param access out of range";
-    case 10: return "the launch does not fit the core";
-    case 11: return "memory error at " + std::to_string(addr);
-    default: return "unknown fault cause " + std::to_string(cause);
-  }
-}
 
 const char* const kReasonNames[] = {"", "SYNC", "DIV", "CALL", "BRK", "CONT", "YIELD", "BARRIER",
                                     "EXIT"};
@@ -356,7 +339,7 @@ struct SmRtl::Impl {
     const int slot = dut->fault_warp_o;
     const uint32_t pc = dut->fault_pc_o;
     std::ostringstream os;
-    os << "fault: " << faultText(dut->fault_cause_o, dut->fault_addr_o);
+    os << "fault: " << faultCauseText(dut->fault_cause_o, dut->fault_addr_o);
     if (dut->fault_cause_o == 10) {
       os << " (" << nThreads << " threads per CTA, " << k.sharedBytes << " shared bytes)";
       return os.str();
@@ -473,21 +456,11 @@ struct SmRtl::Impl {
     res.instructions = perf(1);
     res.threadInstructions = perf(2);
     res.global.assign(global.begin(), global.begin() + static_cast<std::ptrdiff_t>(globalWords));
-    res.stats["thread_instructions"] = res.threadInstructions;
-    res.stats["issue_idle_cycles"] = perf(3);
-    res.stats["idle_barrier_cycles"] = perf(12);
-    res.stats["idle_queue_service_cycles"] = perf(13);
-    res.stats["idle_other_cycles"] = perf(14);
-    res.stats["memory_wait_cycles"] = perf(4);
-    res.stats["shared_bank_conflict_cycles"] = perf(15);
+    perfStats([this](int n) { return perf(n); }, res.stats);
     const model::LineMemory::Stats& ms = memory->stats();
     res.stats["mem.requests"] = ms.requests;
     res.stats["mem.read_bytes"] = ms.readBytes;
     res.stats["mem.write_bytes"] = ms.writeBytes;
-    res.stats["l1.hits"] = perf(16);
-    res.stats["l1.misses"] = perf(17);
-    res.stats["l1.mshr_merges"] = perf(18);
-    res.stats["l1.evictions"] = perf(19);
     // Per warp slot, its recent L1 accesses and misses (counters 20-21 of dbg_warp_i).
     for (int s = 0; s < CoreGeometry::kWarpSlots; ++s) {
       dut->dbg_warp_i = static_cast<uint8_t>(s);
@@ -497,13 +470,6 @@ struct SmRtl::Impl {
       res.stats["l1.warp" + std::to_string(s) + "_misses"] = misses;
     }
     dut->dbg_warp_i = 0;
-    res.stats["divergence_unit_wait_cycles"] = perf(5);
-    res.stats["barrier_arrivals"] = perf(6);
-    res.stats["barrier_wake_tokens"] = perf(7);
-    res.stats["barrier_refusals"] = perf(8);
-    res.stats["yield_tokens"] = perf(9);
-    res.stats["tokens_popped"] = perf(10);
-    res.stats["tokens_discarded"] = perf(11);
     res.stats["queue_overflows"] = overflows;
     res.stats["ctas"] = static_cast<uint64_t>(nCtas);
     res.stats["threads_per_cta"] = static_cast<uint64_t>(nThreads);
