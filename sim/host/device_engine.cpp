@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "asm/isa.h"
 #include "rtl/core_report.h"
 #include "runtime/recentre_runtime.h"
 
@@ -49,6 +50,12 @@ std::string DeviceEngine::configError(const assembler::Kernel& k, int ctas, int 
            std::to_string(g.warpSlots) + " warp slots";
   }
   if (threads < 1 || ctas < 1 || ctas > 0xFFFF) return "bad launch size";
+  for (size_t pc = 0; pc < k.code.size() && !g.fpLanes; ++pc) {
+    if (!isa::isFp(isa::Instr::decode(k.code[pc]).op)) continue;
+    const std::string at = pc < k.codeLine.size() ? k.file + ":" + std::to_string(k.codeLine[pc])
+                                                  : "pc " + std::to_string(pc);
+    return "the kernel has FP32 instructions (" + at + "); the device's FPGA top has no FP lanes";
+  }
   return {};
 }
 

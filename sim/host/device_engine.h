@@ -48,6 +48,7 @@ struct DeviceGeometry {
   int paramWords = 16;
   uint32_t sharedBytes = 1024;
   int dataWords = 2048;
+  bool fpLanes = false;  // HasFpu: 0 in the FPGA top
   int maxThreadsPerCta() const { return warpSlots * 32; }
 };
 
