@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <vector>
@@ -74,8 +75,14 @@ class LineFaults {
     drop_ = dropPerMille;
   }
   void setDead(bool dead) { dead_ = dead; }
-  void flipAt(Dir d, uint64_t index) { flipAt_[d].insert(index); }
-  void dropAt(Dir d, uint64_t index) { dropAt_[d].insert(index); }
+  void flipAt(Dir d, uint64_t index) {
+    std::lock_guard<std::mutex> lock(mu_);
+    flipAt_[d].insert(index);
+  }
+  void dropAt(Dir d, uint64_t index) {
+    std::lock_guard<std::mutex> lock(mu_);
+    dropAt_[d].insert(index);
+  }
   // Host to board: nothing (dropped) or the serial bits to flip.
   std::optional<uint16_t> toBoard() {
     if (dropped(ToBoard)) return std::nullopt;
@@ -90,12 +97,14 @@ class LineFaults {
 
  private:
   bool dropped(Dir d) {
+    std::lock_guard<std::mutex> lock(mu_);
     const uint64_t i = index_[d]++;  // the byte's index; flipped() asks about the same byte
     if (!dead_ && !dropAt_[d].count(i) && !(drop_ && rng_.below(1000) < drop_)) return false;
     ++drops;
     return true;
   }
   bool flipped(Dir d) {
+    std::lock_guard<std::mutex> lock(mu_);
     if (!flipAt_[d].count(index_[d] - 1) && !(flip_ && rng_.below(1000) < flip_)) return false;
     ++flips;
     return true;
@@ -103,6 +112,7 @@ class LineFaults {
   Rng rng_;
   std::atomic<int> flip_{0}, drop_{0};
   std::atomic<bool> dead_{false};
+  std::mutex mu_;  // the schedule, set by the test while the board's thread runs
   std::set<uint64_t> flipAt_[2], dropAt_[2];
   uint64_t index_[2] = {0, 0};
 };
