@@ -282,6 +282,37 @@ def short_cell(name):
     return name if len(name) <= 90 else name[:87] + "..."
 
 
+def cell_sources(netlist, names):
+    """Readable names of cells of a Yosys JSON netlist: nextpnr's cell names are Yosys's
+    generated ones, which say little; a flip-flop is named by the register its output drives
+    (u_bridge.state_q[2]), another cell by its output net, with its source line."""
+    with open(netlist) as f:
+        mods = json.load(f)["modules"]
+    cells, bitname = {}, {}
+    for m in mods.values():
+        cells.update(m.get("cells", {}))
+        for net, info in m.get("netnames", {}).items():
+            if info.get("hide_name"):
+                continue
+            for i, bit in enumerate(info["bits"]):
+                label = net if len(info["bits"]) == 1 else "%s[%d]" % (net, i)
+                if bit not in bitname or len(label) < len(bitname[bit]):
+                    bitname[bit] = label
+    out = []
+    for n in names:
+        c = cells.get(n, {})
+        conn = c.get("connections", {})
+        port = next((p for p in ("Q", "Z", "F", "DOA0", "DOB0", "P0", "S0") if p in conn), None)
+        label = bitname.get(conn[port][0]) if port and conn[port] else None
+        src = c.get("attributes", {}).get("src", "").split("|")[0]
+        src = re.sub(r"^.*/", "", re.sub(r"\.\d+-\d+\.\d+$|\.\d+$", "", src))
+        name = label or short_cell(n)
+        if name.startswith("$"):   # a generated name: the cell's type says more
+            name = "a " + re.sub(r"^\$paramod\$\w+\\", "", c.get("type", "cell"))
+        out.append("%s (%s)" % (name, src) if src else name)
+    return out
+
+
 def nextpnr_ecp5_report(log):
     """Fmax (worst clock, after routing), the critical path's first and last cell and the
     utilisation nextpnr printed."""
@@ -298,9 +329,11 @@ def nextpnr_ecp5_report(log):
     path = None
     blocks = re.split(r"Critical path report for clock '[^']*' \(posedge -> posedge\):", text)
     if len(blocks) > 1:
-        cells = re.findall(r"^Info:\s+\S+\s+[0-9.]+\s+[0-9.]+ Source (\S+)", blocks[-1], re.M)
+        block = re.split(r"Critical path report for cross-domain|Max frequency for clock|"
+                         r"Slack histogram", blocks[-1])[0]
+        cells = re.findall(r"^Info:\s+\S+\s+[0-9.]+\s+[0-9.]+ Source (\S+)", block, re.M)
         if cells:
-            path = [short_cell(cells[0]), short_cell(cells[-1])]
+            path = [re.sub(r"\.[A-Z0-9]+$", "", cells[0]), re.sub(r"\.[A-Z0-9]+$", "", cells[-1])]
     ok = "Program finished normally" in text
     return {"fmax": min(fmax.values()) if fmax and ok else None, "util": util, "path": path,
             "ok": ok}
@@ -317,6 +350,11 @@ def ecp5_units(stat_json, top, max_depth=6, min_share=0.01):
 
     def sub_of(cell):
         return "\\" + cell if ("\\" + cell) in mods else cell if cell in mods else None
+
+    def base(m):
+        # \\NAME, $paramod\\NAME\\P=V..., $paramod$HASH\\NAME
+        parts = m.split("\\")
+        return parts[1] if m.startswith("$paramod\\") else parts[-1]
     memo = {}
 
     def total(m):
@@ -331,13 +369,13 @@ def ecp5_units(stat_json, top, max_depth=6, min_share=0.01):
                     t[cell] += n
             memo[m] = t
         return memo[m]
-    root = next(m for m in mods if m.rsplit("\\", 1)[-1] == top)
+    root = next(m for m in mods if base(m) == top)
     all_lut = max(total(root)["LUT4"], 1)
     rows = []
 
     def walk(m, depth, count):
         t = total(m)
-        rows.append({"depth": depth, "module": m.rsplit("\\", 1)[-1], "count": count,
+        rows.append({"depth": depth, "module": base(m), "count": count,
                      **{k: t[k] * count for k in keys}})
         if depth >= max_depth or t["LUT4"] * count < min_share * all_lut:
             return
@@ -358,12 +396,15 @@ def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True):
     big = params.get("WithCore", 0) == 1 or top == "simt_fpga_top"
     if big or not flatten:
         flow = ("synth_ecp5 -top %s -run begin:coarse; proc; %sscript %s; "
-                "synth_ecp5 -top %s %s-run map_ram:" % (
+                "synth_ecp5 -top %s %s-run map_ram:check; " % (
                     top, "flatten; " if flatten else "",
                     os.path.join(ROOT, "scripts", "yosys", "ecp5_coarse_noshare.ys"), top,
                     "" if flatten else "-noflatten "))
     else:
-        flow = "synth_ecp5 -top %s" % top
+        flow = "synth_ecp5 -top %s -run :check; " % top
+    # synth_ecp5's `check` steps without `autoname`, which would rename every net after the
+    # cells it connects: the critical path's cells are then named by the RTL's registers.
+    flow += "hierarchy -check; check -noinit; blackbox =A:whitebox"
     return "read_verilog -defer -sv %s; %s%s; %stee -q -o %s stat -json" % (
         srcs, cp, flow, "write_json %s; " % out_json if out_json else "", stat_json)
 
@@ -428,7 +469,9 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
             res["fmax_mhz_median"] = med
             # The seed at the median: its critical path, its utilisation, its bitstream.
             k = min(range(len(mhz)), key=lambda i: abs(mhz[i] - med) if mhz[i] else 1e9)
-            res["path"], res["util"] = reports[k]["path"], reports[k]["util"]
+            res["util"] = reports[k]["util"]
+            if reports[k]["path"]:
+                res["path"] = cell_sources(os.path.join(ROOT, net), reports[k]["path"])
             if bitstream:
                 bit = os.path.join(rel, name + ".bit")
                 run([venv_tool("ecppack"), "--compress", os.path.join(rel, "pnr%d.config" % (k + 1)),
@@ -612,6 +655,19 @@ nothing across unit boundaries, so the sum is a little above the flat figure):
 | unit | LUT4 | CCU2C | FF | DP16KD | MULT18X18D |
 |---|---|---|---|---|---|
 %s
+
+No configuration of the core fits the 85F, and no parameter of the FPGA top makes one fit.
+The smallest the top's parameters give (1 CTA x 1 warp, 2 barrier slots, 8-token queues, 128
+instructions, 64 shared words in 2 banks, 8-byte lines, 1 request id, 512 data words;
+synthesized once by hand the same way without flattening, 2026-11-24, and not simulated at
+that geometry) still needs 108,530 LUT4 + 3,792 CCU2C, about 116,000 logic slots (139 %%):
+what remains is per lane or per thread: the 32 lane ALUs (27,168 LUT4, their multipliers
+already in 96 MULT18X18D), the load/store unit's per-lane address checks, coalescer and
+shared-memory crossbar (34,474 with 2 banks and 8-byte lines; 52,107 at the board's 4 banks
+and 16-byte lines) and the divergence and barrier units' per-thread state and logic in
+registers (25,108). The fix is in the core (issue #26): fewer physical lanes than threads
+(`NumLanes`, a warp in several passes) and per-thread state in block RAM. Until then `make
+bitstream BOARD=ulx3s` builds the board without the core (`ecp5_ulx3s_link`).
 """ % (r["name"], r["ecp5"].get("units_s", 0), "\n".join(unit_rows))
     return """%s
 ## ECP5 (LFE5U-85F, the ULX3S)
