@@ -29,7 +29,8 @@ declare -A PARAMS=(
   # Yosys 10 minutes at the core's defaults: checked at the FPGA top's geometry.
   [simt_sm_lsu_shared]="-set NumCtas 1 -set SharedWords 256 -set Banks 4"
   [simt_sm_lsu_coalesce]="-set LineBytes 16"
-  [simt_sm_lsu]="-set NumWarps 1 -set NumCtas 1 -set SharedWords 256 -set SharedBanks 4 -set LineBytes 16 -set IdW 2"
+  [simt_sm_lsu]="-set NumWarps 1 -set NumCtas 1 -set SharedWords 256 -set SharedBanks 4 -set LineBytes 16 -set IdW 2 -set Slots 4"
+  [simt_sm_lsu_inflight]="-set NumWarps 1 -set IdW 2 -set Slots 4 -set LineBytes 16"
 )
 
 check_one() {

@@ -140,6 +140,7 @@ module simt_fpga_top #(
     .SharedBanks (SharedBanks),
     .LineBytes   (LineBytes),
     .MemIdW      (MemIdW),
+    .LsuSlots    (4),
     .L1Bytes     (0),     // the data memory is on-chip block RAM: nothing for a cache to hide
     .HasFpu      (1'b0)   // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
   ) u_sm (
@@ -213,6 +214,8 @@ module simt_fpga_top #(
     .trace_rf_we_o       (),
     .trace_rf_waddr_o    (),
     .trace_rf_wdata_o    (),
+    .trace_rf_late_o     (),
+    .trace_mem_quiet_o   (),
     .trace_wake_o        (),
     .trace_wake_warp_o   (),
     .trace_wake_mask_o   (),

@@ -89,6 +89,7 @@ module simt_l1_cache #(
   // Decision trace (tests, performance monitors): A decided a request this cycle, and how;
   // a fill was installed (or dropped) this cycle, and where; A held for a reason.
   output logic                   evt_lookup_o,
+  output logic [IdW-1:0]         evt_id_o,           // the core's id of the request decided
   output logic                   evt_hit_o,
   output logic [WayW-1:0]        evt_way_o,
   output logic                   evt_merge_o,
@@ -584,6 +585,7 @@ module simt_l1_cache #(
   assign cnt_evictions_o = cnt_evict_q;
 
   assign evt_lookup_o       = a_adv;
+  assign evt_id_o           = a_id_q;
   assign evt_hit_o          = hit;
   assign evt_way_o          = hit_way;
   assign evt_merge_o        = do_merge;

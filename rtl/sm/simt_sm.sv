@@ -12,8 +12,10 @@
 //
 // One instruction per warp is in flight: issue (the scheduler picks a warp, the core
 // fetches), decode (ra and rb from the register file's two read ports) and execute overlap
-// for different warps, so simple instructions retire one per cycle. Memory instructions go
-// lane by lane in ascending lane order (ISA.md); every instruction's control behaviour goes
+// for different warps, so simple instructions retire one per cycle. A global memory
+// instruction retires once its requests are sent; its loaded words come back while warps go
+// on issuing, and an instruction that reads or writes a register still to be loaded waits
+// (the scoreboard, simt_sm_lsu_inflight). Every instruction's control behaviour goes
 // to the divergence unit (pc + 1 for plain instructions). Barrier instructions go to the
 // barrier unit first; its wake tokens become divergence-unit requests between instructions
 // (ARCHITECTURE.md's rule: a thread waits only in its warp's token queue).
@@ -35,6 +37,7 @@ module simt_sm #(
   parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
   parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
+  parameter int LsuSlots    = 8,                     // global instructions in flight
   parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
@@ -130,6 +133,8 @@ module simt_sm #(
   output logic [31:0]              trace_rf_we_o,
   output logic [RfAW-1:0]          trace_rf_waddr_o,
   output logic [32*32-1:0]         trace_rf_wdata_o,
+  output logic                     trace_rf_late_o,     // ... a global load's late write-back
+  output logic                     trace_mem_quiet_o,   // no memory instruction in flight
   output logic                     trace_wake_o,
   output logic [WarpW-1:0]         trace_wake_warp_o,
   output logic [31:0]              trace_wake_mask_o,
@@ -259,6 +264,14 @@ module simt_sm #(
   logic [RfAW-1:0]           lsu_rf_waddr;
   logic [32*32-1:0]          lsu_rf_wdata;
   simt_sm_pkg::fault_t       lsu_fault;
+  logic [WarpW-1:0]          lsu_fault_warp, l1_lookup_warp;
+  logic [AddrW-1:0]          lsu_fault_pc;
+  logic                      lsu_err_pending, lsu_quiet, lsu_rf_late, lsu_wb_wait;
+  logic                      lsu_de_hazard, de_hazard, de_membar;
+  logic [31:0]               de_regs;
+  logic [NumWarps-1:0]       lsu_freed, lsu_warp_busy, sb_wait;
+  // The instruction in DE waits for a load of its warp (the scoreboard: it is given back).
+  assign de_hazard = de_v && lsu_de_hazard;
 
   // Control and the synchronisation blocks
   simt_sm_pkg::ctl_cmd_t     ctl_cmd;
@@ -296,7 +309,7 @@ module simt_sm #(
     .started_o          (started),
     .cycle_o            (cycle),
     .launch_cfg_bad_i   (cfg_bad),
-    .all_done_i         (all_done),
+    .all_done_i         (all_done && lsu_quiet),
     .cta_finished_i     (|cta_finished),
     .launch_ready_i     (launch_ready),
     .launch_done_i      (launch_done),
@@ -315,6 +328,8 @@ module simt_sm #(
     .de_legal_i         (de_legal),
     .de_simple_i        (de_simple),
     .de_cas_i           (de_cas),
+    .de_hazard_i        (de_hazard),
+    .hold_issue_i       (lsu_wb_wait || lsu_err_pending),
     .issue_try_o        (issue_try),
     .alone_o            (alone),
     .de_go_o            (de_go),
@@ -331,6 +346,8 @@ module simt_sm #(
     .lsu_start_o        (lsu_start),
     .lsu_done_i         (lsu_done),
     .lsu_fault_i        (lsu_fault),
+    .lsu_fault_warp_i   (lsu_fault_warp),
+    .lsu_fault_pc_i     (lsu_fault_pc),
     .is_fpu_i           (cls.fpu),
     .fpu_start_o        (fpu_start),
     .fpu_done_i         (fpu_done),
@@ -341,6 +358,7 @@ module simt_sm #(
     .ctl_i              (ctl_status),
     .idle_barrier_i     (|(resident & ~wdone & (held | ~wactive))),
     .idle_queue_i       (du_stalled != '0 || exc_valid_o),
+    .idle_mem_i         (sb_wait != '0 || !lsu_quiet),
     .evt_o              (seq_evt),
     .fault_cause_o      (fault_cause_o),
     .fault_warp_o       (fault_warp_o),
@@ -373,7 +391,9 @@ module simt_sm #(
     .wait_wake_o        (launch_wait_wake),
     .all_done_o         (all_done),
     .cta_finished_o     (cta_finished),
-    .wdone_i            (wdone),
+    // A CTA retires once its warps are done and none has a memory instruction in flight
+    // (their registers and slots are not reused before the responses).
+    .wdone_i            (wdone & ~lsu_warp_busy),
     .warp_valid_o       (launch_warp),
     .warp_slot_o        (launch_slot),
     .first_warp_o       (launch_first),
@@ -421,6 +441,10 @@ module simt_sm #(
     .warp_active_i   (sched_wactive),
     .warp_stall_i    (du_stalled),
     .retire_i        (sched_retire),
+    .sb_back_i       (de_back && de_hazard),
+    .sb_warp_i       (de_w),
+    .sb_freed_i      (lsu_freed),
+    .sb_wait_o       (sb_wait),
     .warp_cta_i      (wcta),
     .cta_id_i        (cid),
     .bar_rd_idx_o    (sb_rd_idx),
@@ -468,6 +492,8 @@ module simt_sm #(
   logic [31:0]      rf_we;
   logic [RfAW-1:0]  rf_waddr;
   logic [32*32-1:0] rf_wdata;
+  logic             rf_busy_core;  // a unit of the instruction in flight writes (or the launch)
+  assign rf_busy_core = (launch_rf_we | exe_rf_we | fpu_rf_we | ctl_rf_we) != '0;
   always_comb begin
     rf_we    = launch_rf_we | exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;
     rf_wdata = ((exec_stage && cls.alu) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata |
@@ -496,6 +522,8 @@ module simt_sm #(
     .de_legal_o      (de_legal),
     .de_simple_o     (de_simple),
     .de_cas_o        (de_cas),
+    .de_regs_o       (de_regs),
+    .de_membar_o     (de_membar),
     .de_go_i         (de_go),
     .read_b_i        (read_b),
     .read_c_i        (read_c),
@@ -564,7 +592,8 @@ module simt_sm #(
     .SharedWords (SharedWords),
     .SharedBanks (SharedBanks),
     .LineBytes   (LineBytes),
-    .IdW         (MemIdW)
+    .IdW         (MemIdW),
+    .Slots       (LsuSlots)
   ) u_lsu (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
@@ -574,6 +603,7 @@ module simt_sm #(
     .inst_i             (inst),
     .exec_i             (exec),
     .warp_i             (w),
+    .pc_i               (pc),
     .cta_i              (w_cta),
     .opa_i              (opa),
     .opb_i              (opb),
@@ -581,14 +611,29 @@ module simt_sm #(
     .busy_o             (lsu_busy),
     .done_o             (lsu_done),
     .fault_o            (lsu_fault),
+    .fault_warp_o       (lsu_fault_warp),
+    .fault_pc_o         (lsu_fault_pc),
+    .err_pending_o      (lsu_err_pending),
+    .quiet_o            (lsu_quiet),
     .evt_stall_o        (lsu_evt_stall),
     .evt_conflict_o     (lsu_evt_conflict),
+    .de_w_i             (de_w),
+    .de_regs_i          (de_regs),
+    .de_membar_i        (de_membar),
+    .de_hazard_o        (lsu_de_hazard),
+    .freed_o            (lsu_freed),
+    .warp_busy_o        (lsu_warp_busy),
+    .look_id_i          (l1_lookup_id),
+    .look_warp_o        (l1_lookup_warp),
     .rf_re_o            (lsu_rf_re),
     .rf_reg_o           (lsu_rf_reg),
     .rf_rdata_i         (rf_rdata),
     .rf_we_o            (lsu_rf_we),
     .rf_waddr_o         (lsu_rf_waddr),
     .rf_wdata_o         (lsu_rf_wdata),
+    .rf_late_o          (lsu_rf_late),
+    .rf_busy_i          (rf_busy_core),
+    .wb_wait_o          (lsu_wb_wait),
     .sh_clr_i           (launch_sh_we),
     .sh_clr_addr_i      (launch_sh_waddr),
     .mem_req_valid_o    (lsu_mem_req_valid),
@@ -609,7 +654,8 @@ module simt_sm #(
 
   // ---- L1 data cache between the load/store unit and the port (docs/blocks/l1_cache.md) --
   logic [31:0] l1_hits, l1_misses, l1_merges, l1_evictions;
-  logic        l1_lookup, l1_hit;  // a decision of the L1, a hit
+  logic        l1_lookup, l1_hit;  // a decision of the L1, a hit ...
+  logic [MemIdW-1:0] l1_lookup_id;  // ... of this request (its warp: l1_lookup_warp)
   if (L1Bytes > 0) begin : g_l1
     /* verilator lint_off PINCONNECTEMPTY */
     simt_l1_cache #(
@@ -659,6 +705,7 @@ module simt_sm #(
       .cnt_merges_o       (l1_merges),
       .cnt_evictions_o    (l1_evictions),
       .evt_lookup_o       (l1_lookup),
+      .evt_id_o           (l1_lookup_id),
       .evt_hit_o          (l1_hit),
       .evt_way_o          (),
       .evt_merge_o        (),
@@ -693,6 +740,7 @@ module simt_sm #(
     assign l1_merges         = '0;
     assign l1_evictions      = '0;
     assign l1_lookup         = 1'b0;
+    assign l1_lookup_id      = '0;
     assign l1_hit            = 1'b0;
   end
 
@@ -703,7 +751,7 @@ module simt_sm #(
     .rst_ni     (rst_ni),
     .lookup_i   (l1_lookup),
     .hit_i      (l1_hit),
-    .warp_i     (w),
+    .warp_i     (l1_lookup_warp),
     .clr_i      (launch_warp),
     .clr_warp_i (launch_slot),
     .sel_i      (dbg_warp_i),
@@ -928,6 +976,7 @@ module simt_sm #(
     perf_evt[simt_sm_pkg::PerfDiscards] = du_evt_discard;
     perf_evt[simt_sm_pkg::PerfMemStall] = lsu_evt_stall;
     perf_evt[simt_sm_pkg::PerfShConflict] = lsu_evt_conflict;
+    perf_evt[simt_sm_pkg::PerfWbWait]   = lsu_wb_wait;
     perf_evt[simt_sm_pkg::PerfDuStall]  = ctl_evt[simt_sm_pkg::PerfDuStall] |
                                           launch_evt_du_stall;
   end
@@ -938,7 +987,7 @@ module simt_sm #(
     .rst_ni    (rst_ni),
     .evt_i     (perf_evt),
     .threads_i (simt_sm_pkg::popcount32(exec)),
-    .sel_i     (perf_sel_i[3:0]),
+    .sel_i     (perf_sel_i),
     .count_o   (perf_unit_o)
   );
 
@@ -952,7 +1001,7 @@ module simt_sm #(
       5'd19:   perf_o = l1_evictions;
       5'd20:   perf_o = {16'd0, warp_l1_accesses};  // of warp dbg_warp_i, windowed
       5'd21:   perf_o = {16'd0, warp_l1_misses};
-      default: perf_o = perf_sel_i[4] ? 32'd0 : perf_unit_o;
+      default: perf_o = perf_unit_o;
     endcase
   end
 
@@ -974,6 +1023,8 @@ module simt_sm #(
   assign trace_rf_we_o      = rf_we;
   assign trace_rf_waddr_o   = rf_waddr;
   assign trace_rf_wdata_o   = rf_wdata;
+  assign trace_rf_late_o    = lsu_rf_late;
+  assign trace_mem_quiet_o  = lsu_quiet;
   assign trace_launch_o      = launch_first;
   assign trace_wake_o        = wake_ready;
   assign trace_wake_warp_o   = wake_slot;
@@ -987,13 +1038,13 @@ module simt_sm #(
   assign dbg_warp_in_cta_o  = wic[dbg_warp_i*WarpW +: WarpW];
   assign quiet_o            = stage == simt_sm_pkg::StIdle && started && !sched_valid &&
                               !bu_wake_valid && !(|cta_finished) && !exc_valid_o &&
-                              (du_stalled == '0);
+                              (du_stalled == '0) && lsu_quiet;
 
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // Only the issued warp's executing lanes are written, except launch clears and cal.
-      if (stage == simt_sm_pkg::StExec) assert ((rf_we & ~exec) == '0)
+      if (stage == simt_sm_pkg::StExec && !lsu_rf_late) assert ((rf_we & ~exec) == '0)
         else $error("sm: register write outside the executing lanes");
       if (de_v) assert (resident[de_w] && !wdone[de_w])
         else $error("sm: issued warp %0d is not resident", de_w);

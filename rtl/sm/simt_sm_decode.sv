@@ -33,6 +33,8 @@ module simt_sm_decode #(
   output logic                       de_legal_o,
   output logic                       de_simple_o,    // completes in EXEC in one cycle
   output logic                       de_cas_o,       // reads rc (READB, READC)
+  output logic [31:0]                de_regs_o,      // registers it reads or writes
+  output logic                       de_membar_o,
 
   // Sequencer.
   input  logic                       de_go_i,        // DE hands its instruction on
@@ -106,6 +108,25 @@ module simt_sm_decode #(
   assign de_simple_o = de_legal_o && !de_cls.mem && !de_cls.fpu && !de_cls.bottom &&
                        !de_cls.arrive && !de_cls.ctrl && de_inst.op != simt_pkg::OpBarReset &&
                        de_inst.op != simt_pkg::OpTrap;
+
+  // The registers the instruction in DE reads or writes, for the scoreboard: ra (r31 for
+  // ret), rb when read (v4 stores: rb..rb+3), rc, and rd when written (v4 loads: rd..rd+3;
+  // cal: r31). A superset is safe (it only waits longer).
+  always_comb begin
+    de_regs_o = '0;
+    de_regs_o[(de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra] = 1'b1;
+    if (de_need_b) de_regs_o[de_inst.rb] = 1'b1;
+    if (de_cas_o)  de_regs_o[de_inst.sub] = 1'b1;
+    if (de_cls.alu || (de_cls.mem && !de_cls.store) || de_cls.fpu) begin
+      de_regs_o[de_inst.rd] = 1'b1;
+    end
+    if (de_inst.op == simt_pkg::OpCal) de_regs_o[31] = 1'b1;
+    for (int e = 0; e < 4; e++) begin
+      if (de_cls.v4 && de_cls.store)  de_regs_o[de_inst.rb + 5'(e)] = 1'b1;
+      if (de_cls.v4 && !de_cls.store) de_regs_o[de_inst.rd + 5'(e)] = 1'b1;
+    end
+  end
+  assign de_membar_o = de_inst.op == simt_pkg::OpMembar;
 
   // Guard of the instruction in DE, from its warp's predicates.
   logic [32*7-1:0] de_pw;

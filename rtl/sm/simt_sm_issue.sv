@@ -13,6 +13,11 @@
 // another tag) holds its warp (hold_i); the scheduler issues it again when its copy of the
 // barrier table entry, filled through the unit's read port and kept current by its update
 // stream, shows the id free or busy with this tag.
+//
+// Warps waiting for a load (the register scoreboard is the load/store unit's in-flight
+// table): an instruction given back from DE because it reads or writes a register a load of
+// its warp has still to write (sb_back_i) keeps its warp from the scheduler until one of
+// that warp's memory instructions completes (sb_freed_i), so other warps fill the time.
 module simt_sm_issue #(
   parameter int NumWarps  = 8,
   parameter int NumCtas   = 4,
@@ -37,6 +42,10 @@ module simt_sm_issue #(
   input  logic [NumWarps-1:0]       warp_active_i,
   input  logic [NumWarps-1:0]       warp_stall_i,     // token queue being serviced
   input  logic [NumWarps-1:0]       retire_i,         // instruction retired or given back
+  input  logic                      sb_back_i,        // DE's instruction waits for a load
+  input  logic [WarpW-1:0]          sb_warp_i,
+  input  logic [NumWarps-1:0]       sb_freed_i,       // warps whose load/store slot freed
+  output logic [NumWarps-1:0]       sb_wait_o,
   input  logic [NumWarps*CtaW-1:0]  warp_cta_i,
   input  logic [NumCtas*16-1:0]     cta_id_i,         // %ctaid per resident CTA
 
@@ -84,6 +93,7 @@ module simt_sm_issue #(
 );
 
   logic [NumWarps-1:0] held_d, held_q;
+  logic [NumWarps-1:0] sb_wait_d, sb_wait_q;
   logic [3:0]          held_id_d [NumWarps];
   logic [3:0]          held_id_q [NumWarps];
   logic [AddrW-1:0]    held_pc_d [NumWarps];
@@ -128,7 +138,7 @@ module simt_sm_issue #(
     .warp_valid_i      (warp_valid_i),
     .warp_active_i     (warp_active_i),
     .inst_valid_i      ({NumWarps{1'b1}}),
-    .warp_stall_i      (warp_stall_i),
+    .warp_stall_i      (warp_stall_i | sb_wait_q),
     .retire_i          (retire_i),
     .warp_cta_i        (warp_cta_i),
     .prog_prio_i       ('0),
@@ -182,6 +192,10 @@ module simt_sm_issue #(
 
   always_comb begin
     held_d      = held_q;
+    // A freed slot may have been the one waited for: the warp tries again. (A warp whose slot
+    // frees in the very cycle it is given back does not wait.)
+    sb_wait_d   = sb_wait_q & ~sb_freed_i;
+    if (sb_back_i && !sb_freed_i[sb_warp_i]) sb_wait_d[sb_warp_i] = 1'b1;
     de_v_d      = 1'b0;  // DE lasts one cycle: the instruction moves on or is issued again
     de_w_d      = de_w_q;
     de_pc_d     = de_pc_q;
@@ -206,6 +220,7 @@ module simt_sm_issue #(
   end
 
   assign held_o        = held_q;
+  assign sb_wait_o     = sb_wait_q;
   assign sched_valid_o = sched_valid;
   assign sched_warp_o  = sched_warp;
   assign issue_pc_o    = issue_pc;
@@ -217,6 +232,7 @@ module simt_sm_issue #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       held_q      <= '0;
+      sb_wait_q   <= '0;
       de_v_q      <= 1'b0;
       de_w_q      <= '0;
       de_pc_q     <= '0;
@@ -227,6 +243,7 @@ module simt_sm_issue #(
       end
     end else begin
       held_q      <= held_d;
+      sb_wait_q   <= sb_wait_d;
       de_v_q      <= de_v_d;
       de_w_q      <= de_w_d;
       de_pc_q     <= de_pc_d;
@@ -245,6 +262,8 @@ module simt_sm_issue #(
         else $error("sm: issued warp %0d has no active thread", de_w_q);
       assert (!(hold_i && issued_o))
         else $error("sm issue: a warp held and issued in one cycle");
+      assert (!(issued_o && sb_wait_q[sched_warp]))
+        else $error("sm issue: a warp waiting for a load issued");
     end
   end
 `endif

@@ -3,10 +3,13 @@
 //
 // Interface to the core: start_i hands in the instruction in EXEC with its executing lanes
 // and operands (opa: base addresses, opb: store data or atomic operand, opc: cas swap value),
-// which stay valid until done_o; the unit writes loaded words into the register file through
-// its write port (32 lanes of one register per cycle), reads v4 store data through a read
-// port, and ends with done_o, or fault_o with the lane and address (the sequencer stops the
-// core then).
+// which stay valid until done_o; the unit reads v4 store data through a read port and ends
+// with done_o, or fault_o with the lane and address (the sequencer stops the core then).
+// A global instruction is done once its requests are sent: its responses come back while the
+// core goes on (simt_sm_lsu_inflight: the in-flight table and the scoreboard) and write the
+// register file through its write port when no other unit does (rf_busy_i; a response
+// waiting for the port is wb_wait_o). A response with an error is a fault reported once
+// nothing is in flight (fault_o while idle, with the instruction's warp and PC).
 //
 // Every lane's address is checked first (simt_sm_lsu_check): a faulting instruction has no
 // effect. Global accesses are coalesced (simt_sm_lsu_coalesce): one request per distinct
@@ -21,12 +24,14 @@ module simt_sm_lsu #(
   parameter int  SharedBanks = 32,
   parameter int  LineBytes   = 64,
   parameter int  IdW         = 4,
+  parameter int  Slots       = 8,   // global instructions in flight
   localparam int WarpW       = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW        = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ShAW        = $clog2(NumCtas * SharedWords),
   localparam int RfAW        = WarpW + 5,
   localparam int NumIds      = 1 << IdW,
-  localparam int OffW        = $clog2(LineBytes)
+  localparam int OffW        = $clog2(LineBytes),
+  localparam int AddrW       = 22
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -40,6 +45,7 @@ module simt_sm_lsu #(
   /* verilator lint_on UNUSEDSIGNAL */
   input  logic [31:0]            exec_i,
   input  logic [WarpW-1:0]       warp_i,
+  input  logic [AddrW-1:0]       pc_i,
   input  logic [CtaW-1:0]        cta_i,       // the warp's resident CTA (its shared memory)
   input  logic [32*32-1:0]       opa_i,
   input  logic [32*32-1:0]       opb_i,
@@ -47,8 +53,22 @@ module simt_sm_lsu #(
   output logic                   busy_o,
   output logic                   done_o,
   output simt_sm_pkg::fault_t    fault_o,
+  output logic [WarpW-1:0]       fault_warp_o,   // a late error's instruction (else warp_i)
+  output logic [AddrW-1:0]       fault_pc_o,
+  output logic                   err_pending_o,  // an error response came: stop issuing
+  output logic                   quiet_o,        // idle, nothing in flight
   output logic                   evt_stall_o,    // waiting for the memory
   output logic                   evt_conflict_o, // a shared-memory bank conflict
+
+  // Scoreboard (simt_sm_lsu_inflight).
+  input  logic [WarpW-1:0]       de_w_i,
+  input  logic [31:0]            de_regs_i,
+  input  logic                   de_membar_i,
+  output logic                   de_hazard_o,
+  output logic [NumWarps-1:0]    freed_o,
+  output logic [NumWarps-1:0]    warp_busy_o,    // warps with memory instructions in flight
+  input  logic [IdW-1:0]         look_id_i,
+  output logic [WarpW-1:0]       look_warp_o,
 
   // Register file.
   output logic                   rf_re_o,
@@ -57,6 +77,9 @@ module simt_sm_lsu #(
   output logic [31:0]            rf_we_o,
   output logic [RfAW-1:0]        rf_waddr_o,
   output logic [32*32-1:0]       rf_wdata_o,
+  output logic                   rf_late_o,      // the write is a global response's
+  input  logic                   rf_busy_i,      // another unit writes the register file
+  output logic                   wb_wait_o,      // a response waits for the write port
 
   // Shared memory clear at CTA launch.
   input  logic                   sh_clr_i,
@@ -83,11 +106,10 @@ module simt_sm_lsu #(
   logic [31:0]             pend_d, pend_q;     // lanes still to request in this pass
   logic [1:0]              elem_d, elem_q;     // v4 element of this pass
   logic [IdW-1:0]          next_id_d, next_id_q;
-  logic [NumIds-1:0]       out_d, out_q;       // ids outstanding
-  logic [31:0]             id_lanes_q [NumIds];
-  logic [1:0]              id_elem_q  [NumIds];
   logic                    err_d, err_q;       // a response came back with an error
   simt_sm_pkg::fault_t     err_fault_d, err_fault_q;
+  logic [WarpW-1:0]        err_warp_d, err_warp_q;
+  logic [AddrW-1:0]        err_pc_d, err_pc_q;
 
   /* verilator lint_off UNUSEDSIGNAL */
   simt_sm_pkg::cls_t cls;
@@ -172,7 +194,67 @@ module simt_sm_lsu #(
     .wdata_o     (line_wdata)
   );
 
-  assign mem_req_valid_o = state_q == simt_sm_pkg::LsGlobal && pend_q != '0 && !out_q[next_id_q];
+  // ---- Global memory: the in-flight table and the scoreboard --------------------------------
+  logic [NumIds-1:0]      out;
+  logic                   slot_free, alloc, sent, req_fire, rsp_fire;
+  logic [31:0]            rsp_lanes;
+  logic [1:0]             rsp_elem;
+  logic                   rsp_writes, rsp_v4;
+  logic [WarpW-1:0]       rsp_warp;
+  logic [4:0]             rsp_reg;
+  logic [AddrW-1:0]       rsp_pc;
+  logic [32*(OffW-2)-1:0] words, rsp_words_at;
+  logic [31:OffW]         rsp_line;
+  logic                   quiet_o_inflight;
+  always_comb begin
+    for (int l = 0; l < 32; l++) words[l*(OffW-2) +: (OffW-2)] = addr[l*32 + 2 +: (OffW-2)];
+  end
+  simt_sm_lsu_inflight #(
+    .NumWarps  (NumWarps),
+    .IdW       (IdW),
+    .Slots     (Slots),
+    .LineBytes (LineBytes)
+  ) u_inflight (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .free_o       (slot_free),
+    .alloc_i      (alloc),
+    .warp_i       (warp_i),
+    .pc_i         (pc_i),
+    .rd_i         (inst_i.rd),
+    .writes_i     (!cls.store),
+    .v4_i         (cls.v4),
+    .words_i      (words),
+    .sent_i       (sent),
+    .req_i        (req_fire),
+    .req_id_i     (next_id_q),
+    .req_lanes_i  (group),
+    .req_elem_i   (elem_q),
+    .req_line_i   (line_addr[31:OffW]),
+    .out_o        (out),
+    .rsp_i        (rsp_fire),
+    .rsp_id_i     (mem_rsp_id_i),
+    .rsp_lanes_o  (rsp_lanes),
+    .rsp_elem_o   (rsp_elem),
+    .rsp_writes_o (rsp_writes),
+    .rsp_v4_o     (rsp_v4),
+    .rsp_warp_o   (rsp_warp),
+    .rsp_reg_o    (rsp_reg),
+    .rsp_pc_o     (rsp_pc),
+    .rsp_words_o  (rsp_words_at),
+    .rsp_line_o   (rsp_line),
+    .look_id_i    (look_id_i),
+    .look_warp_o  (look_warp_o),
+    .de_w_i       (de_w_i),
+    .de_regs_i    (de_regs_i),
+    .de_membar_i  (de_membar_i),
+    .de_hazard_o  (de_hazard_o),
+    .freed_o      (freed_o),
+    .warp_busy_o  (warp_busy_o),
+    .quiet_o      (quiet_o_inflight)
+  );
+
+  assign mem_req_valid_o = state_q == simt_sm_pkg::LsGlobal && pend_q != '0 && !out[next_id_q];
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = cls.store;
   assign mem_req_amo_o   = amo;
@@ -180,24 +262,34 @@ module simt_sm_lsu #(
   assign mem_req_be_o    = line_be;
   assign mem_req_wdata_o = line_wdata;
   assign mem_req_cmp_o   = opb_i[leader*32 +: 32];  // cas: rb is the compare value
-  assign mem_rsp_ready_o = 1'b1;  // a response's register write always has the port
+  // A response that writes a register waits while another unit has the write port (or the
+  // shared-memory unit writes); a store's answer is always taken.
+  logic port_taken;
+  assign port_taken      = rf_busy_i || sh_rf_we != '0;
+  assign mem_rsp_ready_o = !(rsp_writes && port_taken);
+  assign wb_wait_o       = mem_rsp_valid_i && out[mem_rsp_id_i] && rsp_writes && port_taken;
 
-  logic req_fire, rsp_fire;
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
-  assign rsp_fire = mem_rsp_valid_i && out_q[mem_rsp_id_i];
+  assign rsp_fire = mem_rsp_valid_i && mem_rsp_ready_o && out[mem_rsp_id_i];
 
-  // A response's lanes and the words they take from the line.
-  logic [31:0]      rsp_lanes;
-  logic [1:0]       rsp_elem;
+  // A response's words for its lanes, each from its place in the line.
   logic [32*32-1:0] rsp_words;
-  assign rsp_lanes = id_lanes_q[mem_rsp_id_i];
-  assign rsp_elem  = id_elem_q[mem_rsp_id_i];
   always_comb begin
     for (int l = 0; l < 32; l++) begin
       logic [OffW-3:0] w;
-      w = cls.v4 ? (OffW-2)'({addr[l*32 + 4 +: 28], rsp_elem}) : (OffW-2)'(addr[l*32 + 2 +: 30]);
+      w = rsp_words_at[l*(OffW-2) +: (OffW-2)];
+      if (rsp_v4) w = (OffW-2)'({w >> 2, rsp_elem});
       rsp_words[l*32 +: 32] = mem_rsp_rdata_i[w*32 +: 32];
     end
+  end
+
+  // An error response's lane (the request's lowest) and its word in the line.
+  logic [4:0]      err_lane;
+  logic [OffW-3:0] err_word;
+  always_comb begin
+    err_lane = simt_sm_pkg::lowest(rsp_lanes);
+    err_word = rsp_words_at[err_lane*(OffW-2) +: (OffW-2)];
+    if (rsp_v4) err_word = (OffW-2)'({err_word >> 2, rsp_elem});
   end
 
   // ---- Sequencing ---------------------------------------------------------------------------
@@ -208,10 +300,13 @@ module simt_sm_lsu #(
     pend_d      = pend_q;
     elem_d      = elem_q;
     next_id_d   = next_id_q;
-    out_d       = out_q;
     err_d       = err_q;
     err_fault_d = err_fault_q;
+    err_warp_d  = err_warp_q;
+    err_pc_d    = err_pc_q;
     sh_start    = 1'b0;
+    alloc       = 1'b0;
+    sent        = 1'b0;
     done_o      = 1'b0;
     fault_o     = '0;
     rf_re_o     = 1'b0;
@@ -220,28 +315,26 @@ module simt_sm_lsu #(
 
     if (req_fire) begin
       pend_d    = pend_q & ~group;
-      out_d     = out_d | (NumIds'(1) << next_id_q);
       next_id_d = next_id_q + 1'b1;
     end
-    if (rsp_fire) begin
-      out_d = out_d & ~(NumIds'(1) << mem_rsp_id_i);
-      if (mem_rsp_err_i && !err_q) begin
-        // The first error is reported once every response is in (nothing left in flight).
-        err_d              = 1'b1;
-        err_fault_d.cause  = simt_pkg::FltMemError;
-        err_fault_d.lane_v = 1'b1;
-        err_fault_d.lane   = simt_sm_pkg::lowest(rsp_lanes);
-        err_fault_d.addr   = addr[simt_sm_pkg::lowest(rsp_lanes)*32 +: 32] +
-                             {28'd0, rsp_elem, 2'b00};
-      end
+    if (rsp_fire && mem_rsp_err_i && !err_q) begin
+      // The first error is reported once nothing is in flight, with its instruction's lane
+      // (the request's lowest), address, warp and PC.
+      err_d              = 1'b1;
+      err_fault_d.cause  = simt_pkg::FltMemError;
+      err_fault_d.lane_v = 1'b1;
+      err_fault_d.lane   = err_lane;
+      err_fault_d.addr   = {rsp_line, err_word, 2'b00};
+      err_warp_d         = rsp_warp;
+      err_pc_d           = rsp_pc;
     end
 
     unique case (state_q)
       simt_sm_pkg::LsIdle: begin
+        if (err_q && quiet_o_inflight) fault_o = err_fault_q;
         if (start_i) begin
           pend_d  = exec_i;
           elem_d  = '0;
-          err_d   = 1'b0;
           state_d = simt_sm_pkg::LsCheck;
         end
       end
@@ -252,11 +345,15 @@ module simt_sm_lsu #(
         end else if (cls.shared) begin
           sh_start = 1'b1;
           state_d  = simt_sm_pkg::LsShared;
-        end else if (cls.v4 && cls.store) begin
-          rf_re_o = 1'b1;
-          state_d = simt_sm_pkg::LsRead;
-        end else begin
-          state_d = simt_sm_pkg::LsGlobal;
+        end else if (slot_free) begin
+          // A global instruction takes a slot of the in-flight table (else waits for one).
+          alloc = 1'b1;
+          if (cls.v4 && cls.store) begin
+            rf_re_o = 1'b1;
+            state_d = simt_sm_pkg::LsRead;
+          end else begin
+            state_d = simt_sm_pkg::LsGlobal;
+          end
         end
       end
       simt_sm_pkg::LsRead: state_d = simt_sm_pkg::LsGlobal;
@@ -269,9 +366,10 @@ module simt_sm_lsu #(
           rf_re_o = cls.store;
           rf_reg_o = inst_i.rb + {3'd0, elem_d};
           if (cls.store) state_d = simt_sm_pkg::LsRead;
-        end else if (pend_d == '0 && out_d == '0) begin
-          if (err_d) fault_o = err_fault_d;
-          else done_o = 1'b1;
+        end else if (pend_d == '0) begin
+          // Every request sent: the core goes on while the responses come.
+          sent    = 1'b1;
+          done_o  = 1'b1;
           state_d = simt_sm_pkg::LsIdle;
         end
       end
@@ -285,18 +383,26 @@ module simt_sm_lsu #(
     endcase
   end
 
-  // The register-file write: a global load's response, or the shared-memory unit's.
+  // The register-file write: a global response's (late: any warp), or the shared-memory
+  // unit's (the instruction in flight).
   always_comb begin
     // Zero data without a write: the core ORs its units' write data.
     rf_we_o    = sh_rf_we;
     rf_waddr_o = {warp_i, inst_i.rd};
     rf_wdata_o = (sh_rf_we != '0) ? sh_rf_wdata : '0;
-    if (rsp_fire && !cls.store && !mem_rsp_err_i) begin
+    rf_late_o  = 1'b0;
+    if (rsp_fire && rsp_writes && !mem_rsp_err_i) begin
       rf_we_o    = rsp_lanes;
-      rf_waddr_o = {warp_i, inst_i.rd + {3'd0, rsp_elem}};
+      rf_waddr_o = {rsp_warp, rsp_reg};
       rf_wdata_o = rsp_words;
+      rf_late_o  = 1'b1;
     end
   end
+
+  assign quiet_o       = state_q == simt_sm_pkg::LsIdle && quiet_o_inflight;
+  assign err_pending_o = err_q;
+  assign fault_warp_o  = (state_q == simt_sm_pkg::LsIdle) ? err_warp_q : warp_i;
+  assign fault_pc_o    = (state_q == simt_sm_pkg::LsIdle) ? err_pc_q : pc_i;
 
   assign busy_o = state_q != simt_sm_pkg::LsIdle;
 
@@ -306,25 +412,19 @@ module simt_sm_lsu #(
       pend_q      <= '0;
       elem_q      <= '0;
       next_id_q   <= '0;
-      out_q       <= '0;
       err_q       <= 1'b0;
       err_fault_q <= '0;
+      err_warp_q  <= '0;
+      err_pc_q    <= '0;
     end else begin
       state_q     <= state_d;
       pend_q      <= pend_d;
       elem_q      <= elem_d;
       next_id_q   <= next_id_d;
-      out_q       <= out_d;
       err_q       <= err_d;
       err_fault_q <= err_fault_d;
-    end
-  end
-
-  // The lanes and element each outstanding id answers (no reset: read only while outstanding).
-  always_ff @(posedge clk_i) begin
-    if (req_fire) begin
-      id_lanes_q[next_id_q] <= group;
-      id_elem_q[next_id_q]  <= elem_q;
+      err_warp_q  <= err_warp_d;
+      err_pc_q    <= err_pc_d;
     end
   end
 
@@ -335,14 +435,12 @@ module simt_sm_lsu #(
         else $error("sm lsu: start while busy or without executing lanes");
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
-      assert (!(mem_rsp_valid_i && !out_q[mem_rsp_id_i]))
+      assert (!(mem_rsp_valid_i && !out[mem_rsp_id_i]))
         else $error("sm lsu: a memory response to no outstanding request");
-      assert (!(state_q == simt_sm_pkg::LsIdle && out_q != '0))
-        else $error("sm lsu: idle with requests outstanding");
       assert (sh_busy == (state_q == simt_sm_pkg::LsShared))
         else $error("sm lsu: the shared-memory unit busy outside SHARED");
-      assert (!(rsp_fire && sh_rf_we != '0))
-        else $error("sm lsu: global and shared register writes in one cycle");
+      assert (!(rf_late_o && (sh_rf_we != '0 || rf_busy_i)))
+        else $error("sm lsu: a response's register write while the port is taken");
       assert (!(mem_req_valid_o && (cls.shared || (cls.atom && group != (32'd1 << leader)))))
         else $error("sm lsu: a request that mixes lanes of an atomic, or a shared access");
     end

@@ -6,7 +6,7 @@ module simt_sm_perf (
   input  logic                            rst_ni,
   input  logic [simt_sm_pkg::NumPerf-1:0] evt_i,
   input  logic [5:0]                      threads_i,
-  input  logic [3:0]                      sel_i,
+  input  logic [4:0]                      sel_i,
   output logic [31:0]                     count_o
 );
 
@@ -18,6 +18,7 @@ module simt_sm_perf (
   always_comb begin
     for (int i = 0; i < NumPerf; i++) begin
       count_d[i] = count_q[i];
+      // (16-21 count outside: the L1's; their events never come here.)
       if (evt_i[i]) begin
         count_d[i] = count_q[i] + ((i == simt_sm_pkg::PerfThreads) ? {26'd0, threads_i} : 32'd1);
       end
@@ -39,7 +40,8 @@ module simt_sm_perf (
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (count_q[simt_sm_pkg::PerfIdle] == count_q[simt_sm_pkg::PerfIdleBarrier] +
-              count_q[simt_sm_pkg::PerfIdleQueue] + count_q[simt_sm_pkg::PerfIdleOther])
+              count_q[simt_sm_pkg::PerfIdleQueue] + count_q[simt_sm_pkg::PerfIdleMem] +
+              count_q[simt_sm_pkg::PerfIdleOther])
         else $error("sm: idle reasons do not add up to the idle cycles");
     end
   end

@@ -103,12 +103,13 @@ package simt_sm_pkg;
   } ctrl_ret_e;
 
   // Performance counters (docs/blocks/sm.md, "Performance counters").
-  localparam int NumPerf = 16;
+  // 16-21 are the L1's and the per-warp miss rate (outside this unit's counters).
+  localparam int NumPerf = 24;
   localparam int PerfCycles = 0, PerfInsts = 1, PerfThreads = 2, PerfIdle = 3,
                  PerfMemStall = 4, PerfDuStall = 5, PerfArrivals = 6, PerfWakes = 7,
                  PerfRefused = 8, PerfYields = 9, PerfPops = 10, PerfDiscards = 11,
                  PerfIdleBarrier = 12, PerfIdleQueue = 13, PerfIdleOther = 14,
-                 PerfShConflict = 15;
+                 PerfShConflict = 15, PerfIdleMem = 22, PerfWbWait = 23;
 
   /* verilator lint_on UNUSEDPARAM */
 

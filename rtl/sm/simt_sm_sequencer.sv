@@ -44,6 +44,8 @@ module simt_sm_sequencer #(
   input  logic                      de_legal_i,
   input  logic                      de_simple_i,
   input  logic                      de_cas_i,
+  input  logic                      de_hazard_i,     // DE waits for a load (scoreboard)
+  input  logic                      hold_issue_i,    // a load's write-back waits, or an error
   output logic                      issue_try_o,
   output logic                      alone_o,         // nothing else in flight next cycle
   output logic                      de_go_o,
@@ -62,6 +64,8 @@ module simt_sm_sequencer #(
   output logic                      lsu_start_o,
   input  logic                      lsu_done_i,
   input  simt_sm_pkg::fault_t       lsu_fault_i,
+  input  logic [WarpW-1:0]          lsu_fault_warp_i,  // a late memory error's instruction
+  input  logic [AddrW-1:0]          lsu_fault_pc_i,
   input  logic                      is_fpu_i,
   output logic                      fpu_start_o,
   input  logic                      fpu_done_i,
@@ -76,6 +80,7 @@ module simt_sm_sequencer #(
   // Why the core is idle (performance counters).
   input  logic                      idle_barrier_i,  // a warp waits at a barrier
   input  logic                      idle_queue_i,    // a token queue is being serviced
+  input  logic                      idle_mem_i,      // a warp waits for a load
   output logic [simt_sm_pkg::NumPerf-1:0] evt_o,
 
   // Fault record.
@@ -115,18 +120,22 @@ module simt_sm_sequencer #(
   assign wake_next  = issue_base && bu_wake_valid_i && !issue_due_q;
 
   // DE hands its instruction on: alone (DECODE), while EXEC retires a simple one, or while
-  // CHECK retires the one before.
-  assign de_go_o   = de_v_i && (stage_q == simt_sm_pkg::StDecode || ctl_i.check ||
-                                (stage_q == simt_sm_pkg::StExec && ctl_i.fast));
-  // EXEC could not retire at once after all (or faults): the decoded warp is given back.
+  // CHECK retires the one before; never while it reads or writes a register a load of its
+  // warp has still to write (the scoreboard).
+  assign de_go_o   = de_v_i && !de_hazard_i &&
+                     (stage_q == simt_sm_pkg::StDecode || ctl_i.check ||
+                      (stage_q == simt_sm_pkg::StExec && ctl_i.fast));
+  // EXEC could not retire at once after all (or faults), or the scoreboard says wait: the
+  // decoded warp is given back.
   assign de_back_o = de_v_i && !de_go_o;
 
   // IDLE decides in priority order: start, done, retire a finished CTA, launch the next,
   // deliver a wake token due, else issue. (The control unit's commands come from here, apart
   // from the block that follows its answer.)
-  logic idle_start, idle_done, idle_issue;
+  logic idle_start, idle_fault, idle_done, idle_issue;
   always_comb begin
     idle_start     = 1'b0;
+    idle_fault     = 1'b0;
     idle_done      = 1'b0;
     retire_cta_o   = 1'b0;
     launch_start_o = 1'b0;
@@ -134,6 +143,8 @@ module simt_sm_sequencer #(
     idle_issue     = 1'b0;
     if (stage_q == simt_sm_pkg::StIdle) begin
       if (start_i && !started_q)                                  idle_start     = 1'b1;
+      // A memory error found after its instruction retired (nothing is in flight now).
+      else if (lsu_fault_i.cause != simt_pkg::FltNone)            idle_fault     = 1'b1;
       else if (started_q && all_done_i)                           idle_done      = 1'b1;
       else if (started_q && cta_finished_i)                       retire_cta_o   = 1'b1;
       else if (launch_ready_i)                                    launch_start_o = 1'b1;
@@ -172,6 +183,11 @@ module simt_sm_sequencer #(
             flt_pre.cause = simt_pkg::FltLaunch;
             stage_pre     = simt_sm_pkg::StFault;
           end
+        end else if (idle_fault) begin
+          flt_pre   = lsu_fault_i;
+          fwarp_pre = lsu_fault_warp_i;
+          fpc_pre   = lsu_fault_pc_i;
+          stage_pre = simt_sm_pkg::StFault;
         end else if (idle_done) begin
           stage_pre = simt_sm_pkg::StDone;
         end else if (launch_start_o) begin
@@ -183,11 +199,14 @@ module simt_sm_sequencer #(
           issue_try_o = 1'b1;
           if (!sched_valid_i && started_q) begin
             // Idle, and why: a warp waits at a barrier (asleep, or held at a busy id), the
-            // token queue is being serviced, anything else (no warp resident).
+            // token queue is being serviced, a warp waits for a load (or loads are in
+            // flight), anything else (no warp resident).
             evt_o[simt_sm_pkg::PerfIdle]        = 1'b1;
             evt_o[simt_sm_pkg::PerfIdleBarrier] = idle_barrier_i;
             evt_o[simt_sm_pkg::PerfIdleQueue]   = !idle_barrier_i && idle_queue_i;
-            evt_o[simt_sm_pkg::PerfIdleOther]   = !idle_barrier_i && !idle_queue_i;
+            evt_o[simt_sm_pkg::PerfIdleMem]     = !idle_barrier_i && !idle_queue_i && idle_mem_i;
+            evt_o[simt_sm_pkg::PerfIdleOther]   = !idle_barrier_i && !idle_queue_i &&
+                                                  !idle_mem_i;
           end
         end
       end
@@ -198,7 +217,12 @@ module simt_sm_sequencer #(
           stage_pre = simt_sm_pkg::StCtrl;
         end
       end
-      simt_sm_pkg::StDecode: issue_try_o = issue_ok && de_simple_i;
+      simt_sm_pkg::StDecode: begin
+        // DE's instruction goes on (the next warp issues next to a simple one), or waits
+        // for a load: it is given back and the core is idle again.
+        issue_try_o = issue_ok && (de_simple_i || de_hazard_i);
+        if (de_hazard_i) stage_pre = simt_sm_pkg::StIdle;
+      end
       simt_sm_pkg::StReadB:  stage_pre = simt_sm_pkg::StReadC;
       simt_sm_pkg::StReadC:  stage_pre = simt_sm_pkg::StExec;
       simt_sm_pkg::StExec: begin
@@ -252,6 +276,9 @@ module simt_sm_sequencer #(
         stage_pre = de_cas_i ? simt_sm_pkg::StReadB : simt_sm_pkg::StExec;
       end
     end
+    // A load's response waits for the register file's write port: no warp issues, so the
+    // port frees within two cycles. After a memory error nothing issues any more.
+    if (hold_issue_i) issue_try_o = 1'b0;
   end
 
   // Issue and fetch in the same cycle; a PC out of range faults once nothing is in flight.
@@ -279,7 +306,7 @@ module simt_sm_sequencer #(
 
   assign ctl_o             = {exec_o, !to_unit, lsu_done_i || fpu_done_i, issue_ok, issue_base,
                                wake_next,
-                               de_v_i, de_simple_i};
+                               de_v_i && !de_hazard_i, de_simple_i};
   assign ctl_wake_o        = ctl_wake;
   assign ctl_launch_wake_o = ctl_launch_wake;
   assign dbg_sel_o = stage_q == simt_sm_pkg::StIdle || stage_q == simt_sm_pkg::StLaunch ||

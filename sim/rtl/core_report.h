@@ -40,8 +40,8 @@ inline std::string faultCauseText(int cause, uint32_t addr) {
   }
 }
 
-// The performance counters 2-19 (docs/blocks/sm.md) as the run's statistics; perf(n) reads
-// counter n. Cycles (0) and warp-instructions (1) are RunResult fields of their own.
+// The performance counters 2-19, 22 and 23 (docs/blocks/sm.md) as the run's statistics;
+// perf(n) reads counter n. Cycles (0) and warp-instructions (1) are RunResult fields of their own.
 template <class Perf>
 void perfStats(Perf&& perf, std::map<std::string, uint64_t>& stats) {
   stats["thread_instructions"] = perf(2);
@@ -58,12 +58,14 @@ void perfStats(Perf&& perf, std::map<std::string, uint64_t>& stats) {
   stats["idle_queue_service_cycles"] = perf(13);
   stats["idle_other_cycles"] = perf(14);
   stats["shared_bank_conflict_cycles"] = perf(15);
+  stats["idle_memory_cycles"] = perf(22);
+  stats["writeback_wait_cycles"] = perf(23);
   stats["l1.hits"] = perf(16);
   stats["l1.misses"] = perf(17);
   stats["l1.mshr_merges"] = perf(18);
   stats["l1.evictions"] = perf(19);
 }
 // Counters 0..kPerfStatCounters-1 are the ones the statistics read.
-constexpr int kPerfStatCounters = 20;
+constexpr int kPerfStatCounters = 24;
 
 }  // namespace simt::rtl

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "Vsimt_sm.h"
 #include "common/gtkw.h"
@@ -48,10 +49,13 @@ struct SmRtl::Impl {
   AcceptHook acceptHook, requestHook;
   BarrierHook timeoutHook, grantHook;
   SmRtl::LaunchHook launchHook;
-  // The instruction in flight: register writes (lane, reg -> value, first old value) and
-  // global writes (addr -> old, new), reduced to changes at retire.
+  SmRtl::MemWindowHook memWindowHook;
+  // The instruction in flight: register writes (lane, reg -> value).
   std::map<std::pair<int, int>, uint32_t> rfNew;
-  std::map<uint32_t, std::pair<uint32_t, uint32_t>> memChanges;
+  // The memory window: global loads' register writes ((warp, lane, reg) -> value) and the
+  // global words written (addr -> value).
+  std::map<std::tuple<int, int, int>, uint32_t> loadNew;
+  std::map<uint32_t, uint32_t> memWritten;
   uint64_t cycle = 0, overflows = 0;
   bool mntReadLast = false;
 
@@ -68,12 +72,9 @@ struct SmRtl::Impl {
     model::LineMemory::Timing timing;
     timing.latency = cfg.memLatency;
     timing.bandwidth = cfg.memBandwidth;
+    timing.error256 = cfg.memErrorPer256;
     memory = std::make_unique<model::LineMemory>(global, CoreGeometry::kLineBytes, timing);
-    memory->onWrite([this](uint32_t addr, uint32_t old, uint32_t neu) {
-      auto it = memChanges.find(addr);
-      if (it == memChanges.end()) memChanges[addr] = {old, neu};
-      else it->second.second = neu;
-    });
+    memory->onWrite([this](uint32_t addr, uint32_t, uint32_t neu) { memWritten[addr] = neu; });
     ctx->fatalOnError(false);  // an RTL assertion ends the run as an error, not an abort
     ctx->randReset(2);
     ctx->randSeed(1);
@@ -358,7 +359,12 @@ struct SmRtl::Impl {
 
   // The co-simulation's view of this cycle (inputs applied, before the clock edge).
   std::string observe() {
-    if (dut->trace_inflight_o && dut->trace_rf_we_o) {
+    if (dut->trace_rf_late_o) {
+      const int warp = static_cast<int>(dut->trace_rf_waddr_o >> 5), reg = dut->trace_rf_waddr_o & 31;
+      for (int l = 0; l < 32; ++l) {
+        if ((dut->trace_rf_we_o >> l) & 1u) loadNew[{warp, l, reg}] = dut->trace_rf_wdata_o[l];
+      }
+    } else if (dut->trace_inflight_o && dut->trace_rf_we_o) {
       const int warp = static_cast<int>(dut->trace_rf_waddr_o >> 5), reg = dut->trace_rf_waddr_o & 31;
       if (warp == dut->retire_warp_o) {
         for (int l = 0; l < 32; ++l) {
@@ -386,14 +392,27 @@ struct SmRtl::Impl {
       if (!v.empty()) return v;
     }
     if (!dut->retire_valid_o) return {};
-    Retired r{cycle, dut->retire_warp_o, dut->retire_pc_o, dut->retire_exec_o, dut->retire_active_o, {}, {}};
+    Retired r{cycle, dut->retire_warp_o, dut->retire_pc_o, dut->retire_exec_o, dut->retire_active_o, {}};
     for (const auto& [key, value] : rfNew) r.regWrites.push_back({key.first, key.second, value});
-    for (const auto& [addr, change] : memChanges) {
-      if (change.first != change.second) r.globalWrites.push_back({addr, change.second});
-    }
     rfNew.clear();
-    memChanges.clear();
-    return retire ? retire(r) : std::string{};
+    if (retire) {
+      if (std::string v = retire(r); !v.empty()) return v;
+    }
+    return dut->trace_mem_quiet_o ? closeMemWindow() : std::string{};
+  }
+
+  // Hands the memory window to the co-simulation and starts the next.
+  std::string closeMemWindow() {
+    if (!memWindowHook || (loadNew.empty() && memWritten.empty())) return {};
+    MemWindow w;
+    w.cycle = cycle;
+    for (const auto& [key, value] : loadNew) {
+      w.loads.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), value});
+    }
+    for (const auto& [addr, value] : memWritten) w.globalWrites.push_back({addr, value});
+    loadNew.clear();
+    memWritten.clear();
+    return memWindowHook(w);
   }
 
   RunResult run() {
@@ -422,7 +441,14 @@ struct SmRtl::Impl {
         res.message = fault;
         break;
       }
-      if (dut->done_o) break;
+      if (dut->done_o) {
+        // Nothing is in flight: the last window closes.
+        if (const std::string v = closeMemWindow(); !v.empty()) {
+          res.status = RunStatus::Mismatch;
+          res.message = v;
+        }
+        break;
+      }
       if (dut->fault_o) {
         res.status = RunStatus::Error;
         res.message = faultMessage();
@@ -439,7 +465,8 @@ struct SmRtl::Impl {
         res.message = "deadlock: nothing can issue and nothing is pending" + warpReport();
         break;
       }
-      if (retire || wakeHook || acceptHook || requestHook || timeoutHook || grantHook || launchHook) {
+      if (retire || wakeHook || acceptHook || requestHook || timeoutHook || grantHook || launchHook ||
+          memWindowHook) {
         const std::string verdict = observe();
         if (!verdict.empty()) {
           res.status = RunStatus::Mismatch;
@@ -489,6 +516,7 @@ void SmRtl::onBarrierRequest(AcceptHook f) { impl_->requestHook = std::move(f); 
 void SmRtl::onBarrierTimeout(BarrierHook f) { impl_->timeoutHook = std::move(f); }
 void SmRtl::onBarrierGrant(BarrierHook f) { impl_->grantHook = std::move(f); }
 void SmRtl::onLaunch(LaunchHook f) { impl_->launchHook = std::move(f); }
+void SmRtl::onMemWindow(MemWindowHook f) { impl_->memWindowHook = std::move(f); }
 RunResult SmRtl::run() { return impl_->run(); }
 
 }  // namespace simt::rtl

@@ -32,8 +32,23 @@ struct Retired {
   int warp = 0;
   uint32_t pc = 0;
   uint32_t exec = 0, active = 0;
-  std::vector<model::RegWrite> regWrites;     // registers whose value changed, by lane, reg
-  std::vector<model::MemWrite> globalWrites;  // global words whose value changed
+  // Registers its units wrote, by lane and reg (a global load's words come later: MemWindow).
+  std::vector<model::RegWrite> regWrites;
+};
+
+// What global memory instructions did since the last window, reported whenever the core has
+// none in flight at a retirement (and once when the run ends): a global load's words reach
+// the register file after the load retires (the scoreboard lets its warp go on), and a
+// store's words reach memory when the memory performs it. Every instruction retired before
+// is complete then, and none after it has begun.
+struct MemWindow {
+  struct LoadWrite {
+    int warp = 0, lane = 0, reg = 0;
+    uint32_t value = 0;
+  };
+  uint64_t cycle = 0;
+  std::vector<LoadWrite> loads;               // the last value each (warp, lane, reg) took
+  std::vector<model::MemWrite> globalWrites;  // every word written, with its value now
 };
 
 // A barrier wake token as the divergence unit took it.
@@ -92,6 +107,9 @@ class SmRtl {
   // the model follows (a non-empty answer stops the run as a mismatch).
   using LaunchHook = std::function<std::string(const LaunchEvent&)>;
   void onLaunch(LaunchHook f);
+  // A memory window closes (a non-empty answer stops the run as a mismatch).
+  using MemWindowHook = std::function<std::string(const MemWindow&)>;
+  void onMemWindow(MemWindowHook f);
   model::RunResult run();
 
  private:

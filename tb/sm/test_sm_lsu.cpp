@@ -4,9 +4,14 @@
 // latency (responses out of order), random back-pressure and, in one phase, injected errors.
 // Every request on the port (in order), every register write (as a set), every fault and the
 // shared-memory rounds are compared with the model's, and the memories and registers at the
-// end. Directed tests pin the timing: coalesced requests, latency overlap, bank conflicts.
+// end; the register file's write port is randomly taken by other units (a response waits).
+// A second test keeps several instructions of several warps in flight, as the core does, and
+// lets the unit's scoreboard order the dependent ones. Directed tests pin the timing:
+// coalesced requests, latency overlap, bank conflicts, the release before the responses.
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +35,7 @@ using model::WarpRegs;
 
 // The verilated geometry (CMakeLists.txt: Vsm_lsu).
 constexpr int kWarpW = 2;       // NumWarps = 4
+constexpr int kWarps = 1 << kWarpW;
 constexpr int kCtas = 2;
 constexpr int kSharedWords = 256;
 constexpr int kBanks = 8;
@@ -41,7 +47,9 @@ struct Observed {
   std::vector<SmLsu::RegWrite> writes;
   int fault = 0, faultLane = 0;
   uint32_t faultAddr = 0;
-  int cycles = 0;
+  int cycles = 0;          // to the last response (nothing in flight in the next cycle)
+  int doneCycles = 0;      // to done_o (the core goes on)
+  int wbWaitCycles = 0;    // a response waited for the register file's write port
   int stallCycles = 0;     // the unit's memory-wait event
   int conflictCycles = 0;  // the unit's bank-conflict event
   int maxOutstanding = 0;
@@ -60,6 +68,9 @@ class LsuBench {
     sim_->sh_clr_i = 0;
     sim_->mem_req_ready_i = 0;
     sim_->mem_rsp_valid_i = 0;
+    sim_->rf_busy_i = 0;
+    sim_->de_regs_i = 0;
+    sim_->de_membar_i = 0;
     auto s = [](const char* name, int w) { return waveSignal("simt_sm_lsu", name, w); };
     sim_.setWaveGroups({
         {"control", {s("start_i", 1), s("exec_i", 32), s("state_q", 3), s("pend_q", 32),
@@ -77,23 +88,31 @@ class LsuBench {
   SimContext<Vsm_lsu>& sim() { return sim_; }
   SmLsu& model() { return model_; }
   std::vector<uint32_t>& memory() { return mem_; }
-  WarpRegs& regs() { return regs_; }
-  WarpRegs& modelRegs() { return modelRegs_; }
+  WarpRegs& regs(int warp = 0) { return regs_[static_cast<size_t>(warp)]; }
+  WarpRegs& modelRegs(int warp = 0) { return modelRegs_[static_cast<size_t>(warp)]; }
+  bool registersMatch() const { return regs_ == modelRegs_; }
   void setTiming(const LineMemory::Timing& t) {
     port_ = std::make_unique<LineMemory>(mem_, kLineBytes, t);
+  }
+  // Other units take the register file's write port in about busy256 cycles of 256.
+  void setPortBusy(uint32_t busy256, uint64_t seed) {
+    busy256_ = busy256;
+    busyRng_ = Rng(seed);
   }
 
   // Fills both memories and both register files alike.
   void fill(Rng& rng) {
     for (auto& w : mem_) w = static_cast<uint32_t>(rng.bits(32));
     model_.global() = mem_;
-    for (auto& r : regs_) for (auto& v : r) v = static_cast<uint32_t>(rng.bits(32));
+    for (auto& w : regs_) for (auto& r : w) for (auto& v : r) v = static_cast<uint32_t>(rng.bits(32));
     modelRegs_ = regs_;
   }
-  // After an injected error the model (which performs every request) follows the RTL.
+  // After an injected error the model (which performs every request) follows the RTL, and
+  // the unit is reset (a memory error stops the core until reset; shared memory is kept).
   void resync() {
     model_.global() = mem_;
     modelRegs_ = regs_;
+    sim_.reset();
   }
 
   // The launch's clear of a CTA's shared memory, one word per cycle.
@@ -108,9 +127,8 @@ class LsuBench {
     model_.clearShared(cta, words);
   }
 
-  // Runs one instruction on the RTL until done or fault.
-  Observed runRtl(const SmLsu::Instruction& in, int warp) {
-    Observed ob;
+  // Starts an instruction (start_i for the next cycle): its operands as latched in EXEC.
+  void start(const SmLsu::Instruction& in, int warp) {
     isa::Instr enc;
     enc.op = in.op;
     enc.immB = in.immB;
@@ -122,54 +140,103 @@ class LsuBench {
     sim_->inst_i = enc.encode();
     sim_->exec_i = in.exec;
     sim_->warp_i = static_cast<uint8_t>(warp);
+    sim_->pc_i = static_cast<uint32_t>(warp * 100 + in.rd);  // named by a late error
     sim_->cta_i = static_cast<uint8_t>(in.cta);
-    for (int l = 0; l < 32; ++l) {  // operands as latched in EXEC
-      setBits(sim_->opa_i, l * 32, 32, regs_[in.ra][static_cast<size_t>(l)]);
-      setBits(sim_->opb_i, l * 32, 32, regs_[in.rb][static_cast<size_t>(l)]);
-      setBits(sim_->opc_i, l * 32, 32, regs_[in.sub][static_cast<size_t>(l)]);
+    const WarpRegs& r = regs_[static_cast<size_t>(warp)];
+    for (int l = 0; l < 32; ++l) {
+      setBits(sim_->opa_i, l * 32, 32, r[in.ra][static_cast<size_t>(l)]);
+      setBits(sim_->opb_i, l * 32, 32, r[in.rb][static_cast<size_t>(l)]);
+      setBits(sim_->opc_i, l * 32, 32, r[in.sub][static_cast<size_t>(l)]);
     }
-    issued_.clear();
     sim_->start_i = 1;
+  }
+
+  // One cycle: the port and the write-port contention driven, everything sampled (done_o and
+  // fault_o into done_, fault_), a clock. Returns false on an RTL assertion.
+  bool step(Observed& ob, int expectWarp = -1) {
+    drivePort();
+    sim_->rf_busy_i = busy256_ > 0 && busyRng_.below(256) < static_cast<int>(busy256_);
+    sim_.eval();
+    done_ = sim_->done_o;
+    fault_ = sim_->fault_o;
+    ob.stallCycles += sim_->evt_stall_o;
+    ob.conflictCycles += sim_->evt_conflict_o;
+    ob.wbWaitCycles += sim_->wb_wait_o;
+    samplePort(ob);
+    sampleRegisters(ob, expectWarp);
+    sim_.tick();
+    sim_->start_i = 0;
+    if (!sim_.ok()) ADD_FAILURE() << "RTL assertion failed";
+    return sim_.ok();
+  }
+
+  static int causeOf(uint64_t fault) { return static_cast<int>(fault >> 38) & 0xF; }
+
+  // Runs one instruction on the RTL until its last response (or a fault): done_o releases
+  // the core once the requests are out; a memory error is reported once nothing is in
+  // flight.
+  Observed runRtl(const SmLsu::Instruction& in, int warp) {
+    Observed ob;
+    issued_.clear();
+    start(in, warp);
     // Between instructions the memory offers nothing (the response of the last cycle was taken).
     struct Quiet {
       Vsm_lsu& dut;
       ~Quiet() { dut.mem_rsp_valid_i = 0; }
     } quiet{sim_.dut()};
+    bool done = false;
     for (int c = 0; c < kMaxCycles; ++c) {
-      drivePort();
-      sim_.eval();
-      const bool done = sim_->done_o;
-      const uint64_t fault = sim_->fault_o;
-      ob.stallCycles += sim_->evt_stall_o;
-      ob.conflictCycles += sim_->evt_conflict_o;
-      samplePort(ob);
-      sampleRegisters(ob, warp);
-      sim_.tick();
-      sim_->start_i = 0;
-      ++ob.cycles;
-      if (!sim_.ok()) {
-        ADD_FAILURE() << "RTL assertion failed";
+      if (done) {
+        drivePort();
+        sim_.eval();
+        if (sim_->quiet_o) {
+          ob.cycles = c;
+          const uint64_t fault = sim_->fault_o;
+          if (causeOf(fault) != 0) {
+            ob.fault = causeOf(fault);
+            ob.faultLane = static_cast<int>((fault >> 32) & 0x1F);
+            ob.faultAddr = static_cast<uint32_t>(fault);
+            EXPECT_EQ(sim_->fault_warp_o, static_cast<uint32_t>(warp)) << "a late error names its warp";
+            EXPECT_EQ(sim_->fault_pc_o, static_cast<uint32_t>(warp * 100 + in.rd)) << "... and its pc";
+          }
+          EXPECT_TRUE(port_->idle()) << "quiet with requests still outstanding";
+          return ob;
+        }
+      }
+      if (!step(ob, warp)) {
         ob.ok = false;
         return ob;
       }
-      const int cause = static_cast<int>(fault >> 38) & 0xF;
-      if (cause != 0) {
-        ob.fault = cause;
+      const bool doneNow = done_;
+      const uint64_t fault = fault_;
+      ++ob.cycles;
+      if (causeOf(fault) != 0) {
+        // An address fault: found before any request.
+        ob.fault = causeOf(fault);
         ob.faultLane = static_cast<int>((fault >> 32) & 0x1F);
         ob.faultAddr = static_cast<uint32_t>(fault);
         EXPECT_TRUE((fault >> 37) & 1u) << "a memory fault names its lane";
-        EXPECT_TRUE(port_->idle()) << "a fault with requests still outstanding";
+        EXPECT_TRUE(ob.requests.empty()) << "a faulting instruction sent requests";
         return ob;
       }
-      if (done) {
+      if (doneNow) {
         EXPECT_FALSE(sim_->busy_o) << "done while still busy";
-        EXPECT_TRUE(port_->idle()) << "done with requests still outstanding";
-        return ob;
+        done = true;
+        ob.doneCycles = c + 1;
       }
     }
     ADD_FAILURE() << "load/store unit did not finish in " << kMaxCycles << " cycles";
     ob.ok = false;
     return ob;
+  }
+
+  // The scoreboard's answer for an instruction of warp w in DE.
+  bool hazard(int warp, uint32_t regs, bool membar) {
+    sim_->de_w_i = static_cast<uint8_t>(warp);
+    sim_->de_regs_i = regs;
+    sim_->de_membar_i = membar;
+    sim_.eval();
+    return sim_->de_hazard_o;
   }
 
  private:
@@ -210,19 +277,21 @@ class LsuBench {
     port_->tick();
   }
 
-  void sampleRegisters(Observed& ob, int warp) {
-    if (sim_->rf_re_o) {  // the bank's registered read: data in the next cycle
-      for (int l = 0; l < 32; ++l) setBits(rfRead_, l * 32, 32, regs_[sim_->rf_reg_o & 31u][static_cast<size_t>(l)]);
+  void sampleRegisters(Observed& ob, int expectWarp) {
+    if (sim_->rf_re_o) {  // the bank's registered read (the warp in flight): data next cycle
+      const WarpRegs& r = regs_[sim_->warp_i];
+      for (int l = 0; l < 32; ++l) setBits(rfRead_, l * 32, 32, r[sim_->rf_reg_o & 31u][static_cast<size_t>(l)]);
     }
     const uint32_t we = sim_->rf_we_o;
     if (we == 0) return;
+    EXPECT_FALSE(sim_->rf_late_o && sim_->rf_busy_i) << "a response wrote while the port was taken";
     const int waddr = sim_->rf_waddr_o;
-    EXPECT_EQ(waddr >> 5, warp) << "register write to another warp";
-    const int reg = waddr & 31;
+    if (expectWarp >= 0) EXPECT_EQ(waddr >> 5, expectWarp) << "register write to another warp";
+    const int warp = waddr >> 5, reg = waddr & 31;
     for (int l = 0; l < 32; ++l) {
       if (!((we >> l) & 1u)) continue;
       const uint32_t v = static_cast<uint32_t>(getBits(sim_->rf_wdata_o, l * 32, 32));
-      regs_[static_cast<size_t>(reg)][static_cast<size_t>(l)] = v;
+      regs_[static_cast<size_t>(warp)][static_cast<size_t>(reg)][static_cast<size_t>(l)] = v;
       ob.writes.push_back({l, reg, v});
     }
   }
@@ -238,7 +307,11 @@ class LsuBench {
   std::vector<uint32_t> mem_;
   std::unique_ptr<LineMemory> port_;
   std::vector<Issued> issued_;
-  WarpRegs regs_{}, modelRegs_{};
+  std::array<WarpRegs, kWarps> regs_{}, modelRegs_{};
+  uint32_t busy256_ = 0;
+  bool done_ = false;
+  uint64_t fault_ = 0;
+  Rng busyRng_{1};
   VlWide<32> rfRead_{};
 };
 
@@ -367,7 +440,8 @@ TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndE
     for (Op op : kMemOps) cov.define(std::string("op_") + isa::opName(op));
     cov.define({"fault_global_align", "fault_global_range", "fault_shared_align", "fault_shared_range",
                 "fault_mem_error", "back_pressure", "out_of_order", "outstanding_4", "one_line_many_lanes",
-                "merged_store", "bank_conflict", "broadcast", "all_lanes", "imm_address", "shared_clear"});
+                "merged_store", "bank_conflict", "broadcast", "all_lanes", "imm_address", "shared_clear",
+                "writeback_wait"});
     // A seed that leaves a bin unhit runs on, up to 4x the instructions, until every bin is.
     const int n = 400 * lengthScale();
     int phase = -1;
@@ -377,16 +451,18 @@ TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndE
         const LineMemory::Timing t[] = {timing(1, 0, 0), timing(2, 128, 3), timing(20, 60, 40),
                                         timing(3, 30, 10, 12)};
         bench.setTiming([&] { auto x = t[phase]; x.seed = seed * 7 + static_cast<uint64_t>(i); return x; }());
+        // Other units take the register file's write port now and then (phases 1 and 2).
+        bench.setPortBusy(phase == 1 || phase == 2 ? 96 : 0, seed * 11 + static_cast<uint64_t>(i));
       }
       if (rng.chance(3)) {
         const int cta = rng.below(kCtas);
         bench.clearShared(cta, rng.range(1, 32));
         cov.hit("shared_clear");
       }
-      const SmLsu::Instruction in = randomInstruction(rng, cfg, bench.regs(), bench.modelRegs());
-      const int warp = rng.below(1 << kWarpW);
-      const auto base = bench.regs()[in.ra];  // before the instruction's loads write registers
-      SmLsu::Result want = bench.model().execute(in, bench.modelRegs());
+      const int warp = rng.below(kWarps);
+      const SmLsu::Instruction in = randomInstruction(rng, cfg, bench.regs(warp), bench.modelRegs(warp));
+      const auto base = bench.regs(warp)[in.ra];  // before the instruction's loads write registers
+      SmLsu::Result want = bench.model().execute(in, bench.modelRegs(warp));
       const Observed got = bench.runRtl(in, warp);
       const std::string ctx = "instruction " + std::to_string(i) + " (" + isa::opName(in.op) + ")";
       if (!got.ok) break;
@@ -426,6 +502,7 @@ TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndE
       cov.sample("out_of_order", got.reordered);
       cov.sample("outstanding_4", got.maxOutstanding >= 4);
       cov.sample("all_lanes", in.exec == 0xFFFFFFFFu);
+      cov.sample("writeback_wait", got.wbWaitCycles > 0);
       cov.sample("imm_address", in.immB);
       for (const auto& rq : want.requests) {
         cov.sample("one_line_many_lanes", __builtin_popcount(rq.lanes) >= 4);
@@ -437,14 +514,15 @@ TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndE
         for (int l = 1; l < 32; ++l) {
           for (int k = 0; k < l; ++k) {
             sameWord += ((in.exec >> l) & (in.exec >> k) & 1u) &&
-                        bench.modelRegs()[in.ra][static_cast<size_t>(l)] == bench.modelRegs()[in.ra][static_cast<size_t>(k)];
+                        bench.modelRegs(warp)[in.ra][static_cast<size_t>(l)] ==
+                            bench.modelRegs(warp)[in.ra][static_cast<size_t>(k)];
           }
         }
         cov.sample("broadcast", shared && !in.immB && sameWord > 0 && want.fault == SmLsu::Fault::None);
       }
     }
     EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
-    EXPECT_TRUE(bench.regs() == bench.modelRegs()) << "registers differ";
+    EXPECT_TRUE(bench.registersMatch()) << "registers differ";
     // The shared memories, read back through the unit: one load per word, lane 0.
     for (int cta = 0; cta < kCtas && sb.clean(); ++cta) {
       for (int w = 0; w < static_cast<int>(cfg.sharedBytes / 4); ++w) {
@@ -461,6 +539,125 @@ TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndE
     }
     EXPECT_TRUE(sb.clean());
     cov.requireAllHit();
+  }
+}
+
+// The registers an instruction reads or writes, as the core's decode tells the scoreboard
+// (simt_sm_decode: ra, rb when read, v4 ranges, rc, rd when written).
+uint32_t registersOf(const SmLsu::Instruction& in) {
+  const SmLsu::Access acc = SmLsu::accessOf(in.op);
+  auto bit = [](int r) { return 1u << (r & 31); };
+  uint32_t m = bit(in.ra);
+  if (acc.atom || (acc.store && !acc.v4)) m |= bit(in.rb);
+  if (acc.cas) m |= bit(in.sub);
+  if (!acc.store) m |= bit(in.rd);
+  for (int e = 0; e < 4 && acc.v4; ++e) m |= acc.store ? bit(in.rb + e) : bit(in.rd + e);
+  return m;
+}
+
+// As the core uses it: several warps' global instructions in flight at once (the unit takes
+// the next as soon as the last one's requests are out), a random slow memory answering out of
+// order, the write port often taken. An instruction starts only when the scoreboard finds no
+// register of it still to be loaded (else another warp goes); the model runs the instructions
+// in start order. The registers and memory at the end must match: a missed hazard would feed
+// an instruction a stale operand or let a late load overwrite a newer value.
+TEST(SmLsuRtl, ManyInstructionsInFlightAndTheScoreboardOrdersDependentOnes) {
+  const Op kGlobalOps[] = {Op::LdGlobal, Op::StGlobal, Op::LdGlobalV4, Op::StGlobalV4, Op::AtomGlobal,
+                           Op::AtomGlobalCas};
+  for (uint64_t seed : testSeeds()) {
+    SIMT_SEED_TRACE(seed);
+    Rng rng(seed);
+    const SmLsu::Config cfg = smallConfig();
+    LsuBench bench(cfg, seed);
+    bench.fill(rng);
+    bench.setTiming(timing(30, 20, 10, 0, seed));
+    bench.setPortBusy(64, seed + 1);
+    // Address registers r28-r31, written once: consecutive words (4 lines), consecutive
+    // 16-byte elements, one word for all lanes, a pool of 4 lines. Data and destinations
+    // r0-r15 (v4: r0-r12), so later instructions often read or overwrite an earlier load's.
+    for (int w = 0; w < kWarps; ++w) {
+      const uint32_t base = static_cast<uint32_t>(rng.below(8)) * 128;
+      const uint32_t pool = static_cast<uint32_t>(rng.below(static_cast<int>(cfg.globalBytes / 128))) * 128;
+      for (int l = 0; l < 32; ++l) {
+        const uint32_t a[4] = {base + 4u * static_cast<uint32_t>(l), base + 16u * static_cast<uint32_t>(l),
+                               base + 4u * static_cast<uint32_t>(w),
+                               pool + 16u * static_cast<uint32_t>(rng.below(8))};
+        for (int r = 0; r < 4; ++r) {
+          bench.regs(w)[28 + r][static_cast<size_t>(l)] = a[r];
+          bench.modelRegs(w)[28 + r][static_cast<size_t>(l)] = a[r];
+        }
+      }
+    }
+    const int perWarp = 60 * lengthScale();
+    auto next = [&]() {
+      SmLsu::Instruction in;
+      in.op = kGlobalOps[rng.chance(20) ? 2 + rng.below(2) : (rng.chance(25) ? 4 + rng.below(2) : rng.below(2))];
+      const SmLsu::Access acc = SmLsu::accessOf(in.op);
+      // Mostly one line (r30: every lane on one word), so many instructions are in flight.
+      in.ra = static_cast<uint8_t>(acc.v4 ? (rng.chance(50) ? 29 : 31) : (rng.chance(60) ? 30 : 28 + rng.below(4)));
+      in.rd = static_cast<uint8_t>(rng.below(acc.v4 ? 5 : 8));
+      in.rb = static_cast<uint8_t>(rng.below(acc.v4 ? 5 : 8));
+      in.sub = acc.cas ? static_cast<uint8_t>(rng.below(8))
+               : acc.atom ? static_cast<uint8_t>(rng.below(static_cast<int>(isa::AtomOp::Count)))
+                          : uint8_t{0};
+      in.exec = rng.chance(50) ? 0xFFFFFFFFu : static_cast<uint32_t>(rng.bits(32)) | 1u;
+      return in;
+    };
+    std::vector<std::vector<SmLsu::Instruction>> program(kWarps);
+    for (auto& p : program) for (int i = 0; i < perWarp; ++i) p.push_back(next());
+    std::vector<size_t> pc(kWarps, 0);
+    Observed ob;
+    int started = 0, hazards = 0, overlapped = 0, turn = 0, cycles = 0;
+    const int limit = kMaxCycles * 4 * lengthScale();
+    auto remaining = [&] {
+      for (int w = 0; w < kWarps; ++w) if (pc[static_cast<size_t>(w)] < program[static_cast<size_t>(w)].size()) return true;
+      return false;
+    };
+    while (remaining() && cycles < limit) {
+      bench.sim().eval();
+      if (!bench.sim()->busy_o) {
+        // The scheduler: the next warp in turn whose instruction has no hazard.
+        for (int k = 0; k < kWarps; ++k) {
+          const int w = (turn + k) % kWarps;
+          const auto& p = program[static_cast<size_t>(w)];
+          if (pc[static_cast<size_t>(w)] >= p.size()) continue;
+          const SmLsu::Instruction& in = p[pc[static_cast<size_t>(w)]];
+          if (bench.hazard(w, registersOf(in), false)) {
+            ++hazards;
+            continue;
+          }
+          bench.model().execute(in, bench.modelRegs(w));
+          if (!bench.sim()->quiet_o) ++overlapped;
+          bench.start(in, w);
+          ++pc[static_cast<size_t>(w)];
+          ++started;
+          turn = w + 1;
+          break;
+        }
+      }
+      ASSERT_TRUE(bench.step(ob));
+      ++cycles;
+    }
+    ASSERT_FALSE(remaining()) << "instructions left after " << cycles << " cycles: a hazard never cleared";
+    // A membar waits until the warp has nothing in flight; at the end nothing is.
+    for (int c = 0; c < kMaxCycles && !bench.sim()->quiet_o; ++c) {
+      ASSERT_TRUE(bench.step(ob));
+      bench.sim().eval();
+    }
+    ASSERT_TRUE(bench.sim()->quiet_o);
+    for (int w = 0; w < kWarps; ++w) EXPECT_FALSE(bench.hazard(w, 0xFFFFFFFFu, true)) << "warp " << w;
+    EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
+    EXPECT_TRUE(bench.registersMatch()) << "registers differ";
+    // It was the case the test is for: instructions overlapped, hazards held some back, and
+    // responses waited for the write port.
+    EXPECT_EQ(started, kWarps * perWarp);
+    EXPECT_GT(overlapped, started / 2);
+    EXPECT_GT(hazards, 0);
+    EXPECT_GT(ob.wbWaitCycles, 0);
+    EXPECT_GE(ob.maxOutstanding, 6);
+    std::printf("[ lsu ] %d instructions of %d warps in %d cycles; %d started with others in flight, "
+                "%d hazards, %d write-port waits, up to %d requests outstanding\n",
+                started, kWarps, cycles, overlapped, hazards, ob.wbWaitCycles, ob.maxOutstanding);
   }
 }
 
@@ -488,6 +685,7 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   Observed o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
   EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
+  EXPECT_EQ(o.doneCycles, 1 + 1 + 4);  // the core goes on once the requests are out
   o = run(Op::StGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
   EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
@@ -497,6 +695,7 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   // A memory 50 cycles away: the 4 requests overlap their latency (not 4 x 50).
   o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, timing(50, 0, 0));
   EXPECT_EQ(o.cycles, 1 + 1 + 4 + 50);
+  EXPECT_EQ(o.doneCycles, 1 + 1 + 4);  // ... not after the latency
   EXPECT_EQ(o.maxOutstanding, 4);
   // Atomics: one request per lane, pipelined.
   o = run(Op::AtomGlobal, 0x000000FFu, 0, timing(10, 0, 0));
@@ -517,6 +716,34 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   o = run(Op::LdShared, 0xFFFFFFFFu, 0, next);
   EXPECT_EQ(o.conflictCycles, 0);
   EXPECT_EQ(o.cycles, 1 + 1 + 1 + 1);
+  // The scoreboard: while a load of warp 0 into r3 is in flight, warp 0's instructions that
+  // read or write r3 (or a membar) wait; other registers and other warps do not.
+  bench.setTiming(timing(40, 0, 0));
+  SmLsu::Instruction ld;
+  ld.op = Op::LdGlobal;
+  ld.ra = 1;
+  ld.rd = 3;
+  ld.exec = 0xFFFFFFFFu;
+  for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = 4u * static_cast<uint32_t>(l);
+  Observed hz;
+  bench.start(ld, 0);
+  int doneAt = -1;
+  for (int c = 0; c < 60 && doneAt < 0; ++c) {
+    ASSERT_TRUE(bench.step(hz));
+    bench.sim().eval();
+    if (!bench.sim()->busy_o) doneAt = c;
+  }
+  ASSERT_GE(doneAt, 0);
+  EXPECT_TRUE(bench.hazard(0, 1u << 3, false)) << "RAW/WAW on the loaded register";
+  EXPECT_TRUE(bench.hazard(0, 0, true)) << "membar with a load in flight";
+  EXPECT_FALSE(bench.hazard(0, ~(1u << 3), false)) << "other registers";
+  EXPECT_FALSE(bench.hazard(1, 1u << 3, false)) << "another warp's r3";
+  for (int c = 0; c < 100 && !bench.sim()->quiet_o; ++c) {
+    ASSERT_TRUE(bench.step(hz));
+    bench.sim().eval();
+  }
+  EXPECT_TRUE(bench.sim()->quiet_o);
+  EXPECT_FALSE(bench.hazard(0, 1u << 3, true)) << "after the last response";
   // Back-pressure: the unit waits (its memory-wait event counts the cycles) and still ends.
   o = run(Op::StGlobal, 0xFFFFFFFFu, 4, timing(1, 200, 0));
   EXPECT_GT(o.stallCycles, 0);

@@ -39,6 +39,8 @@ struct RunConfig {
   // channel's bytes per cycle (docs/blocks/mem_port.md, "The harness's memory").
   uint32_t memLatency = 20;
   uint32_t memBandwidth = 16;
+  // Tests only (no option): the share of requests, per 256, the memory answers with an error.
+  uint32_t memErrorPer256 = 0;
   static constexpr int kMaxBarrierPriority = 3;
   static constexpr int kMaxWarpSlots = 32;
   static constexpr int maxThreadsPerCta() { return kMaxWarpSlots * 32; }
