@@ -198,8 +198,7 @@ module simt_sm #(
   logic                      launch_sh_we;
   logic [NumCtas-1:0]        cta_finished;
   logic [WarpW-1:0]          launch_slot, launch_du_warp;
-  logic [31:0]               launch_rf_we, launch_du_mask;
-  logic [RfAW-1:0]           launch_rf_waddr;
+  logic [31:0]               launch_du_mask;
   logic [CtaW-1:0]           launch_bu_cta;
   logic [11:0]               launch_bu_count;
   logic [ShAW-1:0]           launch_sh_waddr;
@@ -397,8 +396,6 @@ module simt_sm #(
     .warp_valid_o       (launch_warp),
     .warp_slot_o        (launch_slot),
     .first_warp_o       (launch_first),
-    .rf_we_o            (launch_rf_we),
-    .rf_waddr_o         (launch_rf_waddr),
     .du_valid_o         (launch_du),
     .du_warp_o          (launch_du_warp),
     .du_mask_o          (launch_du_mask),
@@ -485,22 +482,22 @@ module simt_sm #(
     .de_word_o       (de_word)
   );
 
-  // The register file's write port: one writer at a time (launch clear, EXEC, the
-  // load/store unit, cal's link register; asserted below). The data are ORed: the load/store
-  // unit's and control's are zero when they do not write, the launch clear writes zeros, and
-  // EXEC's ALU result is selected only for an ALU instruction.
+  // The register file's write port: one writer at a time (EXEC, the load/store unit, the FP
+  // unit, cal's link register; asserted below). The data are ORed: the load/store unit's and
+  // FP unit's are zero when they do not write; EXEC's and control's are selected only when
+  // they write (an ALU instruction with no executing lane, or a control step, may leave the
+  // port to a load's late response). (A launched slot's registers read 0: decode.)
   logic [31:0]      rf_we;
   logic [RfAW-1:0]  rf_waddr;
   logic [32*32-1:0] rf_wdata;
   logic             rf_busy_core;  // a unit of the instruction in flight writes (or the launch)
-  assign rf_busy_core = (launch_rf_we | exe_rf_we | fpu_rf_we | ctl_rf_we) != '0;
+  assign rf_busy_core = (exe_rf_we | fpu_rf_we | ctl_rf_we) != '0;
   always_comb begin
-    rf_we    = launch_rf_we | exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;
-    rf_wdata = ((exec_stage && cls.alu) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata |
-               ctl_rf_wdata;
+    rf_we    = exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;
+    rf_wdata = ((exe_rf_we != '0) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata |
+               ((ctl_rf_we != '0) ? ctl_rf_wdata : '0);
     rf_waddr = {w, inst.rd};
-    if (launch_rf_we != '0)   rf_waddr = launch_rf_waddr;
-    else if (lsu_rf_we != '0) rf_waddr = lsu_rf_waddr;
+    if (lsu_rf_we != '0)      rf_waddr = lsu_rf_waddr;
     else if (fpu_rf_we != '0) rf_waddr = fpu_rf_waddr;
     else if (ctl_rf_we != '0) rf_waddr = ctl_rf_waddr;
   end
@@ -548,8 +545,8 @@ module simt_sm #(
     .rf_wdata_i      (rf_wdata),
     .pred_we_i       (exe_pred_we || fpu_pred_we),
     .pred_wdata_i    (fpu_pred_we ? fpu_pred_wdata : exe_pred_wdata),
-    .pred_clr_i      (launch_warp),
-    .pred_clr_warp_i (launch_slot)
+    .clr_i           (launch_warp),
+    .clr_warp_i      (launch_slot)
   );
 
   simt_sm_execute #(
@@ -1048,7 +1045,7 @@ module simt_sm #(
         else $error("sm: register write outside the executing lanes");
       if (de_v) assert (resident[de_w] && !wdone[de_w])
         else $error("sm: issued warp %0d is not resident", de_w);
-      assert ($onehot0({launch_rf_we != '0, exe_rf_we != '0, lsu_rf_we != '0,
+      assert ($onehot0({exe_rf_we != '0, lsu_rf_we != '0,
                         fpu_rf_we != '0, ctl_rf_we != '0}))
         else $error("sm: two register-file writers in one cycle");
       // The write data are ORed: no unit drives data next to another's write.
@@ -1059,9 +1056,11 @@ module simt_sm #(
       assert (!(exe_pred_we && fpu_pred_we)) else $error("sm: two predicate writers in one cycle");
       assert (!(fpu_busy && stage != simt_sm_pkg::StFpu && stage != simt_sm_pkg::StFault))
         else $error("sm: FP unit busy outside FPU");
-      if ((exec_stage && cls.alu) || lsu_rf_we != '0 || fpu_rf_we != '0 || launch_rf_we != '0)
-        assert (ctl_rf_wdata == '0)
-        else $error("sm: control write data next to another unit's write");
+      // Whoever writes, the merged data are its own (a load's late write included).
+      if (lsu_rf_we != '0) assert (rf_wdata == lsu_rf_wdata)
+        else $error("sm: another unit's write data next to the load/store unit's write");
+      if (exe_rf_we != '0) assert (rf_wdata == exe_rf_wdata)
+        else $error("sm: another unit's write data next to EXEC's write");
       // Each unit works only in its stage.
       assert (!(lsu_busy && stage != simt_sm_pkg::StMem && stage != simt_sm_pkg::StFault))
         else $error("sm: load/store unit busy outside MEM");

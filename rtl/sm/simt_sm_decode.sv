@@ -7,7 +7,9 @@
 // states after it (memory, barrier, divergence unit). A compare-and-swap reads rc in READB
 // (read_b_i) and latches it in READC (read_c_i). The load/store unit reads through port a
 // (lsu_re_i) for v4 store data; the register file has one write port, which the sequencer's
-// units share (one writer at a time).
+// units share (one writer at a time). Registers start at 0 (ISA.md) without being cleared:
+// each (warp, register) remembers which lanes were written since the slot's launch (clr_i),
+// and a read gives 0 in the others.
 module simt_sm_decode #(
   parameter int NumWarps   = 8,
   parameter int ParamWords = 64,
@@ -64,11 +66,12 @@ module simt_sm_decode #(
   input  logic [RfAW-1:0]            rf_waddr_i,
   input  logic [32*32-1:0]           rf_wdata_i,
 
-  // Predicate file: EXEC's write (warp w_o), a launched slot's clear.
+  // Predicate file: EXEC's write (warp w_o). A launched slot: its predicates cleared, its
+  // registers read 0 until written.
   input  logic                       pred_we_i,
   input  logic [32*7-1:0]            pred_wdata_i,
-  input  logic                       pred_clr_i,
-  input  logic [WarpW-1:0]           pred_clr_warp_i
+  input  logic                       clr_i,
+  input  logic [WarpW-1:0]           clr_warp_i
 );
 
   logic [WarpW-1:0]  w_d, w_q;
@@ -141,7 +144,25 @@ module simt_sm_decode #(
   // ---- Register file: two read ports as two copies written alike --------------------------
   logic             rf_re, rf_re_b;
   logic [RfAW-1:0]  rf_raddr, rf_raddr_b;
-  logic [32*32-1:0] rf_rdata, rf_rdata_b;
+  logic [32*32-1:0] rf_rdata, rf_rdata_b;        // what a read gives
+  logic [32*32-1:0] rf_rdata_raw, rf_rdata_b_raw;  // the banks' data
+
+  // Lanes written since the slot's launch, per (warp, register); read with the banks.
+  logic [(1 << RfAW)*32-1:0] written_d, written_q;  // entry {warp, reg} at [entry*32 +: 32]
+  logic [31:0] wr_a_d, wr_a_q, wr_b_d, wr_b_q;
+  always_comb begin
+    written_d = written_q;
+    if (clr_i) written_d[clr_warp_i*32*32 +: 32*32] = '0;
+    written_d[rf_waddr_i*32 +: 32] = written_d[rf_waddr_i*32 +: 32] | rf_we_i;
+    wr_a_d = rf_re   ? written_q[rf_raddr*32 +: 32]   : wr_a_q;
+    wr_b_d = rf_re_b ? written_q[rf_raddr_b*32 +: 32] : wr_b_q;
+  end
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      rf_rdata[l*32 +: 32]   = wr_a_q[l] ? rf_rdata_raw[l*32 +: 32] : 32'd0;
+      rf_rdata_b[l*32 +: 32] = wr_b_q[l] ? rf_rdata_b_raw[l*32 +: 32] : 32'd0;
+    end
+  end
   always_comb begin
     rf_re    = 1'b0;
     rf_raddr = {w_q, inst_o.ra};
@@ -170,7 +191,7 @@ module simt_sm_decode #(
       .wdata_i (rf_wdata_i[l*32 +: 32]),
       .re_i    (rf_re),
       .raddr_i (rf_raddr),
-      .rdata_o (rf_rdata[l*32 +: 32])
+      .rdata_o (rf_rdata_raw[l*32 +: 32])
     );
     simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank_b (
       .clk_i   (clk_i),
@@ -179,7 +200,7 @@ module simt_sm_decode #(
       .wdata_i (rf_wdata_i[l*32 +: 32]),
       .re_i    (rf_re_b),
       .raddr_i (rf_raddr_b),
-      .rdata_o (rf_rdata_b[l*32 +: 32])
+      .rdata_o (rf_rdata_b_raw[l*32 +: 32])
     );
   end
   assign rf_rdata_o = rf_rdata;
@@ -238,7 +259,7 @@ module simt_sm_decode #(
     for (int i = 0; i < NumWarps; i++) begin
       pred_d[i] = pred_q[i];
       if (pred_we_i && w_q == WarpW'(i)) pred_d[i] = pred_wdata_i;
-      if (pred_clr_i && pred_clr_warp_i == WarpW'(i)) pred_d[i] = '0;
+      if (clr_i && clr_warp_i == WarpW'(i)) pred_d[i] = '0;
     end
   end
 
@@ -261,7 +282,10 @@ module simt_sm_decode #(
       guard_q  <= '0;
       fwd_a_q  <= 1'b0;
       fwd_b_q  <= 1'b0;
+      wr_a_q   <= '0;
+      wr_b_q   <= '0;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
+      written_q <= '0;
     end else begin
       w_q      <= w_d;
       pc_q     <= pc_d;
@@ -270,7 +294,10 @@ module simt_sm_decode #(
       guard_q  <= guard_d;
       fwd_a_q  <= fwd_a_d;
       fwd_b_q  <= fwd_b_d;
+      wr_a_q   <= wr_a_d;
+      wr_b_q   <= wr_b_d;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
+      written_q <= written_d;
     end
   end
 
@@ -286,7 +313,7 @@ module simt_sm_decode #(
     if (rst_ni) begin
       assert ($onehot0({read_b_i, read_c_i, lsu_re_i, de_go_i}))
         else $error("sm decode: two register reads of port a in one cycle");
-      assert (!(pred_we_i && pred_clr_i))
+      assert (!(pred_we_i && clr_i))
         else $error("sm decode: predicate write and clear in one cycle");
     end
   end

@@ -3,8 +3,8 @@
 // The seam where a work front end hands in launches (seed 003): today the launch comes from
 // the host's configuration (cfg_*), one CTA after the other in %ctaid order onto the lowest
 // free warp slots, as the ISA model does. A launch (start_i, when launch_ready_o) takes per
-// warp the lowest free slot (WARP), clears its 32 registers (CLR, one per cycle through the
-// register file's write port), launches it in the divergence unit (DU); then it sets the
+// warp the lowest free slot (WARP; the decode unit forgets what the slot's registers held, so
+// they read 0), launches it in the divergence unit (DU); then it sets the
 // CTA's thread count in the barrier unit (BU; while the unit wakes threads the sequencer
 // delivers the wake first, wait_wake_o) and clears the CTA's shared memory (SH). done_o ends
 // it. retire_i frees the lowest CTA all of whose warps are done (cta_finished_o).
@@ -16,8 +16,7 @@ module simt_sm_launch #(
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ParamAW    = $clog2(ParamWords),
-  localparam int ShAW       = $clog2(NumCtas * SharedWords),
-  localparam int RfAW       = WarpW + 5
+  localparam int ShAW       = $clog2(NumCtas * SharedWords)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -47,8 +46,6 @@ module simt_sm_launch #(
   output logic                          warp_valid_o,     // a warp takes slot warp_slot_o
   output logic [WarpW-1:0]              warp_slot_o,
   output logic                          first_warp_o,     // ... the CTA's first warp
-  output logic [31:0]                   rf_we_o,          // register clear
-  output logic [RfAW-1:0]               rf_waddr_o,
   output logic                          du_valid_o,       // divergence-unit launch
   output logic [WarpW-1:0]              du_warp_o,
   output logic [31:0]                   du_mask_o,
@@ -75,7 +72,7 @@ module simt_sm_launch #(
   logic [CtaW-1:0]     lcta_d, lcta_q;      // resident index being launched
   logic [WarpW-1:0]    lwarp_d, lwarp_q;    // warp in CTA
   logic [WarpW-1:0]    lslot_d, lslot_q;
-  logic [ShAW:0]       lcnt_d, lcnt_q;      // register / shared clear counter
+  logic [ShAW:0]       lcnt_d, lcnt_q;      // shared clear counter
 
   logic [15:0]         next_cta_d, next_cta_q;  // next %ctaid to launch
   logic [15:0]         finished_d, finished_q;  // CTAs finished
@@ -167,12 +164,7 @@ module simt_sm_launch #(
         end
         simt_sm_pkg::LnWarp: begin
           lslot_d = first_free_slot;
-          lcnt_d  = '0;
-          state_d = simt_sm_pkg::LnClr;
-        end
-        simt_sm_pkg::LnClr: begin
-          lcnt_d = lcnt_q + 1'b1;
-          if (lcnt_q[4:0] == 5'd31) state_d = simt_sm_pkg::LnDu;
+          state_d = simt_sm_pkg::LnDu;
         end
         simt_sm_pkg::LnDu: begin
           if (du_ready_i) begin
@@ -207,8 +199,6 @@ module simt_sm_launch #(
   assign warp_valid_o   = active_i && state_q == simt_sm_pkg::LnWarp;
   assign warp_slot_o    = first_free_slot;
   assign first_warp_o   = warp_valid_o && lwarp_q == '0;
-  assign rf_we_o        = (active_i && state_q == simt_sm_pkg::LnClr) ? '1 : '0;
-  assign rf_waddr_o     = {lslot_q, lcnt_q[4:0]};
   assign du_valid_o     = active_i && state_q == simt_sm_pkg::LnDu;
   assign du_warp_o      = lslot_q;
   assign du_mask_o      = lmask;

@@ -78,10 +78,10 @@ package simt_sm_pkg;
     StIdle, StLaunch, StDecode, StReadB, StReadC, StExec, StMem, StFpu, StCtrl, StDone, StFault
   } stage_e;
 
-  // The launch unit: per warp take a slot (WARP), clear its registers (CLR), launch it in
-  // the divergence unit (DU); then the barrier unit's count (BU) and the shared memory (SH).
+  // The launch unit: per warp take a slot (WARP, its registers read 0 from now), launch it
+  // in the divergence unit (DU); then the barrier unit's count (BU) and the shared memory (SH).
   typedef enum logic [2:0] {
-    LnIdle, LnWarp, LnClr, LnDu, LnBu, LnSh
+    LnIdle, LnWarp, LnDu, LnBu, LnSh
   } launch_state_e;
 
   // The load/store unit: check every lane's address (CHECK), read a v4 store's data register

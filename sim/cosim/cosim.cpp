@@ -156,8 +156,26 @@ RunResult Cosim::run() {
     LoadMap rtlLoads;
     for (const auto& l : w.loads) rtlLoads[{l.warp, l.lane, l.reg}] = l.value;
     if (rtlLoads != modelLoads) {
-      return at + "\n  loaded registers: expected (model) " + loadList(modelLoads) + "; actual (rtl) " +
-             loadList(rtlLoads);
+      // The first (warp, lane, reg) where they differ, then both lists.
+      std::string first;
+      for (const auto& [k, v] : modelLoads) {
+        const auto it = rtlLoads.find(k);
+        if (it == rtlLoads.end() || it->second != v) {
+          first = "warp " + std::to_string(std::get<0>(k)) + " lane " + std::to_string(std::get<1>(k)) + " r" +
+                  std::to_string(std::get<2>(k)) + ": expected (model) " + std::to_string(v) + ", actual (rtl) " +
+                  (it == rtlLoads.end() ? std::string("never written") : std::to_string(it->second));
+          break;
+        }
+      }
+      for (const auto& [k, v] : rtlLoads) {
+        if (first.empty() && !modelLoads.count(k)) {
+          first = "warp " + std::to_string(std::get<0>(k)) + " lane " + std::to_string(std::get<1>(k)) + " r" +
+                  std::to_string(std::get<2>(k)) + ": written by the rtl (" + std::to_string(v) +
+                  "), by no load of the model";
+        }
+      }
+      return at + "\n  loaded registers differ at " + first + "\n  expected (model) " + loadList(modelLoads) +
+             "; actual (rtl) " + loadList(rtlLoads);
     }
     modelLoads.clear();
     const std::vector<uint32_t>& mem = mdl.globalMemory();

@@ -481,7 +481,7 @@ TEST(Cosim, AWrongLoadedValueIsReportedInTheMemoryWindow) {
   const std::string data = ".data\nv: .word 1, 2\n.text\nmov r1, %tid\n";
   const RunResult r = cosimOf(data + "ld.global r2, [v+4]\nexit\n", data + "ld.global r2, [v]\nexit\n");
   EXPECT_EQ(r.status, RunStatus::Mismatch);
-  EXPECT_TRUE(has(r.message, "loaded registers: expected (model) warp 0 lane 0 r2=1")) << r.message;
+  EXPECT_TRUE(has(r.message, "loaded registers differ at warp 0 lane 0 r2: expected (model) 1, actual (rtl) 2")) << r.message;
   EXPECT_TRUE(has(r.message, "actual (rtl) warp 0 lane 0 r2=2")) << r.message;
 }
 
