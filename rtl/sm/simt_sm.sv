@@ -269,6 +269,7 @@ module simt_sm #(
   logic                      lsu_de_hazard, de_hazard, de_membar;
   logic [31:0]               de_regs;
   logic [NumWarps-1:0]       lsu_freed, lsu_warp_busy, sb_wait;
+  logic [MemIdW-1:0]         l1_lookup_id;  // the request an L1 decision is about
   // The instruction in DE waits for a load of its warp (the scoreboard: it is given back).
   assign de_hazard = de_v && lsu_de_hazard;
 
@@ -651,8 +652,7 @@ module simt_sm #(
 
   // ---- L1 data cache between the load/store unit and the port (docs/blocks/l1_cache.md) --
   logic [31:0] l1_hits, l1_misses, l1_merges, l1_evictions;
-  logic        l1_lookup, l1_hit;  // a decision of the L1, a hit ...
-  logic [MemIdW-1:0] l1_lookup_id;  // ... of this request (its warp: l1_lookup_warp)
+  logic        l1_lookup, l1_hit;  // a decision of the L1, a hit (of l1_lookup_id)
   if (L1Bytes > 0) begin : g_l1
     /* verilator lint_off PINCONNECTEMPTY */
     simt_l1_cache #(

@@ -278,7 +278,7 @@ module simt_sm_lsu #(
     for (int l = 0; l < 32; l++) begin
       logic [OffW-3:0] w;
       w = rsp_words_at[l*(OffW-2) +: (OffW-2)];
-      if (rsp_v4) w = (OffW-2)'({w >> 2, rsp_elem});
+      if (rsp_v4) w = (OffW-2)'({OffW'(w) >> 2, rsp_elem});  // its 16 bytes' element
       rsp_words[l*32 +: 32] = mem_rsp_rdata_i[w*32 +: 32];
     end
   end
@@ -289,7 +289,7 @@ module simt_sm_lsu #(
   always_comb begin
     err_lane = simt_sm_pkg::lowest(rsp_lanes);
     err_word = rsp_words_at[err_lane*(OffW-2) +: (OffW-2)];
-    if (rsp_v4) err_word = (OffW-2)'({err_word >> 2, rsp_elem});
+    if (rsp_v4) err_word = (OffW-2)'({OffW'(err_word) >> 2, rsp_elem});
   end
 
   // ---- Sequencing ---------------------------------------------------------------------------
