@@ -215,6 +215,8 @@ module simt_fpga_top #(
     .trace_rf_waddr_o    (),
     .trace_rf_wdata_o    (),
     .trace_rf_late_o     (),
+    .trace_cta_retire_o  (),
+    .trace_cta_retire_idx_o (),
     .trace_mem_quiet_o   (),
     .trace_wake_o        (),
     .trace_wake_warp_o   (),

@@ -135,6 +135,9 @@ module simt_sm #(
   output logic [32*32-1:0]         trace_rf_wdata_o,
   output logic                     trace_rf_late_o,     // ... a global load's late write-back
   output logic                     trace_mem_quiet_o,   // no memory instruction in flight
+  output logic                     trace_cta_retire_o,  // a finished CTA retires (its
+  output logic [CtaW-1:0]          trace_cta_retire_idx_o,  // resident index): later than its
+                                                        // warps' exits when memory is in flight
   output logic                     trace_wake_o,
   output logic [WarpW-1:0]         trace_wake_warp_o,
   output logic [31:0]              trace_wake_mask_o,
@@ -391,6 +394,7 @@ module simt_sm #(
     .wait_wake_o        (launch_wait_wake),
     .all_done_o         (all_done),
     .cta_finished_o     (cta_finished),
+    .retire_idx_o       (trace_cta_retire_idx_o),
     // A CTA retires once its warps are done and none has a memory instruction in flight
     // (their registers and slots are not reused before the responses).
     .wdone_i            (wdone & ~lsu_warp_busy),
@@ -1022,6 +1026,7 @@ module simt_sm #(
   assign trace_rf_wdata_o   = rf_wdata;
   assign trace_rf_late_o    = lsu_rf_late;
   assign trace_mem_quiet_o  = lsu_quiet;
+  assign trace_cta_retire_o = retire_cta;
   assign trace_launch_o      = launch_first;
   assign trace_wake_o        = wake_ready;
   assign trace_wake_warp_o   = wake_slot;

@@ -40,6 +40,7 @@ module simt_sm_launch #(
   output logic                          wait_wake_o,      // BU refused: deliver a wake first
   output logic                          all_done_o,       // every CTA has finished
   output logic [NumCtas-1:0]            cta_finished_o,
+  output logic [CtaW-1:0]               retire_idx_o,     // the CTA retire_i frees
   input  logic [NumWarps-1:0]           wdone_i,          // warps with nothing left to run
 
   // Launch steps through the other units.
@@ -196,6 +197,7 @@ module simt_sm_launch #(
   end
 
   assign busy_o         = state_q != simt_sm_pkg::LnIdle;
+  assign retire_idx_o   = retire_cta;
   assign warp_valid_o   = active_i && state_q == simt_sm_pkg::LnWarp;
   assign warp_slot_o    = first_free_slot;
   assign first_warp_o   = warp_valid_o && lwarp_q == '0;

@@ -136,6 +136,11 @@ RunResult Cosim::run() {
   core.onBarrierGrant(follow(true));
   // When a CTA launches depends on when the core retires finished ones (and so, with two
   // finished, where): the model launches when the core does and checks the placement.
+  core.onCtaRetire([&](uint64_t cycle, int residentIdx) -> std::string {
+    if (log) std::fprintf(stderr, "%8llu retire cta index %d\n", static_cast<unsigned long long>(cycle), residentIdx);
+    const std::string why = mdl.lockstepRetireCta(residentIdx, cycle);
+    return why.empty() ? why : "mismatch at cycle " + std::to_string(cycle) + ": " + why;
+  });
   core.onLaunch([&](const rtl::LaunchEvent& e) -> std::string {
     if (log) std::fprintf(stderr, "%8llu launch at warp %d\n", static_cast<unsigned long long>(e.cycle), e.warp);
     const std::string why = mdl.lockstepLaunch(e.warp, e.cycle);

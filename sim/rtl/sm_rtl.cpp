@@ -50,6 +50,7 @@ struct SmRtl::Impl {
   BarrierHook timeoutHook, grantHook;
   SmRtl::LaunchHook launchHook;
   SmRtl::MemWindowHook memWindowHook;
+  SmRtl::CtaRetireHook ctaRetireHook;
   // The instruction in flight: register writes (lane, reg -> value).
   std::map<std::pair<int, int>, uint32_t> rfNew;
   // The memory window: global loads' register writes ((warp, lane, reg) -> value) and the
@@ -378,6 +379,10 @@ struct SmRtl::Impl {
       const std::string v = timeoutHook(BarrierEvent{cycle, dut->trace_tmo_warp_o, dut->trace_tmo_id_o});
       if (!v.empty()) return v;
     }
+    if (dut->trace_cta_retire_o && ctaRetireHook) {
+      const std::string v = ctaRetireHook(cycle, static_cast<int>(dut->trace_cta_retire_idx_o));
+      if (!v.empty()) return v;
+    }
     if (dut->trace_launch_o && launchHook) {
       const std::string v = launchHook(LaunchEvent{cycle, dut->trace_launch_warp_o});
       if (!v.empty()) return v;
@@ -466,7 +471,7 @@ struct SmRtl::Impl {
         break;
       }
       if (retire || wakeHook || acceptHook || requestHook || timeoutHook || grantHook || launchHook ||
-          memWindowHook) {
+          memWindowHook || ctaRetireHook) {
         const std::string verdict = observe();
         if (!verdict.empty()) {
           res.status = RunStatus::Mismatch;
@@ -517,6 +522,7 @@ void SmRtl::onBarrierTimeout(BarrierHook f) { impl_->timeoutHook = std::move(f);
 void SmRtl::onBarrierGrant(BarrierHook f) { impl_->grantHook = std::move(f); }
 void SmRtl::onLaunch(LaunchHook f) { impl_->launchHook = std::move(f); }
 void SmRtl::onMemWindow(MemWindowHook f) { impl_->memWindowHook = std::move(f); }
+void SmRtl::onCtaRetire(CtaRetireHook f) { impl_->ctaRetireHook = std::move(f); }
 RunResult SmRtl::run() { return impl_->run(); }
 
 }  // namespace simt::rtl

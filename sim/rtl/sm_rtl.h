@@ -107,6 +107,9 @@ class SmRtl {
   // the model follows (a non-empty answer stops the run as a mismatch).
   using LaunchHook = std::function<std::string(const LaunchEvent&)>;
   void onLaunch(LaunchHook f);
+  // A finished CTA retires (its resident index), which frees its warp slots for a launch.
+  using CtaRetireHook = std::function<std::string(uint64_t cycle, int residentIdx)>;
+  void onCtaRetire(CtaRetireHook f);
   // A memory window closes (a non-empty answer stops the run as a mismatch).
   using MemWindowHook = std::function<std::string(const MemWindow&)>;
   void onMemWindow(MemWindowHook f);

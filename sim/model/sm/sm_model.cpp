@@ -90,7 +90,8 @@ struct SmModel::Impl {
   std::map<std::string, uint64_t> stats;
   // Lockstep: wakes wait here until the RTL delivers them (per warp slot: mask, resume).
   bool deferWakes = false;
-  bool externalLaunch = false;  // lockstep: CTAs launch when the core launches them
+  bool externalLaunch = false;  // lockstep: CTAs launch when the core launches them ...
+  bool externalRetire = false;  // ... and retire when it retires them
   // Lockstep: the cycle at which the RTL's barrier unit took the arrival being issued (the
   // timeout origin), when the co-simulation knows it.
   std::optional<uint64_t> arrivalCycle;
@@ -227,20 +228,38 @@ struct SmModel::Impl {
     return {};
   }
 
+  template <class It>
+  bool ctaDone(It it) const {
+    bool done = true;
+    for (int sl : it->second.slots) done &= du.status(sl) == WarpStatus::Done;
+    return done;
+  }
+  template <class It>
+  It retireCta(It it) {
+    for (int sl : it->second.slots) slots[static_cast<size_t>(sl)].busy = false;
+    ++finishedCtas;
+    bu.removeCta(it->first);
+    barrierDirty = true;
+    ctaSlotUsed[static_cast<size_t>(it->second.residentIdx)] = -1;
+    return ctas.erase(it);
+  }
+  // Lockstep: the core retires the CTA at this resident index (after its warps' memory
+  // instructions are done, so possibly later than the model would).
+  std::string retireAt(int residentIdx) {
+    const std::string at = "CTA retirement at resident index " + std::to_string(residentIdx);
+    for (auto it = ctas.begin(); it != ctas.end(); ++it) {
+      if (it->second.residentIdx != residentIdx) continue;
+      if (!ctaDone(it)) return at + ": CTA " + std::to_string(it->first) + " has warps left in the model";
+      retireCta(it);
+      return {};
+    }
+    return at + ", which holds no CTA in the model";
+  }
+
   void retireFinished() {
+    if (externalRetire) return;
     for (auto it = ctas.begin(); it != ctas.end();) {
-      bool done = true;
-      for (int sl : it->second.slots) done &= du.status(sl) == WarpStatus::Done;
-      if (done) {
-        for (int sl : it->second.slots) slots[static_cast<size_t>(sl)].busy = false;
-        ++finishedCtas;
-        bu.removeCta(it->first);
-        barrierDirty = true;
-        ctaSlotUsed[static_cast<size_t>(it->second.residentIdx)] = -1;
-        it = ctas.erase(it);
-      } else {
-        ++it;
-      }
+      it = ctaDone(it) ? retireCta(it) : std::next(it);
     }
   }
 
@@ -867,6 +886,11 @@ void SmModel::lockstepStart() {
   impl_->bu.setExternalTimeouts(true);
   impl_->bu.setExternalGrants(true);
   impl_->externalLaunch = true;
+  impl_->externalRetire = true;
+}
+std::string SmModel::lockstepRetireCta(int residentIdx, uint64_t cycle) {
+  impl_->cycle = cycle;
+  return impl_->retireAt(residentIdx);
 }
 std::string SmModel::lockstepLaunch(int warp, uint64_t cycle) {
   impl_->cycle = cycle;

@@ -107,6 +107,9 @@ class SmModel {
   // next CTA (when the core launches depends on when it retires finished ones) and checks the
   // placement agrees (empty answer, else why not). The model launches none of its own.
   std::string lockstepLaunch(int warp, uint64_t cycle);
+  // The RTL retires the finished CTA at this resident index (CTA slot): the model retires it
+  // then, not when its last warp finishes (the core waits for its memory instructions).
+  std::string lockstepRetireCta(int residentIdx, uint64_t cycle);
   // A barrier wake token the RTL delivered: empty if the model had it pending, else why not.
   std::string lockstepWake(int warp, uint64_t mask, uint32_t resume);
   // Values the model cannot know (%clock): taken from the RTL.
