@@ -1,7 +1,8 @@
 // Per-warp L1 access and miss counts over a recent window: what seed 001's mode choice reads
 // (docs/blocks/sm.md, "Performance counters"). Each L1 decision (evt_lookup_o, evt_hit_o of
-// simt_l1_cache) is the instruction in flight's, whose warp is warp_i: the load/store unit
-// serves one instruction at a time and every decision of it comes before its done. When a
+// simt_l1_cache) counts for warp_i, the warp of the request it decides (evt_id_o, looked up
+// in the load/store unit's in-flight table: decisions may come after the instruction
+// retired). When a
 // warp's access count would pass 0xFFFF both counts halve first, so the ratio follows the
 // recent past. A warp slot's counts clear at its launch.
 module simt_sm_miss_rate #(
@@ -12,7 +13,7 @@ module simt_sm_miss_rate #(
   input  logic             rst_ni,
   input  logic             lookup_i,    // an L1 decision this cycle ...
   input  logic             hit_i,       // ... a hit
-  input  logic [WarpW-1:0] warp_i,      // the warp of the instruction in flight
+  input  logic [WarpW-1:0] warp_i,      // the warp of the request decided
   input  logic             clr_i,       // a warp slot launches
   input  logic [WarpW-1:0] clr_warp_i,
   input  logic [WarpW-1:0] sel_i,
