@@ -17,60 +17,9 @@
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "model/sm/sm_model.h"
+#include "runtime/cl_args.h"
 
 namespace simt::runtime {
-
-// A usage error (bad --arg, range, sizes): the CLI prints it and exits 1.
-class LaunchError : public std::runtime_error {
- public:
-  explicit LaunchError(const std::string& what) : std::runtime_error(what) {}
-};
-
-enum class ElemType { I32, U32, F32 };
-const char* elemTypeName(ElemType t);
-
-struct Buffer {
-  std::string name;
-  ElemType type = ElemType::I32;
-  std::vector<uint32_t> words;  // element bits
-};
-
-// SplitMix64 (KERNELS.md: add 0x9E3779B97F4A7C15, then two multiply-xorshift rounds).
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : s_(seed) {}
-  uint64_t next();
-
- private:
-  uint64_t s_;
-};
-
-// INIT forms: zero, iota, const:V, list:V,..., rand:SEED, file:PATH. Throws LaunchError.
-std::vector<uint32_t> initialContents(const std::string& init, ElemType type, uint32_t n);
-
-struct KernelArg {
-  enum Kind { Scalar, BufferArg, View, Local } kind = Scalar;
-  std::string spec;      // as given
-  uint32_t value = 0;    // Scalar: the word (f32: its bits)
-  bool isFloat = false;  // Scalar given as f32
-  std::string buffer;    // BufferArg/View
-  uint32_t offset = 0;   // View: element offset
-  uint32_t localBytes = 0;
-};
-
-// One --arg SPEC; a buf: spec appends its buffer to `buffers` (names must be unique).
-KernelArg parseArg(const std::string& spec, std::vector<Buffer>& buffers);
-
-struct NDRange {
-  int dims = 1;
-  std::array<uint32_t, 3> global{1, 1, 1}, local{1, 1, 1};
-};
-
-// --global G[,G[,G]] and --local L[,L[,L]] (empty: the runtime chooses, docs/compiler.md).
-NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup);
-
-// Whether a range is one-dimensional in effect (the hidden "linear" flag, docs/compiler.md).
-bool isLinear(const NDRange& r);
 
 // Limits of the machine the launch must fit (the core's, sim/rtl/sm_rtl.h).
 struct DeviceLimits {
