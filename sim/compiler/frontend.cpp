@@ -91,6 +91,10 @@ std::vector<std::string> clangCommand(const std::string& path, const CompileOpti
                                       const std::string& output) {
   std::vector<std::string> cmd = {SIMT_CLANG, "-x", "cl", "-cl-std=CL1.2", "-target", "spir",
                                   "-Xclang", "-finclude-default-header",
+                                  // The device has no doubles: without cl_khr_fp64 an unsuffixed
+                                  // literal (x * 1.5) is a float, as on any such OpenCL device,
+                                  // and a `double` a Clang error naming the line.
+                                  "-Xclang", "-cl-ext=-cl_khr_fp64",
                                   "-include", std::string(SIMT_COMPILER_INCLUDE_DIR) + "/simt.h",
                                   "-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops",
                                   // closed forms of loop exit values use wider integers (i33)

@@ -477,6 +477,27 @@ TEST(Compiler, PrivateArrayInTheFrame) {
   }
 }
 
+// Issue 20 (Rodinia's dwt2d): a fill or copy of more than 256 bytes was refused; it is a
+// word loop now, in private, local and global memory.
+TEST(Compiler, LargeFillsAndCopiesBecomeWordLoops) {
+  for (Eng e : {Eng::Model, Eng::Cosim}) {
+    Launch l{"big_fill.cl", "", "128", "64",
+             {"buf:in:128=rand:71", "buf:out:128", "buf:copied:128"}};
+    l.engine = e;
+    const Outcome o = run(l);
+    EXPECT_OK(o);
+    const auto in = splitmix(71, 128);
+    for (int i = 0; i < 128; ++i) {
+      int32_t hist[80] = {};
+      for (int k = 0; k < 8; ++k) hist[(in[i] >> (4 * k)) & 63] += k + 1;
+      int32_t sum = 0;
+      for (int k = 0; k < 80; ++k) sum += hist[k] * (k + 1);
+      EXPECT_EQ(o.buf("out")[i], sum) << engName(e) << " " << i;
+      EXPECT_EQ(o.buf("copied")[i], in[(i * 7) % 96]) << engName(e) << " " << i;
+    }
+  }
+}
+
 TEST(Compiler, BytesAndShortsOfNeighbouringWorkItems) {
   Launch l{"bytes.cl", "", "64", "32", {"buf:in:16=rand:8", "buf:out:16", "buf:wide:32"}};
   const Outcome o = run(l);
@@ -851,6 +872,15 @@ TEST(CompilerErrors, LongIsRefusedNamingTheLine) {
   const std::string e = compileError(p);
   EXPECT_NE(e.find("long.cl:"), std::string::npos) << e;
   EXPECT_NE(e.find("64-bit"), std::string::npos) << e;
+}
+
+TEST(CompilerErrors, DoubleIsAClangErrorNamingTheLine) {
+  // The device has no cl_khr_fp64 (unsuffixed literals are floats: test_float.cpp).
+  const auto p = writeTemp("dbl.cl", "__kernel void k(__global float* a) {\n  double x = a[0];\n"
+                                     "  a[0] = x * 3;\n}\n");
+  const std::string e = compileError(p);
+  EXPECT_NE(e.find("dbl.cl:2:3: error: use of type 'double' requires cl_khr_fp64"),
+            std::string::npos) << e;
 }
 
 TEST(CompilerErrors, PrintfVectorsAndImagesAreRefused) {

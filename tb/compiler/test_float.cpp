@@ -244,6 +244,23 @@ TEST(CompilerFloat, SaxpyIsOneFusedMultiplyAddPerElement) {
   EXPECT_NE(r.ck.assembly.find("ffma"), std::string::npos);
 }
 
+// Issue 20, found on Rodinia's particlefilter: the SPIR target advertised cl_khr_fp64, so
+// `x * 1.5` was double arithmetic and refused. Without doubles the literals are floats.
+TEST(CompilerFloat, UnsuffixedLiteralsAreSinglePrecision) {
+  const FloatRun r = launch("float_literals.cl", "64", "32",
+                            {"buf:a:64:f32=rand:41", "buf:b:64:f32=rand:42"});
+  EXPECT_RUN_OK(r);
+  const auto a0 = randFloats(41, 64), b0 = randFloats(42, 64);
+  const auto a = r.floats("a"), b = r.floats("b");
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_EQ(bitsOf(a[i]), bitsOf(ftz(std::fma(a0[i], 1.5f, 0.25f)))) << i;
+    EXPECT_EQ(bitsOf(b[i]), bitsOf(ftz(b0[i] / 3.0f + static_cast<float>(1.0e-3)))) << i;
+  }
+  EXPECT_EQ(r.ck.assembly.find("double"), std::string::npos);
+  EXPECT_NE(r.ck.diagnostics.find("casting to single precision"), std::string::npos)
+      << r.ck.diagnostics;
+}
+
 TEST(CompilerFloat, DotProductWithALocalReduction) {
   const int n = 1000, groups = 4, local = 64;
   const FloatRun r = launch("dot.cl", std::to_string(groups * local), std::to_string(local),
