@@ -243,6 +243,9 @@ class Lowering {
   void lowerTerminator(BasicBlock& bb);
   void emitEdge(const BasicBlock* from, const BasicBlock* to, int guard = -1, bool neg = false);
   void udivrem(int n, int d, int* q, int* r);
+  // A loop storing `words` words at dst: `value`, or (src >= 0) the words loaded from src.
+  void wordLoop(const std::string& dstSpace, int dst, const std::string& srcSpace, int src,
+                int value, int words);
   void sdivrem(const Value* a, const Value* b, int* q, int* r);
   int mulhu(int a, Opnd b);
   int mulhs(int a, Opnd b);
@@ -473,6 +476,28 @@ int Lowering::addressReg(const Value* ptr) {
   if (m.imm == 0 && m.baseIsVReg) return m.reg;
   emit("add", V(r), {base, Opnd::imm32(m.imm)});
   return r;
+}
+
+void Lowering::wordLoop(const std::string& dstSpace, int dst, const std::string& srcSpace, int src,
+                        int value, int words) {
+  // One word per iteration; the pointers are copies, the counter the same in every work-item.
+  const int p = mov(V(dst));
+  const int q = src >= 0 ? mov(V(src)) : -1;
+  const int end = op3("add", p, Opnd::imm32(4 * words));
+  const std::string loop = newLabel();
+  emit("bra", {}, {Opnd::label(loop)});
+  startBlock(loop);
+  int w = value;
+  if (q >= 0) {
+    w = vreg();
+    emit("ld." + srcSpace, V(w), {Opnd::mem(q, true, 0)});
+    emit("add", V(q), {V(q), Opnd::imm32(4)});
+  }
+  emit("st." + dstSpace, {}, {Opnd::mem(p, true, 0), V(w)});
+  emit("add", V(p), {V(p), Opnd::imm32(4)});
+  emit("setp.ne", Opnd::pred(1), {V(p), V(end)});
+  emit("bra", {}, {Opnd::label(loop)}).guard = 1;
+  startBlock(newLabel());
 }
 
 void Lowering::udivrem(int n, int d, int* q, int* r) {
@@ -1097,7 +1122,12 @@ void Lowering::lowerIntrinsic(IntrinsicInst& I) {
       const uint64_t align = mi->getDestAlign() ? mi->getDestAlign()->value() : 1;
       uint64_t srcAlign = 4;
       if (const auto* mt = dyn_cast<MemTransferInst>(&I)) srcAlign = mt->getSourceAlign() ? mt->getSourceAlign()->value() : 1;
-      if (!len || len->getZExtValue() % 4 != 0 || len->getZExtValue() > 256 || align < 4 || srcAlign < 4) {
+      // Larger ones (a loop LLVM's loop-idiom pass turned into a memset or memcpy, a big
+      // array initialiser) become a uniform loop over the words; a large memmove, whose
+      // direction depends on the addresses, is refused.
+      const bool wordAligned = len && len->getZExtValue() % 4 == 0 && align >= 4 && srcAlign >= 4;
+      const bool large = wordAligned && len->getZExtValue() > 256;
+      if (!wordAligned || (large && id == Intrinsic::memmove)) {
         refuse(&I, "a memory copy or fill that is not a small multiple of aligned words is not supported");
       }
       const int words = static_cast<int>(len->getZExtValue() / 4);
@@ -1111,10 +1141,18 @@ void Lowering::lowerIntrinsic(IntrinsicInst& I) {
         } else {
           val = op3("mul", op3("and", reg(arg(1)), Opnd::imm32(0xff)), Opnd::imm32(0x01010101));
         }
+        if (large) {
+          wordLoop(dsp, addressReg(arg(0)), "", -1, val, words);
+          return;
+        }
         for (int w = 0; w < words; ++w) emit("st." + dsp, {}, {address(arg(0), 4 * w), V(val)});
         return;
       }
       const std::string ssp = memSpace(I.getArgOperand(1)->getType()->getPointerAddressSpace(), I);
+      if (large) {
+        wordLoop(dsp, addressReg(arg(0)), ssp, addressReg(arg(1)), -1, words);
+        return;
+      }
       std::vector<int> tmp;
       for (int w = 0; w < words; ++w) {
         const int t = vreg();
