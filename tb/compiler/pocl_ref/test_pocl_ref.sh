@@ -18,7 +18,7 @@
 set -u
 CASES="vector_add reduce_local histogram divergent_if loops range2d range3d call switch structs
 pressure private_array bytes constant_table matmul scan bitonic_sort stencil divmod divconst
-spin_lock hash_table saxpy dot sgemm stencil5 detects_difference"
+spin_lock hash_table big_fill saxpy dot sgemm stencil5 float_literals detects_difference"
 if [ "${1:-}" = "--list" ]; then
   echo $CASES | tr ' ' ';'
   exit 0
@@ -83,6 +83,8 @@ case $CASE in
   spin_lock) set -- spin_lock.cl --global 128 --local 64 --arg buf:lock:1 --arg buf:counter:1 ;;
   hash_table) set -- hash_table.cl --global 128 --local 64 --arg buf:locks:5 --arg buf:count:5 \
       --arg buf:sum:5 --arg i32:5 ;;
+  big_fill) set -- big_fill.cl --global 128 --local 64 --arg buf:in:128=rand:71 --arg buf:out:128 \
+      --arg buf:copied:128 ;;
   # Floats: one multiply-add rounding (simt's ffma, PoCL's fma or mul+add) and sums in the
   # same order; 1/x and sqrt correctly rounded on both.
   saxpy) ULP=1; set -- saxpy.cl --global 100 --local 20 --arg f32:1.5 \
@@ -94,6 +96,9 @@ case $CASE in
       --arg f32:-0.5 ;;
   stencil5) ULP=4; set -- stencil5.cl --global 24,12 --local 8,4 --arg buf:in:240:f32=rand:18 \
       --arg buf:out:240:f32 --arg i32:20 --arg i32:12 --arg f32:0.5 --arg f32:0.125 ;;
+  # PoCL has doubles: 1.5 and 3.0 are double there, float here (one rounding more or less).
+  float_literals) ULP=1; set -- float_literals.cl --global 64 --local 32 \
+      --arg buf:a:64:f32=rand:41 --arg buf:b:64:f32=rand:42 ;;
   *) echo "unknown case '$CASE'"; exit 1 ;;
 esac
 FILE=$K/$1
