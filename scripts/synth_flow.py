@@ -455,7 +455,10 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
                                os.path.join(rel, "ecp5_stat.json"))])
         t_synth = time.time() - t0 - units_s
         cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE).stdout.strip()
     res = {"target_mhz": target, "board": bool(board), "hierarchical": bool(hier),
+           "commit": commit,
            "lut4": cells.get("LUT4", 0), "ccu2c": cells.get("CCU2C", 0),
            "ff": cells.get("TRELLIS_FF", 0), "dp16kd": cells.get("DP16KD", 0),
            "mult18": cells.get("MULT18X18D", 0), "lutram": cells.get("TRELLIS_DPR16X4", 0),
@@ -652,7 +655,8 @@ def ecp5_markdown(data):
                     % (r["name"], r["top"], fmt_params(r["params"]), e["target_mhz"], fmax,
                        "{:,}".format(e["lut4"]), "{:,}".format(e["ccu2c"]),
                        "{:,}".format(e["ff"]), e["dp16kd"], e["mult18"], slots, path,
-                       "%d s" % (e["synth_s"] + e.get("units_s", 0)), pnr, r["note"]))
+                       "%d s" % (e["synth_s"] + e.get("units_s", 0)), pnr
+                       + (", at %s" % e["commit"] if e.get("commit") else ""), r["note"]))
         for u in e.get("units", []):
             name = ("&nbsp;&nbsp;" * u["depth"]) + "`%s`" % u["module"]
             if u["count"] > 1:
@@ -680,8 +684,9 @@ without finishing) nor placed: its row above is this synthesis.
 No configuration of the core fits the 85F, and no parameter of the FPGA top makes one fit.
 The smallest the top's parameters give (1 CTA x 1 warp, 2 barrier slots, 8-token queues, 128
 instructions, 64 shared words in 2 banks, 8-byte lines, 1 request id, 512 data words;
-synthesized once by hand the same way without flattening, 2026-11-24, and not simulated at
-that geometry) still needs 108,530 LUT4 + 3,792 CCU2C, about 116,000 logic slots (139 %%):
+synthesized once by hand the same way without flattening, 2026-11-24 at commit 4c2f4d0,
+before the load/store unit's in-flight table and decode's written-register bits, and not
+simulated at that geometry) still needs 108,530 LUT4 + 3,792 CCU2C, about 116,000 logic slots (139 %%):
 what remains is per lane or per thread: the 32 lane ALUs (27,168 LUT4, their multipliers
 already in 96 MULT18X18D), the load/store unit's per-lane address checks, coalescer and
 shared-memory crossbar (34,474 with 2 banks and 8-byte lines; 52,107 at the board's 4 banks
@@ -693,9 +698,10 @@ bitstream BOARD=ulx3s` builds the board without the core (`ecp5_ulx3s_link`).
     return """%s
 ## ECP5 (LFE5U-85F, the ULX3S)
 
-Tools (the project venv, `scripts/venv-requirements.txt`): %s; %s;
-%s. ECP5 flow run time: %s in all (the configurations' times below added up;
-2 cores shared with other work).
+Tools (the project venv, `scripts/venv-requirements.txt`):
+%s; %s; %s.
+ECP5 flow run time: %s in all (the configurations' times below added up; 2 cores shared
+with other work).
 
 Commands (`scripts/synth_flow.py`, `measure_ecp5`), per configuration:
 
@@ -727,7 +733,7 @@ yowasp-ecppack --compress T.config T.bit          # the median seed's placement
 - A placed configuration below its target clock fails `make synth` (exit status 1).
 - Run time: Yosys, then nextpnr's three seeds plus ecppack.
 
-| config | top | parameters | target MHz | Fmax MHz, median (seeds) | LUT4 / CCU2C / FF / DP16KD / MULT18X18D | logic slots (of 83,640) | critical path (from → to) | run time (synth + P&R) | note |
+| config | top | parameters | target MHz | Fmax MHz, median (seeds) | LUT4 / CCU2C / FF / DP16KD / MULT18X18D | logic slots (of 83,640) | critical path (from → to) | run time (synth + P&R), commit | note |
 |---|---|---|---|---|---|---|---|---|---|
 %s
 %s%s
