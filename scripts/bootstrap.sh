@@ -18,6 +18,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev
   zlib1g-dev
   clang-16 llvm-16-dev libclang-16-dev libclc-16
+  pocl-opencl-icd ocl-icd-opencl-dev
   python3 python3-venv
 )
 
