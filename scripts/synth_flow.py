@@ -684,14 +684,14 @@ without finishing) nor placed: its row above is this synthesis.
 No configuration of the core fits the 85F, and no parameter of the FPGA top makes one fit.
 The smallest the top's parameters give (1 CTA x 1 warp, 2 barrier slots, 8-token queues, 128
 instructions, 64 shared words in 2 banks, 8-byte lines, 1 request id, 512 data words;
-synthesized once by hand the same way without flattening, 2026-11-24 at commit 4c2f4d0,
-before the load/store unit's in-flight table and decode's written-register bits, and not
-simulated at that geometry) still needs 108,530 LUT4 + 3,792 CCU2C, about 116,000 logic slots (139 %%):
-what remains is per lane or per thread: the 32 lane ALUs (27,168 LUT4, their multipliers
-already in 96 MULT18X18D), the load/store unit's per-lane address checks, coalescer and
-shared-memory crossbar (34,474 with 2 banks and 8-byte lines; 52,107 at the board's 4 banks
-and 16-byte lines) and the divergence and barrier units' per-thread state and logic in
-registers (25,108). The fix is in the core (issue #26): fewer physical lanes than threads
+synthesized once by hand the same way without flattening, 2026-11-24 at commit f154b67, and
+not simulated at that geometry) still needs 120,866 LUT4 + 4,016 CCU2C, about 129,000 logic
+slots (154 %%). What remains is per lane or per thread: the 32 lane ALUs (27,168 LUT4, their
+multipliers already in 96 MULT18X18D), the load/store unit's per-lane address checks,
+coalescer and shared-memory crossbar (33,884 with 2 banks and 8-byte lines; 51,669 at the
+board's 4 banks and 16-byte lines), decode's register-file side with its written bit per
+register and lane (17,893) and the divergence and barrier units' per-thread state and logic
+in registers (25,549). The fix is in the core (issue #26): fewer physical lanes than threads
 (`NumLanes`, a warp in several passes) and per-thread state in block RAM. Until then `make
 bitstream BOARD=ulx3s` builds the board without the core (`ecp5_ulx3s_link`).
 """ % (r["name"], r["ecp5"].get("units_s", 0), OVERFULL, "\n".join(unit_rows))
