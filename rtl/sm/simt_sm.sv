@@ -253,6 +253,10 @@ module simt_sm #(
   logic                      exe_pred_we;
   logic [32*7-1:0]           exe_pred_wdata;
   logic                      fpu_start, fpu_done, fpu_busy, fpu_pred_we;
+  logic                      fpu_de_hazard, fpu_freed, fpu_rf_late, fpu_wb_wait, de_fpu;
+  logic [WarpW-1:0]          fpu_warp;
+  logic [NumWarps-1:0]       fpu_warp_busy;  // the warp whose FP result is in flight
+  assign fpu_warp_busy = fpu_busy ? (NumWarps'(1) << fpu_warp) : '0;
   logic [32*7-1:0]           fpu_pred_wdata;
   logic [31:0]               fpu_rf_we;
   logic [RfAW-1:0]           fpu_rf_waddr;
@@ -274,7 +278,10 @@ module simt_sm #(
   logic [NumWarps-1:0]       lsu_freed, lsu_warp_busy, sb_wait;
   logic [MemIdW-1:0]         l1_lookup_id;  // the request an L1 decision is about
   // The instruction in DE waits for a load of its warp (the scoreboard: it is given back).
-  assign de_hazard = de_v && lsu_de_hazard;
+  assign de_hazard = de_v && (lsu_de_hazard || fpu_de_hazard);
+  // Nothing written late is in flight: no load, no FP result.
+  logic late_quiet;
+  assign late_quiet = lsu_quiet && !fpu_busy;
 
   // Control and the synchronisation blocks
   simt_sm_pkg::ctl_cmd_t     ctl_cmd;
@@ -312,7 +319,7 @@ module simt_sm #(
     .started_o          (started),
     .cycle_o            (cycle),
     .launch_cfg_bad_i   (cfg_bad),
-    .all_done_i         (all_done && lsu_quiet),
+    .all_done_i         (all_done && late_quiet),
     .cta_finished_i     (|cta_finished),
     .launch_ready_i     (launch_ready),
     .launch_done_i      (launch_done),
@@ -332,7 +339,7 @@ module simt_sm #(
     .de_simple_i        (de_simple),
     .de_cas_i           (de_cas),
     .de_hazard_i        (de_hazard),
-    .hold_issue_i       (lsu_wb_wait || lsu_err_pending),
+    .hold_issue_i       (lsu_wb_wait || fpu_wb_wait || lsu_err_pending),
     .issue_try_o        (issue_try),
     .alone_o            (alone),
     .de_go_o            (de_go),
@@ -361,7 +368,7 @@ module simt_sm #(
     .ctl_i              (ctl_status),
     .idle_barrier_i     (|(resident & ~wdone & (held | ~wactive))),
     .idle_queue_i       (du_stalled != '0 || exc_valid_o),
-    .idle_mem_i         (sb_wait != '0 || !lsu_quiet),
+    .idle_mem_i         (sb_wait != '0 || !late_quiet),
     .evt_o              (seq_evt),
     .fault_cause_o      (fault_cause_o),
     .fault_warp_o       (fault_warp_o),
@@ -397,7 +404,7 @@ module simt_sm #(
     .retire_idx_o       (trace_cta_retire_idx_o),
     // A CTA retires once its warps are done and none has a memory instruction in flight
     // (their registers and slots are not reused before the responses).
-    .wdone_i            (wdone & ~lsu_warp_busy),
+    .wdone_i            (wdone & ~lsu_warp_busy & ~fpu_warp_busy),
     .warp_valid_o       (launch_warp),
     .warp_slot_o        (launch_slot),
     .first_warp_o       (launch_first),
@@ -445,7 +452,7 @@ module simt_sm #(
     .retire_i        (sched_retire),
     .sb_back_i       (de_back && de_hazard),
     .sb_warp_i       (de_w),
-    .sb_freed_i      (lsu_freed),
+    .sb_freed_i      (lsu_freed | {NumWarps{fpu_freed}}),
     .sb_wait_o       (sb_wait),
     .warp_cta_i      (wcta),
     .cta_id_i        (cid),
@@ -524,6 +531,7 @@ module simt_sm #(
     .de_legal_o      (de_legal),
     .de_simple_o     (de_simple),
     .de_cas_o        (de_cas),
+    .de_fpu_o        (de_fpu),
     .de_regs_o       (de_regs),
     .de_membar_o     (de_membar),
     .de_go_i         (de_go),
@@ -775,9 +783,18 @@ module simt_sm #(
       .pred_i       (pred),
       .busy_o       (fpu_busy),
       .done_o       (fpu_done),
+      .de_w_i       (de_w),
+      .de_regs_i    (de_regs),
+      .de_fpu_i     (de_fpu),
+      .de_hazard_o  (fpu_de_hazard),
+      .warp_o       (fpu_warp),
+      .freed_o      (fpu_freed),
       .rf_we_o      (fpu_rf_we),
       .rf_waddr_o   (fpu_rf_waddr),
       .rf_wdata_o   (fpu_rf_wdata),
+      .rf_late_o    (fpu_rf_late),
+      .rf_busy_i    ((exe_rf_we | ctl_rf_we) != '0),
+      .wb_wait_o    (fpu_wb_wait),
       .pred_we_o    (fpu_pred_we),
       .pred_wdata_o (fpu_pred_wdata)
     );
@@ -785,6 +802,15 @@ module simt_sm #(
     // FP opcodes are illegal in decode: nothing starts this.
     assign fpu_busy       = 1'b0;
     assign fpu_done       = 1'b0;
+    assign fpu_de_hazard  = 1'b0;  // an FP opcode in DE faults as illegal
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_de_fpu;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_de_fpu  = de_fpu;
+    assign fpu_warp       = '0;
+    assign fpu_freed      = 1'b0;
+    assign fpu_rf_late    = 1'b0;
+    assign fpu_wb_wait    = 1'b0;
     assign fpu_rf_we      = '0;
     assign fpu_rf_waddr   = '0;
     assign fpu_rf_wdata   = '0;
@@ -1024,8 +1050,8 @@ module simt_sm #(
   assign trace_rf_we_o      = rf_we;
   assign trace_rf_waddr_o   = rf_waddr;
   assign trace_rf_wdata_o   = rf_wdata;
-  assign trace_rf_late_o    = lsu_rf_late;
-  assign trace_mem_quiet_o  = lsu_quiet;
+  assign trace_rf_late_o    = lsu_rf_late || fpu_rf_late;
+  assign trace_mem_quiet_o  = late_quiet;
   assign trace_cta_retire_o = retire_cta;
   assign trace_launch_o      = launch_first;
   assign trace_wake_o        = wake_ready;
@@ -1040,13 +1066,13 @@ module simt_sm #(
   assign dbg_warp_in_cta_o  = wic[dbg_warp_i*WarpW +: WarpW];
   assign quiet_o            = stage == simt_sm_pkg::StIdle && started && !sched_valid &&
                               !bu_wake_valid && !(|cta_finished) && !exc_valid_o &&
-                              (du_stalled == '0) && lsu_quiet;
+                              (du_stalled == '0) && late_quiet;
 
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // Only the issued warp's executing lanes are written, except launch clears and cal.
-      if (stage == simt_sm_pkg::StExec && !lsu_rf_late) assert ((rf_we & ~exec) == '0)
+      if (stage == simt_sm_pkg::StExec && !trace_rf_late_o) assert ((rf_we & ~exec) == '0)
         else $error("sm: register write outside the executing lanes");
       if (de_v) assert (resident[de_w] && !wdone[de_w])
         else $error("sm: issued warp %0d is not resident", de_w);
@@ -1059,8 +1085,7 @@ module simt_sm #(
       if (fpu_rf_we == '0) assert (fpu_rf_wdata == '0)
         else $error("sm: FP unit write data without a write");
       assert (!(exe_pred_we && fpu_pred_we)) else $error("sm: two predicate writers in one cycle");
-      assert (!(fpu_busy && stage != simt_sm_pkg::StFpu && stage != simt_sm_pkg::StFault))
-        else $error("sm: FP unit busy outside FPU");
+      assert (!(fpu_start && fpu_busy)) else $error("sm: an FP instruction while the unit is busy");
       // Whoever writes, the merged data are its own (a load's late write included).
       if (lsu_rf_we != '0) assert (rf_wdata == lsu_rf_wdata)
         else $error("sm: another unit's write data next to the load/store unit's write");

@@ -37,6 +37,7 @@ module simt_sm_decode #(
   output logic                       de_cas_o,       // reads rc (READB, READC)
   output logic [31:0]                de_regs_o,      // registers it reads or writes
   output logic                       de_membar_o,
+  output logic                       de_fpu_o,       // an FP32 opcode (the FP unit's)
 
   // Sequencer.
   input  logic                       de_go_i,        // DE hands its instruction on
@@ -130,6 +131,7 @@ module simt_sm_decode #(
     end
   end
   assign de_membar_o = de_inst.op == simt_pkg::OpMembar;
+  assign de_fpu_o    = de_cls.fpu;
 
   // Guard of the instruction in DE, from its warp's predicates.
   logic [32*7-1:0] de_pw;
@@ -147,15 +149,34 @@ module simt_sm_decode #(
   logic [32*32-1:0] rf_rdata, rf_rdata_b;        // what a read gives
   logic [32*32-1:0] rf_rdata_raw, rf_rdata_b_raw;  // the banks' data
 
-  // Lanes written since the slot's launch, per (warp, register); read with the banks.
-  logic [(1 << RfAW)*32-1:0] written_d, written_q;  // entry {warp, reg} at [entry*32 +: 32]
-  logic [31:0] wr_a_d, wr_a_q, wr_b_d, wr_b_q;
+  // Lanes written since the slot's launch, per (warp, register) entry; read with the banks.
+  // One register per entry and an AND-OR read: Yosys maps a dynamic index over 8,192 bits
+  // into shifters it takes minutes to synthesize.
+  localparam int NumEnt = 1 << RfAW;
+  logic [NumEnt*32-1:0] written;
+  for (genvar e = 0; e < NumEnt; e++) begin : g_written
+    logic [31:0] wr_d, wr_q;
+    always_comb begin
+      wr_d = wr_q;
+      if (clr_i && clr_warp_i == WarpW'(e / 32)) wr_d = '0;
+      if (rf_waddr_i == RfAW'(e)) wr_d = wr_d | rf_we_i;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) wr_q <= '0;
+      else         wr_q <= wr_d;
+    end
+    assign written[e*32 +: 32] = wr_q;
+  end
+  logic [31:0] wr_a_d, wr_a_q, wr_b_d, wr_b_q, wr_a_rd, wr_b_rd;
   always_comb begin
-    written_d = written_q;
-    if (clr_i) written_d[clr_warp_i*32*32 +: 32*32] = '0;
-    written_d[rf_waddr_i*32 +: 32] = written_d[rf_waddr_i*32 +: 32] | rf_we_i;
-    wr_a_d = rf_re   ? written_q[rf_raddr*32 +: 32]   : wr_a_q;
-    wr_b_d = rf_re_b ? written_q[rf_raddr_b*32 +: 32] : wr_b_q;
+    wr_a_rd = '0;
+    wr_b_rd = '0;
+    for (int e = 0; e < NumEnt; e++) begin
+      if (rf_raddr == RfAW'(e))   wr_a_rd = wr_a_rd | written[e*32 +: 32];
+      if (rf_raddr_b == RfAW'(e)) wr_b_rd = wr_b_rd | written[e*32 +: 32];
+    end
+    wr_a_d = rf_re   ? wr_a_rd : wr_a_q;
+    wr_b_d = rf_re_b ? wr_b_rd : wr_b_q;
   end
   always_comb begin
     for (int l = 0; l < 32; l++) begin
@@ -285,7 +306,6 @@ module simt_sm_decode #(
       wr_a_q   <= '0;
       wr_b_q   <= '0;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
-      written_q <= '0;
     end else begin
       w_q      <= w_d;
       pc_q     <= pc_d;
@@ -297,7 +317,6 @@ module simt_sm_decode #(
       wr_a_q   <= wr_a_d;
       wr_b_q   <= wr_b_d;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
-      written_q <= written_d;
     end
   end
 

@@ -51,9 +51,12 @@ std::string loadList(const LoadMap& m) {
   return m.empty() ? std::string("none") : os.str();
 }
 
-// A global load or atomic: its words reach the register file after it retires.
+// A global load or atomic, or an FP32 operation writing a register: its result reaches the
+// register file after it retires (fsetp's predicate does not: the core waits for it).
 bool lateWriter(isa::Op op) {
-  return op == isa::Op::LdGlobal || op == isa::Op::LdGlobalV4 || op == isa::Op::AtomGlobal ||
+  const bool fp = static_cast<int>(op) >= static_cast<int>(isa::Op::FAdd) &&
+                  static_cast<int>(op) <= static_cast<int>(isa::Op::FSqrt) && op != isa::Op::FSetp;
+  return fp || op == isa::Op::LdGlobal || op == isa::Op::LdGlobalV4 || op == isa::Op::AtomGlobal ||
          op == isa::Op::AtomGlobalCas;
 }
 
@@ -264,7 +267,7 @@ RunResult Cosim::run() {
     std::vector<model::RegWrite> rtlWrites = r.regWrites, mdlWrites = rec.regWrites;
     for (const auto& g : rec.globalWrites) modelMemChanged.insert(g.addr);
     if (lateWriter(in.op)) {
-      // Its words come back later, in the memory window.
+      // Its result comes back later, in the memory window.
       if (!rtlWrites.empty()) {
         return at + "\n  register writes before the load's responses: " + regList(rtlWrites);
       }

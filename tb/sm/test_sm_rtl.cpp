@@ -428,6 +428,28 @@ TEST(SmRtl, AWarpWaitingForALoadLetsTheOtherRunAndWriteAfterWriteKeepsTheNewerVa
   for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(c.global[1 + t], 9u + 5u + t) << "thread " << t;
 }
 
+// FP32 latency hiding: a register-writing FP instruction lets the core go on the cycle after
+// its start; its result is written later, and the instruction that reads it waits for it
+// (the scoreboard), as for a load. fdiv takes 27 cycles: independent adds fill them.
+TEST(SmRtl, IndependentInstructionsRunWhileAnFpDivisionIsInFlight) {
+  const std::string head = ".launch ctas=1 threads=32\n.text\nmov r1, %tid\nfcvt.f32.s32 r1, r1\n"
+                           "mov r3, 3\nfcvt.f32.s32 r3, r3\nfdiv r2, r1, r3\n";
+  std::string independent;
+  for (int i = 0; i < 12; ++i) independent += "add r4, r4, 1\n";
+  const std::string use = "fadd r5, r2, r2\n";
+  const RunResult overlapped = runRtl(head + independent + use + "exit\n");
+  const RunResult serial = runRtl(head + use + independent + "exit\n");
+  ASSERT_EQ(overlapped.status, RunStatus::Ok) << overlapped.message;
+  ASSERT_EQ(serial.status, RunStatus::Ok) << serial.message;
+  EXPECT_LE(overlapped.cycles + 15, serial.cycles) << overlapped.cycles << " vs " << serial.cycles;
+  // In lockstep: every FP result, written late, is the model's (the memory window).
+  const auto k = assembler::assemble(head + independent + use + "fsqrt r6, r5\nfmul r7, r6, r6\n"
+                                     "fsetp.lt p1, r7, r5\n@p1 fneg r8, r7\nexit\n", "inline.s");
+  const RunResult c = cosim::Cosim(k, RunConfig{}).run();
+  ASSERT_EQ(c.status, RunStatus::Ok) << c.message;
+  EXPECT_GE(c.stats.at("cosim_memory_windows_checked"), 1u);
+}
+
 // A memory error is found after the load retired: the core stops issuing, lets everything in
 // flight finish, and faults with the load's warp, PC, lane and address (imprecise).
 TEST(SmRtl, AMemoryErrorStopsTheCoreWithTheLoadsPcOnceNothingIsInFlight) {
