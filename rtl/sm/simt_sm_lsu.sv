@@ -272,25 +272,23 @@ module simt_sm_lsu #(
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
   assign rsp_fire = mem_rsp_valid_i && mem_rsp_ready_o && out[mem_rsp_id_i];
 
-  // A response's words for its lanes, each from its place in the line.
+  // A response's words for its lanes, each from its place in the line (the lanes' word
+  // offsets as taken at the start, v4: this response's element).
+  logic [OffW-3:0]  rsp_word [32];
   logic [32*32-1:0] rsp_words;
   always_comb begin
     for (int l = 0; l < 32; l++) begin
-      logic [OffW-3:0] w;
-      w = rsp_words_at[l*(OffW-2) +: (OffW-2)];
-      if (rsp_v4) w = (OffW-2)'({OffW'(w) >> 2, rsp_elem});  // its 16 bytes' element
-      rsp_words[l*32 +: 32] = mem_rsp_rdata_i[w*32 +: 32];
+      rsp_word[l] = (OffW-2)'(simt_sm_pkg::line_word(30'(rsp_words_at[l*(OffW-2) +: (OffW-2)]),
+                                                     rsp_v4, rsp_elem));
+      rsp_words[l*32 +: 32] = mem_rsp_rdata_i[rsp_word[l]*32 +: 32];
     end
   end
 
   // An error response's lane (the request's lowest) and its word in the line.
   logic [4:0]      err_lane;
   logic [OffW-3:0] err_word;
-  always_comb begin
-    err_lane = simt_sm_pkg::lowest(rsp_lanes);
-    err_word = rsp_words_at[err_lane*(OffW-2) +: (OffW-2)];
-    if (rsp_v4) err_word = (OffW-2)'({OffW'(err_word) >> 2, rsp_elem});
-  end
+  assign err_lane = simt_sm_pkg::lowest(rsp_lanes);
+  assign err_word = rsp_word[err_lane];
 
   // ---- Sequencing ---------------------------------------------------------------------------
   logic last_pass;

@@ -40,7 +40,7 @@ module simt_sm_lsu_coalesce #(
       logic [31:0] a;  // word-aligned (checked)
       /* verilator lint_on UNUSEDSIGNAL */
       a       = addr_i[l*32 +: 32];
-      word[l] = v4_i ? (OffW-2)'({a[31:4], elem_i}) : (OffW-2)'(a[31:2]);
+      word[l] = (OffW-2)'(simt_sm_pkg::line_word(a[31:2], v4_i, elem_i));
       group_o[l] = pend_i[l] && (a[31:OffW] == leader_addr[31:OffW]) &&
                    (!single_i || leader_o == 5'(l));
     end

@@ -184,6 +184,12 @@ package simt_sm_pkg;
   endfunction
 
   // Lowest set bit of a lane mask (0 for none).
+  // The word of its line a lane's access takes, from its word address (the caller keeps the
+  // line's low bits): a v4 lane's 16 bytes never leave their line, so element e is word e.
+  function automatic logic [29:0] line_word(logic [29:0] waddr, logic v4, logic [1:0] elem);
+    return v4 ? {waddr[29:2], elem} : waddr;
+  endfunction
+
   function automatic logic [4:0] lowest(logic [31:0] m);
     logic [4:0] r;
     r = '0;
