@@ -54,10 +54,8 @@ std::string loadList(const LoadMap& m) {
 // A global load or atomic, or an FP32 operation writing a register: its result reaches the
 // register file after it retires (fsetp's predicate does not: the core waits for it).
 bool lateWriter(isa::Op op) {
-  const bool fp = static_cast<int>(op) >= static_cast<int>(isa::Op::FAdd) &&
-                  static_cast<int>(op) <= static_cast<int>(isa::Op::FSqrt) && op != isa::Op::FSetp;
-  return fp || op == isa::Op::LdGlobal || op == isa::Op::LdGlobalV4 || op == isa::Op::AtomGlobal ||
-         op == isa::Op::AtomGlobalCas;
+  return (isa::isFp(op) && op != isa::Op::FSetp) || op == isa::Op::LdGlobal ||
+         op == isa::Op::LdGlobalV4 || op == isa::Op::AtomGlobal || op == isa::Op::AtomGlobalCas;
 }
 
 // The text of a fault without its location: "fault: WHAT".
