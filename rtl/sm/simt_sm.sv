@@ -134,7 +134,7 @@ module simt_sm #(
   output logic [RfAW-1:0]          trace_rf_waddr_o,
   output logic [32*32-1:0]         trace_rf_wdata_o,
   output logic                     trace_rf_late_o,     // ... a global load's late write-back
-  output logic                     trace_mem_quiet_o,   // no memory instruction in flight
+  output logic                     trace_mem_quiet_o,   // no load or FP result in flight
   output logic                     trace_cta_retire_o,  // a finished CTA retires (its
   output logic [CtaW-1:0]          trace_cta_retire_idx_o,  // resident index): later than its
                                                         // warps' exits when memory is in flight
