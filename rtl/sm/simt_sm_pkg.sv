@@ -183,13 +183,14 @@ package simt_sm_pkg;
     ctrl_du_op = d;
   endfunction
 
-  // Lowest set bit of a lane mask (0 for none).
   // The word of its line a lane's access takes, from its word address (the caller keeps the
   // line's low bits): a v4 lane's 16 bytes never leave their line, so element e is word e.
+  // (Assigned to its name: Yosys 0.23 takes no return statement.)
   function automatic logic [29:0] line_word(logic [29:0] waddr, logic v4, logic [1:0] elem);
-    return v4 ? {waddr[29:2], elem} : waddr;
+    line_word = v4 ? {waddr[29:2], elem} : waddr;
   endfunction
 
+  // Lowest set bit of a lane mask (0 for none).
   function automatic logic [4:0] lowest(logic [31:0] m);
     logic [4:0] r;
     r = '0;
