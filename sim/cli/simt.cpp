@@ -36,7 +36,7 @@ const char* const kUsage =
     "  run FILE.s [options]  run a kernel (simt run --help for the options)\n"
     "  run FILE.cl --kernel NAME --global G[,G[,G]] [--local L,..] [--arg SPEC]... [options]\n"
     "                        compile and run an OpenCL C kernel (KERNELS.md, docs/compiler.md)\n"
-    "  cc FILE.cl [--kernel NAME] [-D NAME[=V]]... [-I DIR]... [-o OUT.s]\n"
+    "  cc FILE.cl [--kernel NAME] [-D NAME[=V]]... [-I DIR]... [--alias-opt] [-o OUT.s]\n"
     "                        compile an OpenCL C kernel and print its simt assembly\n"
     "  help                  this text\n";
 
@@ -276,7 +276,10 @@ int cmdRun(const std::vector<std::string>& args) {
       ("define,D", po::value<std::vector<std::string>>()->composing(), "FILE.cl: NAME[=VALUE] macro")
       ("include,I", po::value<std::vector<std::string>>()->composing(), "FILE.cl: include directory")
       ("structurize", "FILE.cl: run LLVM's StructurizeCFG where divergent branches do not nest (docs/compiler.md)")
-      ("subroutines", "FILE.cl: noinline functions become subroutines (cal/ret) instead of being inlined");
+      ("subroutines", "FILE.cl: noinline functions become subroutines (cal/ret) instead of being inlined")
+      ("alias-opt", po::value<std::string>()->default_value("on"),
+       "FILE.cl: on|off: check the pointer arguments' regions at launch and run a variant recompiled "
+       "for them (seed 004, docs/compiler.md \"Alias metadata\")");
   po::variables_map vm;
   if (!parseCommandLine("run", desc, args, vm)) return 1;
   if (vm.count("help")) {
@@ -400,6 +403,9 @@ int cmdRun(const std::vector<std::string>& args) {
     return usage("this build has no OpenCL compiler (clang-16/llvm-16-dev missing)");
 #endif
   }
+  if (!vm["alias-opt"].defaulted() && !isCl) {
+    return usage("--alias-opt applies only to an OpenCL kernel (FILE.cl)");
+  }
   for (const char* clOnly : {"kernel", "global", "local", "arg", "define", "include", "structurize", "subroutines"}) {
     if (vm.count(clOnly)) return usage(std::string("--") + clOnly + " applies only to an OpenCL kernel (FILE.cl)");
   }
@@ -496,6 +502,76 @@ simt::compiler::CompileOptions compileOptions(const po::variables_map& vm) {
   return opt;
 }
 
+std::string argName(const simt::compiler::CompiledKernel& ck, int a) {
+  const auto i = static_cast<size_t>(a);
+  return i < ck.args.size() && !ck.args[i].name.empty() ? ck.args[i].name : "arg" + std::to_string(a);
+}
+
+// The "alias" member of the JSON "compile" object: seed 004's metadata and what ran.
+nlohmann::ordered_json aliasJson(const simt::compiler::CompiledKernel& ck, const simt::runtime::Device::AliasOutcome& ao,
+                                 bool enabled) {
+  namespace rt = simt::runtime;
+  nlohmann::ordered_json a;
+  a["enabled"] = enabled;
+  a["references_complete"] = ck.referencesComplete;
+  auto refs = nlohmann::ordered_json::array();
+  for (const auto& r : ck.references) {
+    refs.push_back({{"arg", r.arg}, {"name", argName(ck, r.arg)}, {"reads", r.reads}, {"writes", r.writes},
+                    {"bytes", r.bytes}, {"offset", r.offset.empty() ? "unknown" : r.offset}, {"line", r.line}});
+  }
+  a["references"] = refs;
+  if (!ao.checked) return a;
+  auto regions = nlohmann::ordered_json::array();
+  for (const auto& r : ao.check.regions) {
+    regions.push_back({{"arg", r.arg}, {"name", argName(ck, r.arg)}, {"buffer", r.buffer}, {"pointer", r.pointer},
+                       {"reads", r.reads}, {"writes", r.writes}, {"unknown", r.unknown}, {"start", r.start},
+                       {"end", r.end}, {"bytes", r.end - r.start}});
+  }
+  a["regions"] = regions;
+  auto pairs = nlohmann::ordered_json::array();
+  for (const auto& p : ao.check.pairs) {
+    nlohmann::ordered_json q = {{"a", argName(ck, p.a)}, {"b", argName(ck, p.b)},
+                                {"relation", rt::relationName(p.kind)}, {"conflict", p.conflict}};
+    if (p.kind == rt::PairRelation::Kind::Disjoint) q["gap_bytes"] = p.gapBytes;
+    if (p.kind == rt::PairRelation::Kind::Overlap) {
+      q["overlap_start"] = p.overlapStart;
+      q["overlap_end"] = p.overlapEnd;
+      q["overlap_bytes"] = p.overlapEnd - p.overlapStart;
+    }
+    if (p.sameBuffer) q["pointer_distance"] = p.pointerDistance;
+    pairs.push_back(q);
+  }
+  a["pairs"] = pairs;
+  a["facts"] = ao.check.facts.key();
+  a["check_us"] = ao.check.microseconds;
+  a["evaluations"] = ao.check.evaluations;
+  a["recompiled"] = ao.recompiled;
+  if (ao.recompiled) {
+    a["variant_cached"] = ao.variantCached;
+    a["variant_ms"] = ao.compileMs;
+    a["variant_code_instructions"] = ao.variant.stats.instructions;
+    a["unrolled_loops"] = ao.variant.unrolledLoops;
+    a["vector_accesses"] = ao.variant.vectorAccesses;
+  }
+  if (!ao.note.empty()) a["note"] = ao.note;
+  return a;
+}
+
+void printAliasSummary(const simt::compiler::CompiledKernel& ck, const simt::runtime::Device::AliasOutcome& ao) {
+  namespace rt = simt::runtime;
+  std::cout << "  alias check (" << static_cast<long>(ao.check.microseconds) << " us):";
+  if (ao.check.pairs.empty()) std::cout << " no pair of pointer arguments";
+  for (const auto& p : ao.check.pairs) {
+    std::cout << " " << argName(ck, p.a) << "/" << argName(ck, p.b) << " " << rt::relationName(p.kind);
+  }
+  if (ao.recompiled) {
+    std::cout << "; ran the variant for {" << ao.check.facts.key() << "}" << (ao.variantCached ? " (cached)" : "");
+  } else {
+    std::cout << "; conservative compilation: " << ao.note;
+  }
+  std::cout << "\n";
+}
+
 int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model::RunConfig cfg,
               const std::string& engine, const std::string& div, const std::string& wavePath,
               const std::vector<DumpRequest>& dumps, const DeviceLink* dev) {
@@ -516,6 +592,9 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   rt::Device device([&](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
     return runEngine(k, c, engine, wavePath, dev);
   }, cfg, limits);
+  const std::string aliasOpt = vm["alias-opt"].as<std::string>();
+  if (aliasOpt != "on" && aliasOpt != "off") return usage("--alias-opt: expected on or off, not '" + aliasOpt + "'");
+  device.setAliasOptimisation(aliasOpt == "on");
   std::vector<rt::KernelArg> kargs;
   rt::NDRange range;
   try {
@@ -585,6 +664,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   c["cached"] = cached;
   c["work_groups"] = run.workGroups;
   c["work_group_size"] = run.workGroupSize;
+  c["alias"] = aliasJson(ck, run.alias, aliasOpt == "on");
   j["compile"] = c;
   if (engine == "device") j["device"] = deviceJson(*dev);
   if (!res.message.empty()) j["message"] = res.message;
@@ -595,6 +675,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
               << ", divergence " << div << "): " << res.cycles << " cycles, " << res.instructions
               << " warp-instructions, " << res.threadInstructions << " thread-instructions; " << run.workGroups
               << " work-groups of " << run.workGroupSize << "\n";
+    if (run.alias.checked) printAliasSummary(ck, run.alias);
     for (const auto& b : after) {
       bool dumped = dumps.empty();
       size_t limit = b.words.size();  // --dump NAME:WORDS prints the first WORDS elements
@@ -622,6 +703,17 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   return simt::model::exitCode(res.status);
 }
 
+// The access metadata as assembly comments ahead of the code (docs/compiler.md).
+std::string referencesComment(const simt::compiler::CompiledKernel& ck) {
+  std::ostringstream os;
+  os << "; memory references (seed 004 access metadata" << (ck.referencesComplete ? "" : "; incomplete") << "):\n";
+  for (const auto& r : ck.references) {
+    os << ";   " << argName(ck, r.arg) << (r.reads ? " read" : "") << (r.writes ? " write" : "") << " " << r.bytes
+       << " bytes at +" << (r.offset.empty() ? "unknown" : r.offset) << " (line " << r.line << ")\n";
+  }
+  return os.str();
+}
+
 int cmdCc(const std::vector<std::string>& args) {
   po::options_description desc("simt cc FILE.cl [options]");
   desc.add_options()("help,h", "show this help")
@@ -630,6 +722,8 @@ int cmdCc(const std::vector<std::string>& args) {
       ("include,I", po::value<std::vector<std::string>>()->composing(), "include directory")
       ("structurize", "run LLVM's StructurizeCFG where divergent branches do not nest")
       ("subroutines", "noinline functions become subroutines (cal/ret) instead of being inlined")
+      ("alias-opt", "also print the alias-optimised variant (seed 004) for a launch whose pointer "
+                    "arguments are pairwise disjoint and 16-byte aligned")
       ("output,o", po::value<std::string>(), "write the assembly to OUT.s (default: stdout)");
   po::variables_map vm;
   if (!parseCommandLine("cc", desc, args, vm)) return 1;
@@ -650,15 +744,36 @@ int cmdCc(const std::vector<std::string>& args) {
     return 1;
   }
   if (!ck.diagnostics.empty()) std::cerr << ck.diagnostics;
+  std::string text = referencesComment(ck) + ck.assembly;
+  if (vm.count("alias-opt")) {
+    simt::compiler::CompileOptions vopt = opt;
+    for (size_t i = 0; i < ck.args.size(); ++i) {
+      const auto k = ck.args[i].kind;
+      if (k != simt::compiler::ArgKind::GlobalPtr && k != simt::compiler::ArgKind::ConstantPtr) continue;
+      vopt.alias.noalias.push_back(static_cast<int>(i));
+      vopt.alias.alignment.emplace_back(static_cast<int>(i), 16);
+    }
+    if (!ck.referencesComplete || vopt.alias.noalias.size() < 2) {
+      text += "\n; no alias-optimised variant: " + std::string(ck.referencesComplete ? "fewer than two pointer arguments"
+                                                                                     : "a reference not traced to an argument") + "\n";
+    } else {
+      try {
+        text += "\n" + simt::compiler::compileFile(vm["file"].as<std::vector<std::string>>()[0], vopt).assembly;
+      } catch (const simt::compiler::CompileError& e) {
+        std::cerr << e.what() << "\n";
+        return 1;
+      }
+    }
+  }
   if (vm.count("output")) {
     std::ofstream out(vm["output"].as<std::string>());
     if (!out) {
       std::cerr << "simt cc: cannot write " << vm["output"].as<std::string>() << "\n";
       return 1;
     }
-    out << ck.assembly;
+    out << text;
   } else {
-    std::cout << ck.assembly;
+    std::cout << text;
   }
   return 0;
 }

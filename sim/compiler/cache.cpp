@@ -64,6 +64,12 @@ nlohmann::json toJson(const CompiledKernel& k) {
   for (const auto& a : k.args) {
     j["args"].push_back({{"name", a.name}, {"type", a.typeName}, {"kind", static_cast<int>(a.kind)}, {"float", a.isFloat}});
   }
+  for (const auto& r : k.references) {
+    j["references"].push_back({r.arg, r.reads, r.writes, r.bytes, r.offset, r.line});
+  }
+  j["referencesComplete"] = k.referencesComplete;
+  j["aliasFacts"] = k.aliasFacts;
+  j["aliasStats"] = {k.unrolledLoops, k.vectorAccesses};
   const auto& s = k.stats;
   j["stats"] = {s.instructions, s.virtualRegisters, s.spilledRegisters, s.spillLoads, s.spillStores,
                 s.divergentBranches, s.uniformBranches, s.reconvergenceTokens, s.yields, s.unnestedBranches};
@@ -91,6 +97,22 @@ CompiledKernel fromJson(const nlohmann::json& j) {
       k.args.push_back(ai);
     }
   }
+  if (j.contains("references")) {
+    for (const auto& r : j.at("references")) {
+      MemoryReference m;
+      m.arg = r.at(0);
+      m.reads = r.at(1);
+      m.writes = r.at(2);
+      m.bytes = r.at(3);
+      m.offset = r.at(4);
+      m.line = r.at(5);
+      k.references.push_back(m);
+    }
+  }
+  k.referencesComplete = j.at("referencesComplete");
+  k.aliasFacts = j.at("aliasFacts");
+  k.unrolledLoops = j.at("aliasStats").at(0);
+  k.vectorAccesses = j.at("aliasStats").at(1);
   const auto& s = j.at("stats");
   auto& t = k.stats;
   t.instructions = s.at(0);
@@ -132,6 +154,7 @@ CompiledKernel KernelCache::compile(const std::string& path, const CompileOption
   std::ostringstream key;
   key << compilerIdentity() << '\n' << path << '\n' << opt.kernel << '\n' << opt.maxRegisters << '\n'
       << opt.assumeLinearRange << opt.structurize << opt.subroutines << '\n';
+  if (opt.alias.permitsOptimisation()) key << "alias " << opt.alias.key() << '\n';
   for (const auto& d : opt.defines) key << "-D" << d << '\n';
   for (const auto& i : opt.includeDirs) key << "-I" << i << '\n';
   key << text;

@@ -24,6 +24,8 @@
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 
+#include "compiler/access_metadata.h"
+#include "compiler/alias_opt.h"
 #include "compiler/divergence.h"
 #include "compiler/float_builtins.h"
 #include "compiler/pipeline.h"
@@ -45,7 +47,34 @@ const char* argKindName(ArgKind k) {
   return "?";
 }
 
+std::string AliasFacts::key() const {
+  std::ostringstream os;
+  const char* sep = "";
+  if (!noalias.empty()) {
+    os << "noalias";
+    for (int a : noalias) os << " " << a;
+    sep = "; ";
+  }
+  for (const auto& d : distances) {
+    os << sep << "distance " << d.a << " " << d.b << " " << (d.bytes >= 0 ? "+" : "") << d.bytes;
+    sep = "; ";
+  }
+  if (!alignment.empty()) {
+    os << sep << "align";
+    for (const auto& [a, b] : alignment) os << " " << a << ":" << b;
+    sep = "; ";
+  }
+  if (!lowZeroBits.empty()) {
+    os << sep << "lowzero";
+    for (const auto& [a, b] : lowZeroBits) os << " " << a << ":" << b;
+  }
+  return os.str();
+}
+
 namespace {
+
+// The backend lowers aligned 4-element global vector accesses (ld/st.global.v4).
+constexpr bool kVectoriseAliasVariant = false;
 
 // Recursion is an error (KERNELS.md): a cycle in the calls between defined functions.
 void refuseRecursion(Module& m) {
@@ -92,8 +121,10 @@ struct AnalysisManagers {
 void inlineAndOptimise(Module& m, bool keepNoinline) {
   // As for clang (frontend.cpp): no closed-form loop exit values, they need wider integers.
   static const bool optionsSet = [] {
-    const char* argv[] = {"simt", "-replexitval=never"};
-    return cl::ParseCommandLineOptions(2, argv, "", &llvm::nulls());
+    // The alias-optimised variant's runtime unrolling leaves the remainder iterations after
+    // the unrolled loop, which then starts where the work-item's range starts (aligned).
+    const char* argv[] = {"simt", "-replexitval=never", "-unroll-runtime-epilog=true"};
+    return cl::ParseCommandLineOptions(3, argv, "", &llvm::nulls());
   }();
   (void)optionsSet;
   bool any = false;
@@ -232,6 +263,18 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   prepareModule(m, opt.subroutines);
 
   CompiledKernel ck;
+  {
+    ReferenceAnalysis refs = analyseReferences(*kernel);
+    ck.references = std::move(refs.references);
+    ck.referencesComplete = refs.complete;
+  }
+  if (opt.alias.permitsOptimisation()) {
+    const AliasOptStats as = optimiseForAliasFacts(*kernel, opt.alias, kVectoriseAliasVariant);
+    scalarizeVectorLoads(m);
+    ck.aliasFacts = opt.alias.key();
+    ck.unrolledLoops = as.unrollRequests;
+    ck.vectorAccesses = as.vectorAccesses;
+  }
   ck.name = kernel->getName().str();
   ck.diagnostics = fe.diagnostics;
   ck.sources = fe.sources;
@@ -354,6 +397,10 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
        << argKindName(ck.args[i].kind) << ") ";
   }
   os << "[" << 4 * ck.hiddenBase << "..] hidden launch block\n";
+  if (!ck.aliasFacts.empty()) {
+    os << "; alias-optimised variant (seed 004) for: " << ck.aliasFacts << "; " << ck.unrolledLoops
+       << " loop(s) unrolled by 4, " << ck.vectorAccesses << " vector access(es)\n";
+  }
   os << "; local memory " << ck.staticLocalBytes << " bytes static; private frame " << ck.frameBytes
      << " bytes per work-item; " << ck.stats.spilledRegisters << " spilled\n";
   os << ".kernel " << ck.name << "\n";

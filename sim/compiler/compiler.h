@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simt::compiler {
@@ -15,6 +16,25 @@ namespace simt::compiler {
 class CompileError : public std::runtime_error {
  public:
   explicit CompileError(const std::string& what) : std::runtime_error(what) {}
+};
+
+// What the runtime learnt at launch about the kernel's pointer arguments (seed 004's
+// metadata, turned into what the optimiser can use; docs/compiler.md, "Alias metadata").
+// A variant compiled from facts is correct only for launches with the same facts: the runtime
+// recomputes them every launch and the kernel cache keys variants by key().
+struct AliasFacts {
+  std::vector<int> noalias;  // pointer arguments whose region no other conflicting one touches
+  struct Distance {
+    int a = 0, b = 0;     // pointer arguments a < b whose regions overlap (not the same region)
+    int64_t bytes = 0;    // pointer b - pointer a
+  };
+  std::vector<Distance> distances;
+  std::vector<std::pair<int, int>> alignment;    // pointer argument, its byte alignment (4, 8, 16)
+  std::vector<std::pair<int, int>> lowZeroBits;  // scalar argument, its known low zero bits (1..4)
+  // The seed's condition for recompiling: some pair of references is not the same region and
+  // the relation gives the optimiser something (disjoint, or a known distance).
+  bool permitsOptimisation() const { return !noalias.empty() || !distances.empty(); }
+  std::string key() const;  // canonical text, e.g. "noalias 0 2; distance 0 1 +4; align 0:16"
 };
 
 struct CompileOptions {
@@ -31,6 +51,10 @@ struct CompileOptions {
   // Functions marked __attribute__((noinline)) become subroutines (`cal`/`ret`, arguments
   // and result through their frames, callee-saved registers); the rest is inlined.
   bool subroutines = false;
+  // Compile the alias-optimised variant (seed 004) for these facts: noalias arguments, loops
+  // unrolled by four, loads grouped before stores, adjacent accesses vectorised. Ignored
+  // unless facts.permitsOptimisation().
+  AliasFacts alias;
 };
 
 // How the runtime passes one kernel parameter (one param word each).
@@ -58,6 +82,17 @@ constexpr int kLinear = 14;        // 1 when the range is 1-D in effect (sizes 1
 constexpr int kWords = 15;
 }  // namespace hidden
 
+// One memory reference of the kernel through a pointer argument, with the byte range it can
+// touch as a function of the launch (seed 004's access metadata; docs/compiler.md, "Alias
+// metadata"). The runtime evaluates `offset` at launch (compiler/range_expr.h).
+struct MemoryReference {
+  int arg = -1;           // the __global or __constant pointer argument it goes through
+  bool reads = false, writes = false;
+  uint32_t bytes = 4;     // bytes per access; 0: unknown
+  std::string offset;     // byte offset from the argument (RangeExpr text); "" unknown
+  int line = 0;           // OpenCL source line (0: none)
+};
+
 struct CompileStats {
   int instructions = 0;     // emitted instructions
   int virtualRegisters = 0;
@@ -79,6 +114,12 @@ struct CompiledKernel {
   uint32_t frameBytes = 0;        // private memory per work-item (private arrays, spills)
   CompileStats stats;
   std::string diagnostics;  // Clang's warnings, if any
+  std::vector<MemoryReference> references;  // every global/constant memory reference
+  // false: some reference goes through a pointer the analysis cannot trace to an argument
+  // (loaded from memory, made from an integer): any buffer may then be touched anywhere.
+  bool referencesComplete = true;
+  std::string aliasFacts;  // the facts this variant was compiled for ("": conservative)
+  int unrolledLoops = 0, vectorAccesses = 0;  // what the alias-optimised variant did
   std::vector<std::string> sources;  // FILE.cl and the headers it included (the cache checks them)
 };
 

@@ -1,5 +1,7 @@
 #include "runtime/cl_runtime.h"
 
+#include <chrono>
+
 namespace simt::runtime {
 
 LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range, const std::vector<KernelArg>& args,
@@ -168,7 +170,7 @@ KernelArg Kernel::local(uint32_t bytes) {
 Kernel Device::build(const std::string& path, const compiler::CompileOptions& opt) {
   bool hit = false;
   compiler::CompiledKernel ck = cache_.compile(path, opt, &hit);
-  return Kernel(std::move(ck), hit);
+  return Kernel(std::move(ck), hit, path, opt);
 }
 
 Buffer& Device::createBuffer(const std::string& name, ElemType type, std::vector<uint32_t> contents) {
@@ -190,8 +192,34 @@ Device::Run Device::enqueue(const Kernel& k, const NDRange& range) {
   for (const auto& a : k.args()) {
     if ((a.kind == KernelArg::BufferArg || a.kind == KernelArg::View)) buffer(a.buffer);  // exists
   }
-  const LaunchImage img = buildLaunch(k.compiled(), range, k.args(), buffers_, limits_);
+  LaunchImage img = buildLaunch(k.compiled(), range, k.args(), buffers_, limits_);
   Run r;
+  if (aliasOpt_ && !k.path().empty()) {
+    AliasOutcome& ao = r.alias;
+    ao.checked = true;
+    ao.check = checkAliasing(k.compiled(), img, k.args(), buffers_, range);
+    if (ao.check.facts.permitsOptimisation()) {
+      compiler::CompileOptions opt = k.options();
+      opt.alias = ao.check.facts;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        ao.variant = cache_.compile(k.path(), opt, &ao.variantCached);
+        LaunchImage vimg = buildLaunch(ao.variant, range, k.args(), buffers_, limits_);
+        // The facts hold for the buffers' addresses: the variant must lay memory out alike.
+        if (vimg.bufferAddr == img.bufferAddr) {
+          img = std::move(vimg);
+          ao.recompiled = true;
+        } else {
+          ao.note = "the variant lays out memory differently: conservative compilation ran";
+        }
+      } catch (const std::exception& e) {  // never fails a launch the conservative code can run
+        ao.note = std::string("the alias-optimised variant failed (conservative compilation ran): ") + e.what();
+      }
+      ao.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    } else {
+      ao.note = ao.check.reason;
+    }
+  }
   r.result = engine_(img.kernel, cfg_);
   buffers_ = readBack(img, buffers_, r.result.global);
   r.workGroups = img.kernel.ctas;

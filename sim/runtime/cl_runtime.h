@@ -17,6 +17,7 @@
 #include "compiler/cache.h"
 #include "compiler/compiler.h"
 #include "model/sm/sm_model.h"
+#include "runtime/alias_check.h"
 #include "runtime/cl_args.h"
 
 namespace simt::runtime {
@@ -61,10 +62,15 @@ LaunchResult launch(const compiler::CompiledKernel& ck, const NDRange& range, co
 // buffers' new contents in the device.
 class Kernel {
  public:
-  explicit Kernel(compiler::CompiledKernel ck, bool cached = false) : ck_(std::move(ck)), cached_(cached) {
+  explicit Kernel(compiler::CompiledKernel ck, bool cached = false, std::string path = "",
+                  compiler::CompileOptions opt = {})
+      : ck_(std::move(ck)), cached_(cached), path_(std::move(path)), opt_(std::move(opt)) {
     args_.resize(ck_.args.size());
   }
   const compiler::CompiledKernel& compiled() const { return ck_; }
+  // Where the kernel came from (a recompilation at launch needs them; "" : none possible).
+  const std::string& path() const { return path_; }
+  const compiler::CompileOptions& options() const { return opt_; }
   bool fromCache() const { return cached_; }
   void setArg(size_t index, KernelArg a);           // throws LaunchError for a bad index
   void setArgs(std::vector<KernelArg> args) { args_ = std::move(args); }
@@ -78,6 +84,8 @@ class Kernel {
  private:
   compiler::CompiledKernel ck_;
   bool cached_ = false;
+  std::string path_;
+  compiler::CompileOptions opt_;
   std::vector<KernelArg> args_;
 };
 
@@ -95,10 +103,25 @@ class Device {
   const std::vector<Buffer>& buffers() const { return buffers_; }
   const DeviceLimits& limits() const { return limits_; }
 
+  // Seed 004: check the arguments' regions at every launch and run a variant recompiled for
+  // what the check found (on by default; off runs the conservative compilation).
+  void setAliasOptimisation(bool on) { aliasOpt_ = on; }
+  bool aliasOptimisation() const { return aliasOpt_; }
+
+  struct AliasOutcome {
+    bool checked = false;       // the check ran (alias optimisation on, kernel from a file)
+    AliasCheck check;
+    bool recompiled = false;    // the alias-optimised variant ran
+    bool variantCached = false; // it came from the kernel cache
+    double compileMs = 0;       // compiling (or finding) the variant
+    compiler::CompiledKernel variant;  // the variant that ran (if recompiled)
+    std::string note;           // why the conservative compilation ran, if it did
+  };
   struct Run {
     model::RunResult result;
     int workGroups = 0, workGroupSize = 0;
     uint32_t localBytes = 0;
+    AliasOutcome alias;
   };
   // Runs the kernel over the range; the buffers hold their new contents afterwards.
   Run enqueue(const Kernel& k, const NDRange& range);
@@ -108,6 +131,7 @@ class Device {
   model::RunConfig cfg_;
   DeviceLimits limits_;
   compiler::KernelCache cache_;
+  bool aliasOpt_ = true;
   std::vector<Buffer> buffers_;
 };
 
