@@ -102,6 +102,29 @@ case $CASE in
     expect_err 'use --global and --local'
     expect_rc "$(run "$K/../../../sim/kernels/vector_add.s" --global 4)" 1
     expect_err 'applies only to an OpenCL kernel' ;;
+  alias_opt)
+    # Seed 004: the check at launch, the relation per pair, the variant and its cache.
+    HE="$K/histeq.cl --global 16 --arg buf:img:160=iota --arg buf:cdf:160=iota --arg view:img:66 --arg i32:4"
+    expect_rc "$(run $HE --engine model --json -)" 0
+    expect_out '"alias":{"enabled":true,"references_complete":true'
+    expect_out '"a":"inputImage","b":"outputImage","relation":"disjoint","conflict":true,"gap_bytes":8'
+    expect_out '"recompiled":true,"variant_cached":false'
+    expect_rc "$(run $HE --engine model --json -)" 0
+    expect_out '"recompiled":true,"variant_cached":true'
+    expect_rc "$(run $HE --engine model)" 0
+    expect_out 'alias check ([0-9]* us): inputImage/cdf disjoint inputImage/outputImage disjoint'
+    expect_out 'ran the variant for {noalias 0 1 2; align'
+    expect_rc "$(run $HE --engine model --alias-opt off --json -)" 0
+    expect_out '"alias":{"enabled":false'
+    expect_rc "$(run $HE --alias-opt maybe)" 1
+    expect_err "alias-opt: expected on or off, not 'maybe'"
+    expect_rc "$(run "$K/../../../sim/kernels/vector_add.s" --alias-opt off)" 1
+    expect_err '\-\-alias-opt applies only to an OpenCL kernel'
+    expect_rc "$(cc "$K/histeq.cl" --alias-opt)" 0
+    expect_out 'inputImage read 4 bytes at +(rec (\* 4 a3 gid0) 4'
+    expect_out 'cdf read 4 bytes at +unknown'
+    expect_out 'variant default'
+    expect_out 'alias-optimised variant (seed 004) for: noalias 0 1 2; align 0:16 1:16 2:16; 1 loop(s) unrolled by 4' ;;
   *) echo "unknown case $CASE"; exit 2 ;;
 esac
 exit 0
