@@ -189,7 +189,12 @@ void linkMathLibrary(Module& m) {
         for (Instruction& I : bb) {
           auto bad = [](Type* t) { return t->isIntegerTy(64) || t->isDoubleTy(); };
           wide |= bad(I.getType());
-          for (const Use& u : I.operands()) wide |= bad(u->getType());
+          for (const Use& u : I.operands()) {
+            // a constant element index (libclc's are i64) is no 64-bit arithmetic
+            const bool index = (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) &&
+                               isa<ConstantInt>(u.get()) && u.getOperandNo() + 1 == I.getNumOperands();
+            wide |= !index && bad(u->getType());
+          }
           if (auto* c = dyn_cast<CallInst>(&I); c && c->getCalledFunction()) work.push_back(c->getCalledFunction());
         }
       }
@@ -213,8 +218,9 @@ void mapVectorLoadsAndStores(Module& m) {
   for (Function& f : m) {
     if (!f.isDeclaration()) continue;
     const std::string n = demangle(f.getName().str()).name;
-    static const std::set<std::string> names = {"vload2",  "vload3",  "vload4",  "vload8",  "vload16",
-                                                "vstore2", "vstore3", "vstore4", "vstore8", "vstore16"};
+    static const std::set<std::string> names = {"vload2",  "vload3",  "vload4",  "vload8",
+                                                "vload16", "vstore2", "vstore3", "vstore4",
+                                                "vstore8", "vstore16"};
     if (!names.count(n)) continue;
     for (User* u : f.users()) {
       if (auto* c = dyn_cast<CallInst>(u); c && c->getCalledFunction() == &f) calls.push_back(c);
@@ -250,11 +256,11 @@ void mapVectorLoadsAndStores(Module& m) {
 // vectors stay calls, which the lowering refuses naming them and the line.
 void splitVectorBuiltins(Module& m) {
   static const std::set<std::string> elementwise = {
-      "min",   "max",   "clamp",       "abs",        "mul24",      "mad24",       "rotate",
-      "hadd",  "rhadd", "mul_hi",      "popcount",   "clz",        "add_sat",     "sub_sat",
-      "fabs",  "sqrt",  "native_sqrt", "half_sqrt",  "floor",      "ceil",        "trunc",
-      "rint",  "round", "rsqrt",       "native_rsqrt", "half_rsqrt", "native_recip", "half_recip",
-      "fmin",  "fmax",  "copysign",    "native_divide", "half_divide", "fma",      "mad"};
+      "min",  "max",   "clamp",       "abs",           "mul24",       "mad24",        "rotate",
+      "hadd", "rhadd", "mul_hi",      "popcount",      "clz",         "add_sat",      "sub_sat",
+      "fabs", "sqrt",  "native_sqrt", "half_sqrt",     "floor",       "ceil",         "trunc",
+      "rint", "round", "rsqrt",       "native_rsqrt",  "half_rsqrt",  "native_recip", "half_recip",
+      "fmin", "fmax",  "copysign",    "native_divide", "half_divide", "fma",          "mad"};
   std::vector<CallInst*> calls;
   for (Function& f : m) {
     if (!f.isDeclaration() || !isa<FixedVectorType>(f.getReturnType())) continue;
@@ -271,7 +277,8 @@ void splitVectorBuiltins(Module& m) {
     b.SetCurrentDebugLocation(c->getDebugLoc());
     if (bn.name == "select") {
       if (c->arg_size() != 3 || !isa<FixedVectorType>(c->getArgOperand(2)->getType())) continue;
-      Value* msb = b.CreateICmpSLT(c->getArgOperand(2), Constant::getNullValue(c->getArgOperand(2)->getType()));
+      Value* msb = b.CreateICmpSLT(c->getArgOperand(2),
+                                   Constant::getNullValue(c->getArgOperand(2)->getType()));
       c->replaceAllUsesWith(b.CreateSelect(msb, c->getArgOperand(1), c->getArgOperand(0)));
       c->eraseFromParent();
       continue;
@@ -286,7 +293,9 @@ void splitVectorBuiltins(Module& m) {
         subs.push_back(p);
         t = p.substr(p.find('_') + 1);
       } else if (p[0] == 'S') {
-        const size_t idx = p == "S_" ? 0 : static_cast<size_t>(std::stoul(p.substr(1, p.size() - 2), nullptr, 36)) + 1;
+        const size_t idx =
+            p == "S_" ? 0
+                      : static_cast<size_t>(std::stoul(p.substr(1, p.size() - 2), nullptr, 36)) + 1;
         ok &= idx < subs.size();
         if (ok) t = subs[idx].substr(subs[idx].find('_') + 1);
       }
@@ -303,7 +312,8 @@ void splitVectorBuiltins(Module& m) {
     Value* out = PoisonValue::get(vt);
     for (unsigned k = 0; k < vt->getNumElements(); ++k) {
       std::vector<Value*> args;
-      for (Value* a : c->args()) args.push_back(a->getType()->isVectorTy() ? b.CreateExtractElement(a, k) : a);
+      for (Value* a : c->args())
+        args.push_back(a->getType()->isVectorTy() ? b.CreateExtractElement(a, k) : a);
       CallInst* e = b.CreateCall(callee, args);
       e->setCallingConv(c->getCallingConv());
       out = b.CreateInsertElement(out, e, k);
@@ -347,7 +357,8 @@ void splitNarrowVectorAccesses(Function& f) {
         LoadInst* e = b.CreateAlignedLoad(et, p, a, ld->isVolatile());
         vec = b.CreateInsertElement(vec, e, k);
       } else {
-        b.CreateAlignedStore(b.CreateExtractElement(st->getValueOperand(), k), p, a, st->isVolatile());
+        b.CreateAlignedStore(b.CreateExtractElement(st->getValueOperand(), k), p, a,
+                             st->isVolatile());
       }
     }
     if (ld) ld->replaceAllUsesWith(vec);
@@ -388,7 +399,8 @@ void scalarizeVectorLoads(Module& m) {
       changed = false;
       for (BasicBlock& bb : f) {
         for (Instruction& I : make_early_inc_range(bb)) {
-          if ((isa<InsertElementInst>(I) || isa<ExtractElementInst>(I) || isa<ShuffleVectorInst>(I)) &&
+          if ((isa<InsertElementInst>(I) || isa<ExtractElementInst>(I) ||
+               isa<ShuffleVectorInst>(I)) &&
               I.use_empty()) {
             I.eraseFromParent();
             changed = true;

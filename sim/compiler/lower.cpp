@@ -341,7 +341,8 @@ int Lowering::reg(const Value* v) {
   std::string s;
   raw_string_ostream os(s);
   v->printAsOperand(os, false);
-  if (v->getType()->isVectorTy()) refuse(cur_, "the vector value " + os.str() + " is not supported here");
+  if (v->getType()->isVectorTy())
+    refuse(cur_, "the vector value " + os.str() + " is not supported here");
   refuse(cur_, "value " + os.str() + " is not supported by the simt lowering");
 }
 
@@ -357,7 +358,8 @@ void Lowering::checkTypes(const Instruction& I) {
     if (t->isIntegerTy()) {
       const unsigned w = t->getIntegerBitWidth();
       if (w == 64) refuse(&I, "64-bit integers (long, ulong) are not supported");
-      if (w != 1 && w != 8 && w != 16 && w != 32) refuse(&I, "a " + std::to_string(w) + "-bit integer is not supported");
+      if (w != 1 && w != 8 && w != 16 && w != 32)
+        refuse(&I, "a " + std::to_string(w) + "-bit integer is not supported");
       return;
     }
     if (t->isFloatTy()) return;
@@ -397,6 +399,11 @@ void Lowering::checkTypes(const Instruction& I) {
   check(I.getType());
   for (const Use& u : I.operands()) {
     if (isa<BasicBlock>(u.get()) || isa<Function>(u.get()) || isa<MetadataAsValue>(u.get())) continue;
+    // A constant element index may be i64 (IRBuilder's, libclc's): it is only a number here.
+    if ((isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) && isa<ConstantInt>(u.get()) &&
+        u.getOperandNo() + 1 == I.getNumOperands()) {
+      continue;
+    }
     check(u->getType());
   }
 }
@@ -476,9 +483,13 @@ bool Lowering::foldable(const GetElementPtrInst& g) const {
   APInt off(32, 0);
   if (!g.accumulateConstantOffset(dl_, off)) return false;
   for (const User* u : g.users()) {
-    if (const auto* ld = dyn_cast<LoadInst>(u); ld && ld->getPointerOperand() == &g && wordElements(ld->getType())) continue;
-    if (const auto* st = dyn_cast<StoreInst>(u); st && st->getPointerOperand() == &g && st->getValueOperand() != &g &&
-        wordElements(st->getValueOperand()->getType())) continue;
+    if (const auto* ld = dyn_cast<LoadInst>(u);
+        ld && ld->getPointerOperand() == &g && wordElements(ld->getType()))
+      continue;
+    if (const auto* st = dyn_cast<StoreInst>(u); st && st->getPointerOperand() == &g &&
+                                                 st->getValueOperand() != &g &&
+                                                 wordElements(st->getValueOperand()->getType()))
+      continue;
     return false;
   }
   return true;
@@ -679,7 +690,8 @@ void Lowering::prologue() {
   // Arguments: one param word each.
   for (Argument& a : f_.args()) {
     if (a.use_empty()) continue;
-    if (a.getType()->isVectorTy()) refuse(cur_, "a vector argument (" + typeName(a.getType()) + ") is not supported");
+    if (a.getType()->isVectorTy())
+      refuse(cur_, "a vector argument (" + typeName(a.getType()) + ") is not supported");
     if (mode_.isKernel) {
       vregs_[&a] = paramWord(static_cast<int>(a.getArgNo()));
     } else {
@@ -791,7 +803,9 @@ LoweredFunction Lowering::run() {
         if (isa<PHINode>(I)) refuse(&I, "a vector phi (" + typeName(vt) + ") is not supported");
         if (const auto* call = dyn_cast<CallInst>(&I)) {
           const Function* callee = call->getCalledFunction();
-          refuse(&I, "the call" + (callee ? " to '" + demangle(callee->getName().str()).name + "'" : std::string()) +
+          refuse(&I, "the call" +
+                         (callee ? " to '" + demangle(callee->getName().str()).name + "'"
+                                 : std::string()) +
                          " returns a vector (" + typeName(vt) + "), which is not supported");
         }
         std::vector<int>& regs = vecRegs_[&I];
@@ -861,8 +875,10 @@ void Lowering::lowerInst(Instruction& I) {
   if (vector) {
     if (const auto* call = dyn_cast<CallInst>(&I); call && !isa<DbgInfoIntrinsic>(call)) {
       const Function* callee = call->getCalledFunction();
-      refuse(&I, "the call" + (callee ? " to '" + demangle(callee->getName().str()).name + "'" : std::string()) +
-                     " takes a vector argument, which is not supported");
+      refuse(&I,
+             "the call" +
+                 (callee ? " to '" + demangle(callee->getName().str()).name + "'" : std::string()) +
+                 " takes a vector argument, which is not supported");
     }
     if (!isa<DbgInfoIntrinsic>(I)) return lowerVector(I);
   }
@@ -926,7 +942,8 @@ bool Lowering::elemUndefined(const Value* v, unsigned k) const {
     if (m < 0) return true;
     const unsigned n0 = cast<FixedVectorType>(sh->getOperand(0)->getType())->getNumElements();
     const unsigned mu = static_cast<unsigned>(m);
-    return mu < n0 ? elemUndefined(sh->getOperand(0), mu) : elemUndefined(sh->getOperand(1), mu - n0);
+    return mu < n0 ? elemUndefined(sh->getOperand(0), mu)
+                   : elemUndefined(sh->getOperand(1), mu - n0);
   }
   return false;
 }
@@ -948,12 +965,14 @@ void Lowering::lowerVector(Instruction& I) {
   if (auto* ee = dyn_cast<ExtractElementInst>(&I)) {
     const auto* idx = dyn_cast<ConstantInt>(ee->getIndexOperand());
     if (!idx) refuse(&I, "extractelement with an index that is not a constant is not supported");
-    emit("mov", V(vregs_.at(&I)), {V(elem(ee->getVectorOperand(), static_cast<unsigned>(idx->getZExtValue())))});
+    emit("mov", V(vregs_.at(&I)),
+         {V(elem(ee->getVectorOperand(), static_cast<unsigned>(idx->getZExtValue())))});
     return;
   }
   const auto vit = vecRegs_.find(&I);
   if (vit == vecRegs_.end()) {
-    refuse(&I, std::string("the LLVM instruction '") + I.getOpcodeName() + "' on vectors is not supported");
+    refuse(&I, std::string("the LLVM instruction '") + I.getOpcodeName() +
+                   "' on vectors is not supported");
   }
   const std::vector<int>& d = vit->second;
   // Every element that is defined gets a copy from where it comes from (coalescing removes
@@ -979,8 +998,10 @@ void Lowering::lowerVector(Instruction& I) {
       const int m = sh->getMaskValue(k);
       if (m < 0) continue;
       const unsigned mu = static_cast<unsigned>(m);
-      if (mu < n0) copyFrom(k, sh->getOperand(0), mu);
-      else copyFrom(k, sh->getOperand(1), mu - n0);
+      if (mu < n0)
+        copyFrom(k, sh->getOperand(0), mu);
+      else
+        copyFrom(k, sh->getOperand(1), mu - n0);
     }
     return;
   }
@@ -991,13 +1012,14 @@ void Lowering::lowerVector(Instruction& I) {
     for (unsigned k = 0; k < d.size(); ++k) copyFrom(k, I.getOperand(0), k);
     return;
   }
-  refuse(&I, std::string("the vector operation '") + I.getOpcodeName() + "' on " + typeName(I.getType()) +
-                 " is not supported");
+  refuse(&I, std::string("the vector operation '") + I.getOpcodeName() + "' on " +
+                 typeName(I.getType()) + " is not supported");
 }
 
 void Lowering::lowerVectorLoad(LoadInst& I) {
   auto* vt = cast<FixedVectorType>(I.getType());
-  if (!wordElements(vt)) refuse(&I, "a load of " + typeName(vt) + " (elements other than 32 bits) is not supported");
+  if (!wordElements(vt))
+    refuse(&I, "a load of " + typeName(vt) + " (elements other than 32 bits) is not supported");
   const std::vector<int>& d = vecRegs_.at(&I);
   const unsigned n = vt->getNumElements();
   const unsigned as = I.getPointerAddressSpace();
@@ -1026,7 +1048,8 @@ void Lowering::lowerVectorLoad(LoadInst& I) {
 void Lowering::lowerVectorStore(StoreInst& I) {
   const Value* v = I.getValueOperand();
   auto* vt = cast<FixedVectorType>(v->getType());
-  if (!wordElements(vt)) refuse(&I, "a store of " + typeName(vt) + " (elements other than 32 bits) is not supported");
+  if (!wordElements(vt))
+    refuse(&I, "a store of " + typeName(vt) + " (elements other than 32 bits) is not supported");
   const unsigned n = vt->getNumElements();
   const unsigned as = I.getPointerAddressSpace();
   const std::string op = "st." + memSpace(as, I);

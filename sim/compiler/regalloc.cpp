@@ -68,13 +68,16 @@ std::vector<Tuple> collectTuples(const MFunction& mf) {
       if (t.size() != 4) throw std::logic_error("regalloc: a tuple of " + std::to_string(t.size()));
       Tuple regs{};
       for (size_t k = 0; k < 4; ++k) {
-        if (t[k].kind != Opnd::VReg) throw std::logic_error("regalloc: a tuple of physical registers");
+        if (t[k].kind != Opnd::VReg)
+          throw std::logic_error("regalloc: a tuple of physical registers");
         regs[k] = t[k].reg;
       }
-      if (const auto it = owner.find(regs[0]); it != owner.end() && tuples[it->second] == regs) continue;
+      if (const auto it = owner.find(regs[0]); it != owner.end() && tuples[it->second] == regs)
+        continue;
       for (size_t k = 0; k < 4; ++k) {
         if (owner.count(regs[k])) {
-          throw std::logic_error("regalloc: v" + std::to_string(regs[k]) + " is in two register tuples");
+          throw std::logic_error("regalloc: v" + std::to_string(regs[k]) +
+                                 " is in two register tuples");
         }
         owner[regs[k]] = tuples.size();
       }
@@ -232,7 +235,8 @@ struct Unit {
   bool isTuple() const { return vregs.size() > 1; }
 };
 
-Assignment linearScan(const Liveness& lv, const std::vector<Tuple>& tuples, const std::vector<int>& regs) {
+Assignment linearScan(const Liveness& lv, const std::vector<Tuple>& tuples,
+                      const std::vector<int>& regs) {
   Assignment a;
   a.phys.assign(lv.intervals.size(), -1);
   std::vector<Unit> units;
@@ -253,7 +257,8 @@ Assignment linearScan(const Liveness& lv, const std::vector<Tuple>& tuples, cons
                            std::to_string(regs.size()) + " are allowed");
   }
   for (const auto& iv : lv.intervals) {
-    if (iv.start <= iv.end && !inTuple[static_cast<size_t>(iv.vreg)]) units.push_back({iv.start, iv.end, {iv.vreg}});
+    if (iv.start <= iv.end && !inTuple[static_cast<size_t>(iv.vreg)])
+      units.push_back({iv.start, iv.end, {iv.vreg}});
   }
   std::sort(units.begin(), units.end(), [](const Unit& x, const Unit& y) {
     return x.start != y.start ? x.start < y.start : x.vregs[0] < y.vregs[0];
@@ -295,8 +300,10 @@ Assignment linearScan(const Liveness& lv, const std::vector<Tuple>& tuples, cons
           if (!allowed.count(r)) ok = false;
           if (!ok || freeRegs.count(r)) continue;
           const Unit* h = holder(r);
-          if (!h || h->isTuple()) ok = false;
-          else if (std::find(victims.begin(), victims.end(), h) == victims.end()) victims.push_back(h);
+          if (!h || h->isTuple())
+            ok = false;
+          else if (std::find(victims.begin(), victims.end(), h) == victims.end())
+            victims.push_back(h);
         }
         if (ok && (best < 0 || victims.size() < bestVictims.size())) {
           best = n;
@@ -340,7 +347,6 @@ Assignment linearScan(const Liveness& lv, const std::vector<Tuple>& tuples, cons
   }
   return a;
 }
-
 
 // A guarded phi copy writes its destination only for the work-items that take the branch;
 // the others go on after the guarded branch. When the destination is dead for them (not live
@@ -397,8 +403,9 @@ int coalesceCopies(MFunction& mf, Liveness& lv, bool tuples) {
         for (int d : defsOf(in)) {
           if (d != x && d != y) continue;
           const int other = d == x ? y : x;
-          const bool isTheCopy = in.op == "mov" && in.srcs.size() == 1 && in.srcs[0].kind == Opnd::VReg &&
-                                 in.srcs[0].reg == other && killsDef(in);
+          const bool isTheCopy = in.op == "mov" && in.srcs.size() == 1 &&
+                                 in.srcs[0].kind == Opnd::VReg && in.srcs[0].reg == other &&
+                                 killsDef(in);
           const std::vector<bool>& after = k + 1 < blk.insts.size() ? sc.before[k + 1] : sc.end;
           if (!isTheCopy && after[static_cast<size_t>(other)]) return true;
         }
@@ -446,8 +453,8 @@ int coalesceCopies(MFunction& mf, Liveness& lv, bool tuples) {
   return merged;
 }
 
-AllocationResult allocateOnce(MFunction& mf, uint32_t frameBytes, bool usesFrame, int privateBaseParamByte,
-                              int maxRegs, bool coalesceTuples) {
+AllocationResult allocateOnce(MFunction& mf, uint32_t frameBytes, bool usesFrame,
+                              int privateBaseParamByte, int maxRegs, bool coalesceTuples) {
   Liveness lv = computeLiveness(mf);
   if (refineEdgeCopies(mf, lv)) lv = computeLiveness(mf);
   if (coalesceCopies(mf, lv, coalesceTuples) > 0) lv = computeLiveness(mf);
@@ -483,8 +490,8 @@ AllocationResult allocateOnce(MFunction& mf, uint32_t frameBytes, bool usesFrame
     for (MInst in : b.insts) {
       // A copy that coalescing made a move to itself goes, also when its register is
       // spilled (it would otherwise be a reload and a store of the same slot).
-      if (in.op == "mov" && in.dst.kind == Opnd::VReg && in.srcs.size() == 1 && in.srcs[0].kind == Opnd::VReg &&
-          in.srcs[0].reg == in.dst.reg) {
+      if (in.op == "mov" && in.dst.kind == Opnd::VReg && in.srcs.size() == 1 &&
+          in.srcs[0].kind == Opnd::VReg && in.srcs[0].reg == in.dst.reg) {
         continue;
       }
       std::map<int, int> scratch;  // spilled vreg -> scratch register
@@ -520,7 +527,8 @@ AllocationResult allocateOnce(MFunction& mf, uint32_t frameBytes, bool usesFrame
       };
       for (Opnd& o : in.srcs) rewrite(o);
       for (Opnd& o : in.tupleRest) {
-        if (o.kind == Opnd::VReg && a.phys[o.reg] < 0) throw std::logic_error("regalloc: a spilled tuple member");
+        if (o.kind == Opnd::VReg && a.phys[o.reg] < 0)
+          throw std::logic_error("regalloc: a spilled tuple member");
         rewrite(o);
       }
       const int d = in.dst.kind == Opnd::VReg ? in.dst.reg : -1;
@@ -567,13 +575,14 @@ AllocationResult allocateOnce(MFunction& mf, uint32_t frameBytes, bool usesFrame
 
 }  // namespace
 
-AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool usesFrame, int privateBaseParamByte,
-                                   int maxRegs) {
+AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool usesFrame,
+                                   int privateBaseParamByte, int maxRegs) {
   bool anyTuple = false;
   for (const MBlock& b : mf.blocks) {
     for (const MInst& in : b.insts) anyTuple |= !in.tupleRest.empty();
   }
-  if (!anyTuple) return allocateOnce(mf, frameBytes, usesFrame, privateBaseParamByte, maxRegs, true);
+  if (!anyTuple)
+    return allocateOnce(mf, frameBytes, usesFrame, privateBaseParamByte, maxRegs, true);
   // Coalescing a tuple with the values copied in and out saves the copies but lengthens the
   // tuple, which may then need registers that other tuples hold, or push other values out.
   // So: with coalescing first; without it (every tuple only as long as its copies) when that
@@ -587,8 +596,10 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
     mergedOk = false;
   }
   if (mergedOk && merged.spilled == 0) return merged;
-  const AllocationResult alone = allocateOnce(plain, frameBytes, usesFrame, privateBaseParamByte, maxRegs, false);
-  if (mergedOk && merged.spillLoads + merged.spillStores <= alone.spillLoads + alone.spillStores) return merged;
+  const AllocationResult alone =
+      allocateOnce(plain, frameBytes, usesFrame, privateBaseParamByte, maxRegs, false);
+  if (mergedOk && merged.spillLoads + merged.spillStores <= alone.spillLoads + alone.spillStores)
+    return merged;
   mf = std::move(plain);
   return alone;
 }

@@ -888,7 +888,8 @@ TEST(CompilerErrors, PrintfVectorsAndImagesAreRefused) {
                 .find("p.cl:2:3: error: printf is not supported"),
             std::string::npos);
   // vectors compile (test_vector_memory.cpp); a vector argument by value does not
-  EXPECT_NE(compileError(writeTemp("v.cl", "__kernel void k(int4 v, __global int* a) {\n  a[0] = v.x;\n}\n"))
+  EXPECT_NE(compileError(writeTemp("v.cl",
+                                   "__kernel void k(int4 v, __global int* a) {\n  a[0] = v.x;\n}\n"))
                 .find("v.cl:2:10: error: k argument 1 (int4): this argument type is not supported"),
             std::string::npos);
   EXPECT_NE(compileError(writeTemp("img.cl", "__kernel void k(__read_only image2d_t i, __global int* a) { a[0] = 1; }\n"))

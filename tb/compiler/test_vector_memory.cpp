@@ -29,7 +29,8 @@ const char* engName(Eng e) { return e == Eng::Model ? "model" : e == Eng::Rtl ? 
 
 rt::Engine engineFor(Eng e) {
   switch (e) {
-    case Eng::Model: return rt::modelEngine();
+    case Eng::Model:
+      return rt::modelEngine();
     case Eng::Rtl:
       return [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
         simt::rtl::SmRtl core(k, c);
@@ -64,7 +65,8 @@ struct Outcome {
   }
 };
 
-cc::CompiledKernel compile(const std::string& file, int maxRegisters = 31, bool subroutines = false) {
+cc::CompiledKernel compile(const std::string& file, int maxRegisters = 31,
+                           bool subroutines = false) {
   cc::CompileOptions opt;
   opt.maxRegisters = maxRegisters;
   opt.subroutines = subroutines;
@@ -115,7 +117,8 @@ int count(const std::string& text, const std::string& what) {
 // The first register of every ld/st.global.v4 in the assembly.
 std::vector<int> tupleBases(const std::string& assembly) {
   std::vector<int> bases;
-  static const std::regex ld(R"(ld\.global\.v4 r(\d+),)"), st(R"(st\.global\.v4 \[[^\]]*\], r(\d+))");
+  static const std::regex ld(R"(ld\.global\.v4 r(\d+),)"),
+      st(R"(st\.global\.v4 \[[^\]]*\], r(\d+))");
   for (const std::regex* re : {&ld, &st}) {
     for (std::sregex_iterator it(assembly.begin(), assembly.end(), *re), end; it != end; ++it) {
       bases.push_back(std::stoi((*it)[1]));
@@ -132,7 +135,9 @@ class VectorKernels : public ::testing::TestWithParam<Eng> {};
 TEST_P(VectorKernels, Float4CopyAndScale) {
   const int n = 64;
   const float k = 1.5f;
-  Launch l{"vec4_copy.cl", "64", "32",
+  Launch l{"vec4_copy.cl",
+           "64",
+           "32",
            {"buf:in:256:f32=rand:5", "buf:out:256:f32", "buf:scaled:256:f32", "f32:1.5"}};
   l.engine = GetParam();
   const Outcome o = run(l);
@@ -148,7 +153,10 @@ TEST_P(VectorKernels, Float4CopyAndScale) {
 
 TEST_P(VectorKernels, Int4ArithmeticSwizzlesAndSelect) {
   const int n = 64;
-  Launch l{"vec4_arith.cl", "64", "32", {"buf:a:256=rand:1", "buf:b:256=rand:2", "buf:out:512", "buf:sums:64"}};
+  Launch l{"vec4_arith.cl",
+           "64",
+           "32",
+           {"buf:a:256=rand:1", "buf:b:256=rand:2", "buf:out:512", "buf:sums:64"}};
   l.engine = GetParam();
   const Outcome o = run(l);
   EXPECT_OK(o);
@@ -208,10 +216,12 @@ TEST_P(VectorKernels, Int4InLocalAndPrivateMemory) {
     const int g = i / local * local, lid = i % local;
     uint32_t p[4][4];
     for (int k = 0; k < 4; ++k) {
-      for (int e = 0; e < 4; ++e) p[k][e] = in[4 * (g + (lid + k) % local) + e] * static_cast<uint32_t>(k + 1);
+      for (int e = 0; e < 4; ++e)
+        p[k][e] = in[4 * (g + (lid + k) % local) + e] * static_cast<uint32_t>(k + 1);
     }
     for (int e = 0; e < 4; ++e) {
-      EXPECT_EQ(out[4 * i + e], p[0][e] + p[1][e] + p[2][e] + p[3][e] + p[lid & 3][e]) << i << "." << e;
+      EXPECT_EQ(out[4 * i + e], p[0][e] + p[1][e] + p[2][e] + p[3][e] + p[lid & 3][e])
+          << i << "." << e;
     }
   }
 }
@@ -291,7 +301,8 @@ TEST_P(FewRegisters, TuplesStillFitAndResultsAgree) {
       ref[3][k] = f[3 - k] + (a[k] & b[k]) + (c[k] | d[k]);
     }
     for (int v = 0; v < 4; ++v) {
-      for (int k = 0; k < 4; ++k) EXPECT_EQ(out[16 * i + 4 * v + k], ref[v][k]) << regs << ": " << i << "." << v << "." << k;
+      for (int k = 0; k < 4; ++k)
+        EXPECT_EQ(out[16 * i + 4 * v + k], ref[v][k]) << regs << ": " << i << "." << v << "." << k;
     }
   }
 }
@@ -316,7 +327,8 @@ TEST(VectorMemory, FewRegistersOnTheCore) {
 TEST(VectorMemory, TuplesInASubroutine) {
   const int n = 64;
   for (Eng e : {Eng::Model, Eng::Cosim}) {
-    Launch l{"vec4_helper.cl", "64", "32", {"buf:in:256:f32=rand:13", "buf:out:512:f32", "f32:3.0"}};
+    Launch l{
+        "vec4_helper.cl", "64", "32", {"buf:in:256:f32=rand:13", "buf:out:512:f32", "f32:3.0"}};
     l.subroutines = true;
     l.engine = e;
     const Outcome o = run(l);
@@ -348,7 +360,8 @@ std::string compileError(const std::string& name, const std::string& text) {
 
 TEST(VectorMemory, UnsupportedVectorUsesAreRefusedNamingTheLine) {
   // a vector kernel argument by value
-  std::string e = compileError("byval.cl", "__kernel void k(int4 v, __global int* a) {\n  a[0] = v.x;\n}\n");
+  std::string e =
+      compileError("byval.cl", "__kernel void k(int4 v, __global int* a) {\n  a[0] = v.x;\n}\n");
   EXPECT_NE(e.find("byval.cl:"), std::string::npos) << e;
   EXPECT_NE(e.find("(int4): this argument type is not supported"), std::string::npos) << e;
   // a built-in on vectors that has no element-wise form here
@@ -381,8 +394,8 @@ TEST(VectorMemory, OtherVectorWidthsWorkElementWise) {
   }
   rt::DeviceLimits limits;
   simt::model::RunConfig cfg;
-  const rt::LaunchResult res =
-      rt::launch(ck, rt::parseRange("8", "8", limits.maxThreadsPerGroup), args, buffers, cfg, rt::modelEngine(), limits);
+  const rt::LaunchResult res = rt::launch(ck, rt::parseRange("8", "8", limits.maxThreadsPerGroup),
+                                          args, buffers, cfg, rt::modelEngine(), limits);
   ASSERT_EQ(res.run.status, RunStatus::Ok) << res.run.message;
   const auto f = randFloats(2, 16);
   for (int i = 0; i < 8; ++i) {
@@ -395,6 +408,46 @@ TEST(VectorMemory, OtherVectorWidthsWorkElementWise) {
     uint32_t ref = 0;
     for (int k = 0; k < 4; ++k) ref |= (((c[i] >> (8 * (3 - k)) & 0xffu) + 1u) & 0xffu) << (8 * k);
     EXPECT_EQ(res.buffers[2].words[i], ref) << i;  // bytes reversed, each plus 1 modulo 256
+  }
+}
+
+TEST(VectorMemory, ConstantTableVload3LoopAndDot) {
+  // a __constant float4 table (word loads at its label), vload3/vstore3 (stride three), a
+  // float4 accumulated in a loop (a vector phi, split by the Scalarizer) and libclc's dot
+  const std::string src =
+      "__constant float4 tab[2] = {(float4)(1.0f, 2.0f, 3.0f, 4.0f),\n"
+      "                            (float4)(5.0f, 6.0f, 7.0f, 8.0f)};\n"
+      "__kernel void k(__global const float* in, __global float* out, __global float4* a) {\n"
+      "  int i = get_global_id(0);\n"
+      "  float3 v = vload3(i, in);\n"
+      "  vstore3(v.zyx + (float3)(1.0f), i, out);\n"
+      "  float4 acc = (float4)(0.0f);\n"
+      "  for (int k = 0; k < i; ++k) acc += tab[k & 1] * (float)k;\n"
+      "  a[i] = acc + (float4)(dot(tab[0], tab[1]));\n"
+      "}\n";
+  const std::string path = std::string(::testing::TempDir()) + "misc.cl";
+  std::ofstream(path) << src;
+  const cc::CompiledKernel ck = cc::compileFile(path, cc::CompileOptions{});
+  std::vector<rt::Buffer> buffers;
+  std::vector<rt::KernelArg> args;
+  for (const char* a : {"buf:in:24:f32=iota", "buf:out:24:f32", "buf:a:32:f32"}) {
+    args.push_back(rt::parseArg(a, buffers));
+  }
+  rt::DeviceLimits limits;
+  simt::model::RunConfig cfg;
+  const rt::LaunchResult res = rt::launch(ck, rt::parseRange("8", "8", limits.maxThreadsPerGroup),
+                                          args, buffers, cfg, rt::modelEngine(), limits);
+  ASSERT_EQ(res.run.status, RunStatus::Ok) << res.run.message;
+  const float tab[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
+  for (int i = 0; i < 8; ++i) {
+    for (int e = 0; e < 3; ++e) {
+      EXPECT_EQ(res.buffers[1].words[3 * i + e], bits(static_cast<float>(3 * i + 2 - e) + 1.0f));
+    }
+    for (int e = 0; e < 4; ++e) {
+      float acc = 0;
+      for (int k = 0; k < i; ++k) acc += tab[k & 1][e] * static_cast<float>(k);
+      EXPECT_EQ(res.buffers[2].words[4 * i + e], bits(acc + 70.0f)) << i << "." << e;
+    }
   }
 }
 
