@@ -322,12 +322,14 @@ def cases():
     add("rodinia/srad extract", r, RODINIA, "opencl/srad/kernel/kernel_gpu_opencl.cl",
         "extract_kernel",
         "256", "256", ["i32:200", "buf:image:256:f32=rand:31"], headers=["opencl/srad/main.h"])
+    # float4 loads and stores (ld/st.global.v4) and swizzles
+    add("rodinia/hybridsort merge", r, RODINIA, "opencl/hybridsort/mergesort.cl", "mergeSortFirst",
+        "64", "32", ["buf:input:256:f32=rand:40", "buf:result:256:f32", "i32:256"])
     # Compiled only (the row says why it cannot run here).
     for id_, path, kernel, defines in (
             ("rodinia/dwt2d", "opencl/dwt2d/com_dwt.cl", "cl_fdwt53Kernel", []),
             ("rodinia/lavaMD", "opencl/lavaMD/kernel/kernel_gpu_opencl.cl", "kernel_gpu_opencl",
              []),
-            ("rodinia/hybridsort merge", "opencl/hybridsort/mergesort.cl", "mergeSortFirst", []),
             ("rodinia/streamcluster", "opencl/streamcluster/Kernels.cl", "pgain_kernel", []),
             ("rodinia/particlefilter", "opencl/particlefilter/particle_single.cl",
              "likelihood_kernel", []),

@@ -14,6 +14,8 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "compiler/builtins.h"
@@ -187,7 +189,12 @@ void linkMathLibrary(Module& m) {
         for (Instruction& I : bb) {
           auto bad = [](Type* t) { return t->isIntegerTy(64) || t->isDoubleTy(); };
           wide |= bad(I.getType());
-          for (const Use& u : I.operands()) wide |= bad(u->getType());
+          for (const Use& u : I.operands()) {
+            // a constant element index (libclc's are i64) is no 64-bit arithmetic
+            const bool index = (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) &&
+                               isa<ConstantInt>(u.get()) && u.getOperandNo() + 1 == I.getNumOperands();
+            wide |= !index && bad(u->getType());
+          }
           if (auto* c = dyn_cast<CallInst>(&I); c && c->getCalledFunction()) work.push_back(c->getCalledFunction());
         }
       }
@@ -199,40 +206,207 @@ void linkMathLibrary(Module& m) {
   }
 }
 
-void scalarizeVectorLoads(Module& m) {
+namespace {
+
+// OpenCL's vloadN(offset, p) and vstoreN(data, offset, p) (N = 2, 3, 4, 8, 16): Clang
+// declares them as library functions; they are a load or store of <N x T> at p + offset * N
+// with the element's alignment only (OpenCL asks no more of p), so the lowering decides
+// whether a v4 access may be used.
+void mapVectorLoadsAndStores(Module& m) {
+  const DataLayout& dl = m.getDataLayout();
+  std::vector<CallInst*> calls;
   for (Function& f : m) {
-    std::vector<LoadInst*> loads;
-    for (BasicBlock& bb : f) {
-      for (Instruction& I : bb) {
-        auto* ld = dyn_cast<LoadInst>(&I);
-        if (!ld || !isa<FixedVectorType>(ld->getType()) || ld->isVolatile()) continue;
-        bool ok = !ld->use_empty();
-        for (User* u : ld->users()) {
-          auto* ee = dyn_cast<ExtractElementInst>(u);
-          ok &= ee && isa<ConstantInt>(ee->getIndexOperand());
-        }
-        if (ok) loads.push_back(ld);
+    if (!f.isDeclaration()) continue;
+    const std::string n = demangle(f.getName().str()).name;
+    static const std::set<std::string> names = {"vload2",  "vload3",  "vload4",  "vload8",
+                                                "vload16", "vstore2", "vstore3", "vstore4",
+                                                "vstore8", "vstore16"};
+    if (!names.count(n)) continue;
+    for (User* u : f.users()) {
+      if (auto* c = dyn_cast<CallInst>(u); c && c->getCalledFunction() == &f) calls.push_back(c);
+    }
+  }
+  for (CallInst* c : calls) {
+    const bool load = !c->getType()->isVoidTy();
+    auto* vt = dyn_cast<FixedVectorType>(load ? c->getType() : c->getArgOperand(0)->getType());
+    if (!vt || c->arg_size() != (load ? 2u : 3u)) continue;
+    Value* offset = c->getArgOperand(load ? 0 : 1);
+    Value* ptr = c->getArgOperand(load ? 1 : 2);
+    if (!ptr->getType()->isPointerTy() || !offset->getType()->isIntegerTy()) continue;
+    Type* et = vt->getElementType();
+    IRBuilder<> b(c);
+    b.SetCurrentDebugLocation(c->getDebugLoc());
+    // p + offset * N elements: an index into an array of [N x T] (vload3's stride is three
+    // elements, where <3 x T> would step by four)
+    Value* p = b.CreateInBoundsGEP(ArrayType::get(et, vt->getNumElements()), ptr, offset);
+    const Align align = dl.getABITypeAlign(et);
+    if (load) {
+      c->replaceAllUsesWith(b.CreateAlignedLoad(vt, p, align));
+    } else {
+      b.CreateAlignedStore(c->getArgOperand(0), p, align);
+    }
+    c->eraseFromParent();
+  }
+}
+
+// Element-wise built-ins on vectors (min(int4, int4), clamp(int4, int, int), fabs(float4),
+// ...) become one call of the scalar built-in per element, which the lowering (integer ones)
+// or mapFloatBuiltins (float ones, run again after this) knows; select(a, b, c) on vectors
+// takes b where c's element has its top bit set (OpenCL), an IR select. Other built-ins on
+// vectors stay calls, which the lowering refuses naming them and the line.
+void splitVectorBuiltins(Module& m) {
+  static const std::set<std::string> elementwise = {
+      "min",  "max",   "clamp",       "abs",           "mul24",       "mad24",        "rotate",
+      "hadd", "rhadd", "mul_hi",      "popcount",      "clz",         "add_sat",      "sub_sat",
+      "fabs", "sqrt",  "native_sqrt", "half_sqrt",     "floor",       "ceil",         "trunc",
+      "rint", "round", "rsqrt",       "native_rsqrt",  "half_rsqrt",  "native_recip", "half_recip",
+      "fmin", "fmax",  "copysign",    "native_divide", "half_divide", "fma",          "mad"};
+  std::vector<CallInst*> calls;
+  for (Function& f : m) {
+    if (!f.isDeclaration() || !isa<FixedVectorType>(f.getReturnType())) continue;
+    const std::string n = demangle(f.getName().str()).name;
+    if (n != "select" && !elementwise.count(n)) continue;
+    for (User* u : f.users()) {
+      if (auto* c = dyn_cast<CallInst>(u); c && c->getCalledFunction() == &f) calls.push_back(c);
+    }
+  }
+  for (CallInst* c : calls) {
+    const BuiltinName bn = demangle(c->getCalledFunction()->getName().str());
+    auto* vt = cast<FixedVectorType>(c->getType());
+    IRBuilder<> b(c);
+    b.SetCurrentDebugLocation(c->getDebugLoc());
+    if (bn.name == "select") {
+      if (c->arg_size() != 3 || !isa<FixedVectorType>(c->getArgOperand(2)->getType())) continue;
+      Value* msb = b.CreateICmpSLT(c->getArgOperand(2),
+                                   Constant::getNullValue(c->getArgOperand(2)->getType()));
+      c->replaceAllUsesWith(b.CreateSelect(msb, c->getArgOperand(1), c->getArgOperand(0)));
+      c->eraseFromParent();
+      continue;
+    }
+    // The scalar built-in's mangled name: each Dv<N>_<t> (and each S<seq>_ naming one) is <t>.
+    std::vector<std::string> subs;
+    std::string codes;
+    bool ok = bn.params.size() == c->arg_size();
+    for (const std::string& p : bn.params) {
+      std::string t = p;
+      if (p.rfind("Dv", 0) == 0) {
+        subs.push_back(p);
+        t = p.substr(p.find('_') + 1);
+      } else if (p[0] == 'S') {
+        const size_t idx =
+            p == "S_" ? 0
+                      : static_cast<size_t>(std::stoul(p.substr(1, p.size() - 2), nullptr, 36)) + 1;
+        ok &= idx < subs.size();
+        if (ok) t = subs[idx].substr(subs[idx].find('_') + 1);
+      }
+      ok &= t.size() == 1;
+      codes += t;
+    }
+    if (!ok) continue;
+    std::vector<Type*> params;
+    for (Value* a : c->args()) params.push_back(a->getType()->getScalarType());
+    const std::string scalarName = "_Z" + std::to_string(bn.name.size()) + bn.name + codes;
+    FunctionCallee callee =
+        m.getOrInsertFunction(scalarName, FunctionType::get(vt->getElementType(), params, false));
+    if (auto* sf = dyn_cast<Function>(callee.getCallee())) sf->setCallingConv(c->getCallingConv());
+    Value* out = PoisonValue::get(vt);
+    for (unsigned k = 0; k < vt->getNumElements(); ++k) {
+      std::vector<Value*> args;
+      for (Value* a : c->args())
+        args.push_back(a->getType()->isVectorTy() ? b.CreateExtractElement(a, k) : a);
+      CallInst* e = b.CreateCall(callee, args);
+      e->setCallingConv(c->getCallingConv());
+      out = b.CreateInsertElement(out, e, k);
+    }
+    c->replaceAllUsesWith(out);
+    c->eraseFromParent();
+  }
+  mapFloatBuiltins(m);
+}
+
+// A load or store of a vector whose elements are not 32 bits (char4, short2, libclc's
+// tables are <2 x float> and stay whole) becomes one access per element: the lowering has
+// word accesses and v4 tuples of words only.
+void splitNarrowVectorAccesses(Function& f) {
+  const DataLayout& dl = f.getParent()->getDataLayout();
+  std::vector<Instruction*> work;
+  for (BasicBlock& bb : f) {
+    for (Instruction& I : bb) {
+      Type* t = nullptr;
+      if (auto* ld = dyn_cast<LoadInst>(&I)) t = ld->getType();
+      if (auto* st = dyn_cast<StoreInst>(&I)) t = st->getValueOperand()->getType();
+      auto* vt = dyn_cast_or_null<FixedVectorType>(t);
+      if (vt && vt->getElementType()->getPrimitiveSizeInBits() != 32) work.push_back(&I);
+    }
+  }
+  for (Instruction* I : work) {
+    IRBuilder<> b(I);
+    b.SetCurrentDebugLocation(I->getDebugLoc());
+    auto* ld = dyn_cast<LoadInst>(I);
+    auto* st = dyn_cast<StoreInst>(I);
+    auto* vt = cast<FixedVectorType>(ld ? ld->getType() : st->getValueOperand()->getType());
+    Type* et = vt->getElementType();
+    Value* ptr = ld ? ld->getPointerOperand() : st->getPointerOperand();
+    const Align align = ld ? ld->getAlign() : st->getAlign();
+    const uint64_t size = dl.getTypeStoreSize(et);
+    Value* vec = PoisonValue::get(vt);
+    for (unsigned k = 0; k < vt->getNumElements(); ++k) {
+      Value* p = b.CreateConstInBoundsGEP1_32(et, ptr, k);
+      const Align a = commonAlignment(align, k * size);
+      if (ld) {
+        LoadInst* e = b.CreateAlignedLoad(et, p, a, ld->isVolatile());
+        vec = b.CreateInsertElement(vec, e, k);
+      } else {
+        b.CreateAlignedStore(b.CreateExtractElement(st->getValueOperand(), k), p, a,
+                             st->isVolatile());
       }
     }
-    for (LoadInst* ld : loads) {
-      auto* vt = cast<FixedVectorType>(ld->getType());
-      Type* et = vt->getElementType();
-      IRBuilder<> b(ld);
-      std::map<uint64_t, Value*> lane;
-      for (User* u : std::vector<User*>(ld->user_begin(), ld->user_end())) {
-        auto* ee = cast<ExtractElementInst>(u);
-        const uint64_t i = cast<ConstantInt>(ee->getIndexOperand())->getZExtValue();
-        Value*& v = lane[i];
-        if (!v) {
-          Value* p = b.CreateConstInBoundsGEP1_32(et, ld->getPointerOperand(), static_cast<unsigned>(i));
-          auto* s = b.CreateLoad(et, p);
-          s->setDebugLoc(ld->getDebugLoc());
-          v = s;
+    if (ld) ld->replaceAllUsesWith(vec);
+    I->eraseFromParent();
+  }
+}
+
+}  // namespace
+
+void scalarizeVectorLoads(Module& m) {
+  mapVectorLoadsAndStores(m);
+  splitVectorBuiltins(m);
+  PassBuilder pb;
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  // LLVM's Scalarizer splits every vector operation, phi and select into its elements and
+  // leaves loads and stores whole (with extractelement/insertelement at their edges), so the
+  // lowering meets vectors only in memory accesses and element moves. Variable indices
+  // become compares and selects.
+  ScalarizerPass scalarizer;
+  scalarizer.setScalarizeLoadStore(false);
+  scalarizer.setScalarizeVariableInsertExtract(true);
+  for (Function& f : m) {
+    if (f.isDeclaration()) continue;
+    splitNarrowVectorAccesses(f);
+    scalarizer.run(f, fam);
+    fam.invalidate(f, PreservedAnalyses::none());
+    // What the Scalarizer looked through (insertelement chains) may be left without users.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (BasicBlock& bb : f) {
+        for (Instruction& I : make_early_inc_range(bb)) {
+          if ((isa<InsertElementInst>(I) || isa<ExtractElementInst>(I) ||
+               isa<ShuffleVectorInst>(I)) &&
+              I.use_empty()) {
+            I.eraseFromParent();
+            changed = true;
+          }
         }
-        ee->replaceAllUsesWith(v);
-        ee->eraseFromParent();
       }
-      ld->eraseFromParent();
     }
   }
 }

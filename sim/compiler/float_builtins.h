@@ -27,8 +27,13 @@ std::string mathLibraryPath();
 // library is missing, stay declarations: the lowering refuses them naming the line.
 void linkMathLibrary(llvm::Module& m);
 
-// libclc keeps its tables as vectors (<2 x float>): a load of a vector whose users are all
-// extractelement with constant indices becomes scalar loads.
+// Vectors before lowering (docs/compiler.md, "Vector types and vector memory"): vloadN and
+// vstoreN become loads and stores of <N x T> aligned to the element; element-wise built-ins
+// on vectors (min, clamp, fabs, ..., select) become scalar ones per element; loads and stores
+// of vectors whose elements are not 32 bits become element accesses; then LLVM's Scalarizer
+// splits every other vector operation into its elements, keeping loads and stores of 32-bit
+// elements whole for the lowering (ld/st.global.v4 when global and 16-byte aligned, word
+// accesses otherwise; libclc's <2 x float> tables are such loads). The name is historical.
 void scalarizeVectorLoads(llvm::Module& m);
 
 }  // namespace simt::compiler

@@ -1,7 +1,9 @@
 #include "compiler/lower.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <functional>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -122,6 +124,19 @@ ModuleLayout layoutGlobals(Function& kernel) {
 
 namespace {
 
+std::string typeName(const Type* t) {
+  std::string s;
+  raw_string_ostream os(s);
+  t->print(os);
+  return os.str();
+}
+
+// A value of 32-bit elements: a word, or a vector of words (one word per element).
+bool wordElements(Type* t) {
+  if (auto* vt = dyn_cast<FixedVectorType>(t)) t = vt->getElementType();
+  return t->getPrimitiveSizeInBits() == 32 && !t->isVectorTy();
+}
+
 // The 32 bits of an integer or float constant of at most 32 bits.
 std::optional<uint32_t> constantBits(const Value* v) {
   if (const auto* ci = dyn_cast<ConstantInt>(v); ci && ci->getBitWidth() <= 32) {
@@ -160,6 +175,7 @@ class Lowering {
   }
   MBlock& block() { return out_.mf.blocks[curBlock_]; }
   void startBlock(const std::string& label) {
+    loadedTuple_.first = nullptr;
     MBlock b;
     b.label = label;
     out_.mf.blocks.push_back(std::move(b));
@@ -235,6 +251,15 @@ class Lowering {
   void lowerCast(CastInst& I);
   void lowerLoad(LoadInst& I);
   void lowerStore(StoreInst& I);
+  // Vectors (docs/compiler.md, "Vector types and vector memory"): a <N x T> value is N
+  // virtual registers; loads and stores of 32-bit elements are ld/st.global.v4 where global
+  // and 16-byte aligned, else one access per element; element moves for the rest.
+  void lowerVector(Instruction& I);
+  void lowerVectorLoad(LoadInst& I);
+  void lowerVectorStore(StoreInst& I);
+  bool elemUndefined(const Value* v, unsigned k) const;
+  int elem(const Value* v, unsigned k);
+  std::array<int, 4> tupleRegs() { return {vreg(), vreg(), vreg(), vreg()}; }
   void lowerGep(GetElementPtrInst& I);
   void lowerCall(CallInst& I);
   void lowerIntrinsic(IntrinsicInst& I);
@@ -270,6 +295,10 @@ class Lowering {
   int labelCounter_ = 0;
   const Instruction* cur_ = nullptr;
   std::map<const Value*, int> vregs_;
+  std::map<const Value*, std::vector<int>> vecRegs_;  // a vector value's element registers
+  // The tuple of the last ld.global.v4 of this block, while no other v4 instruction followed:
+  // a store of that vector reuses the tuple (no copies, and tuples still never overlap).
+  std::pair<const Value*, std::array<int, 4>> loadedTuple_{nullptr, {}};
   std::map<const BasicBlock*, std::string> labels_;
   std::map<const AllocaInst*, uint32_t> allocaOffset_;
   std::map<std::pair<std::string, unsigned>, int> workItems_;
@@ -312,11 +341,13 @@ int Lowering::reg(const Value* v) {
   std::string s;
   raw_string_ostream os(s);
   v->printAsOperand(os, false);
+  if (v->getType()->isVectorTy())
+    refuse(cur_, "the vector value " + os.str() + " is not supported here");
   refuse(cur_, "value " + os.str() + " is not supported by the simt lowering");
 }
 
 void Lowering::checkTypes(const Instruction& I) {
-  auto check = [&](Type* t) {
+  std::function<void(Type*)> check = [&](Type* t) {
     if (t->isVoidTy() || t->isLabelTy() || t->isPointerTy() || t->isMetadataTy()) {
       if (t->isPointerTy()) {
         const unsigned as = t->getPointerAddressSpace();
@@ -327,13 +358,21 @@ void Lowering::checkTypes(const Instruction& I) {
     if (t->isIntegerTy()) {
       const unsigned w = t->getIntegerBitWidth();
       if (w == 64) refuse(&I, "64-bit integers (long, ulong) are not supported");
-      if (w != 1 && w != 8 && w != 16 && w != 32) refuse(&I, "a " + std::to_string(w) + "-bit integer is not supported");
+      if (w != 1 && w != 8 && w != 16 && w != 32)
+        refuse(&I, "a " + std::to_string(w) + "-bit integer is not supported");
       return;
     }
     if (t->isFloatTy()) return;
     if (t->isDoubleTy()) refuse(&I, "double is not supported (the core has FP32 only)");
     if (t->isHalfTy()) refuse(&I, "half is not supported");
-    if (t->isVectorTy()) refuse(&I, "vector types are not supported");
+    if (const auto* vt = dyn_cast<FixedVectorType>(t)) {
+      check(vt->getElementType());
+      if (vt->getElementType()->isPointerTy() || vt->getNumElements() > 16) {
+        refuse(&I, "the vector type " + typeName(t) + " is not supported");
+      }
+      return;
+    }
+    if (t->isVectorTy()) refuse(&I, "scalable vector types are not supported");
     if (t->isStructTy() || t->isArrayTy()) {
       if (isa<AllocaInst>(I) || isa<GetElementPtrInst>(I)) return;
       refuse(&I, "aggregate (struct or array) values in registers are not supported");
@@ -360,6 +399,11 @@ void Lowering::checkTypes(const Instruction& I) {
   check(I.getType());
   for (const Use& u : I.operands()) {
     if (isa<BasicBlock>(u.get()) || isa<Function>(u.get()) || isa<MetadataAsValue>(u.get())) continue;
+    // A constant element index may be i64 (IRBuilder's, libclc's): it is only a number here.
+    if ((isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) && isa<ConstantInt>(u.get()) &&
+        u.getOperandNo() + 1 == I.getNumOperands()) {
+      continue;
+    }
     check(u->getType());
   }
 }
@@ -439,9 +483,13 @@ bool Lowering::foldable(const GetElementPtrInst& g) const {
   APInt off(32, 0);
   if (!g.accumulateConstantOffset(dl_, off)) return false;
   for (const User* u : g.users()) {
-    if (const auto* ld = dyn_cast<LoadInst>(u); ld && ld->getPointerOperand() == &g && ld->getType()->getPrimitiveSizeInBits() == 32) continue;
-    if (const auto* st = dyn_cast<StoreInst>(u); st && st->getPointerOperand() == &g && st->getValueOperand() != &g &&
-        st->getValueOperand()->getType()->getPrimitiveSizeInBits() == 32) continue;
+    if (const auto* ld = dyn_cast<LoadInst>(u);
+        ld && ld->getPointerOperand() == &g && wordElements(ld->getType()))
+      continue;
+    if (const auto* st = dyn_cast<StoreInst>(u); st && st->getPointerOperand() == &g &&
+                                                 st->getValueOperand() != &g &&
+                                                 wordElements(st->getValueOperand()->getType()))
+      continue;
     return false;
   }
   return true;
@@ -642,6 +690,8 @@ void Lowering::prologue() {
   // Arguments: one param word each.
   for (Argument& a : f_.args()) {
     if (a.use_empty()) continue;
+    if (a.getType()->isVectorTy())
+      refuse(cur_, "a vector argument (" + typeName(a.getType()) + ") is not supported");
     if (mode_.isKernel) {
       vregs_[&a] = paramWord(static_cast<int>(a.getArgNo()));
     } else {
@@ -747,7 +797,20 @@ LoweredFunction Lowering::run() {
         out_.usesFrame = true;
         continue;
       }
-      if (!I.getType()->isVoidTy()) {
+      if (const auto* vt = dyn_cast<FixedVectorType>(I.getType())) {
+        // Vector phis and calls that take or give vectors are scalarised before lowering
+        // (float_builtins.h, scalarizeVectorLoads); what is left here is not lowered.
+        if (isa<PHINode>(I)) refuse(&I, "a vector phi (" + typeName(vt) + ") is not supported");
+        if (const auto* call = dyn_cast<CallInst>(&I)) {
+          const Function* callee = call->getCalledFunction();
+          refuse(&I, "the call" +
+                         (callee ? " to '" + demangle(callee->getName().str()).name + "'"
+                                 : std::string()) +
+                         " returns a vector (" + typeName(vt) + "), which is not supported");
+        }
+        std::vector<int>& regs = vecRegs_[&I];
+        for (unsigned k = 0; k < vt->getNumElements(); ++k) regs.push_back(out_.mf.newVReg());
+      } else if (!I.getType()->isVoidTy()) {
         vregs_[&I] = out_.mf.newVReg();
       }
     }
@@ -807,6 +870,18 @@ LoweredFunction Lowering::run() {
 
 void Lowering::lowerInst(Instruction& I) {
   if (isa<PHINode>(I) || isa<AllocaInst>(I)) return;  // phis: copies on the edges
+  bool vector = I.getType()->isVectorTy();
+  for (const Use& u : I.operands()) vector |= u->getType()->isVectorTy();
+  if (vector) {
+    if (const auto* call = dyn_cast<CallInst>(&I); call && !isa<DbgInfoIntrinsic>(call)) {
+      const Function* callee = call->getCalledFunction();
+      refuse(&I,
+             "the call" +
+                 (callee ? " to '" + demangle(callee->getName().str()).name + "'" : std::string()) +
+                 " takes a vector argument, which is not supported");
+    }
+    if (!isa<DbgInfoIntrinsic>(I)) return lowerVector(I);
+  }
   if (fusable(I)) return;                             // compare lowered at its branch/select
   if (auto* b = dyn_cast<BinaryOperator>(&I)) return lowerBinary(*b);
   if (auto* c = dyn_cast<CastInst>(&I)) return lowerCast(*c);
@@ -844,6 +919,164 @@ void Lowering::lowerInst(Instruction& I) {
     return;
   }
   refuse(&I, std::string("the LLVM instruction '") + I.getOpcodeName() + "' is not supported");
+}
+
+// Whether element k of vector v is undefined (poison, undef, or a shuffle's -1), following
+// insertelement and shufflevector: such elements get no copies, so the Scalarizer's chains
+// of insertelement into poison cost nothing beyond the elements they set.
+bool Lowering::elemUndefined(const Value* v, unsigned k) const {
+  const auto* vt = cast<FixedVectorType>(v->getType());
+  if (k >= vt->getNumElements()) return true;
+  if (const auto* c = dyn_cast<Constant>(v)) {
+    const Constant* e = c->getAggregateElement(k);
+    return !e || isa<UndefValue>(e);
+  }
+  if (const auto* ins = dyn_cast<InsertElementInst>(v)) {
+    const auto* idx = dyn_cast<ConstantInt>(ins->getOperand(2));
+    if (!idx) return false;
+    if (idx->getZExtValue() == k) return isa<UndefValue>(ins->getOperand(1));
+    return elemUndefined(ins->getOperand(0), k);
+  }
+  if (const auto* sh = dyn_cast<ShuffleVectorInst>(v)) {
+    const int m = sh->getMaskValue(k);
+    if (m < 0) return true;
+    const unsigned n0 = cast<FixedVectorType>(sh->getOperand(0)->getType())->getNumElements();
+    const unsigned mu = static_cast<unsigned>(m);
+    return mu < n0 ? elemUndefined(sh->getOperand(0), mu)
+                   : elemUndefined(sh->getOperand(1), mu - n0);
+  }
+  return false;
+}
+
+// The register of element k of a vector value (a constant's element materialised; an
+// undefined element is 0).
+int Lowering::elem(const Value* v, unsigned k) {
+  if (elemUndefined(v, k)) return mov(Opnd::imm32(0));
+  if (const auto* c = dyn_cast<Constant>(v)) return reg(c->getAggregateElement(k));
+  const auto it = vecRegs_.find(v);
+  if (it == vecRegs_.end()) return reg(v);  // refuses, naming the value
+  return it->second.at(k);
+}
+
+void Lowering::lowerVector(Instruction& I) {
+  if (auto* l = dyn_cast<LoadInst>(&I)) return lowerVectorLoad(*l);
+  if (auto* st = dyn_cast<StoreInst>(&I)) return lowerVectorStore(*st);
+  auto n = [](const Value* v) { return cast<FixedVectorType>(v->getType())->getNumElements(); };
+  if (auto* ee = dyn_cast<ExtractElementInst>(&I)) {
+    const auto* idx = dyn_cast<ConstantInt>(ee->getIndexOperand());
+    if (!idx) refuse(&I, "extractelement with an index that is not a constant is not supported");
+    emit("mov", V(vregs_.at(&I)),
+         {V(elem(ee->getVectorOperand(), static_cast<unsigned>(idx->getZExtValue())))});
+    return;
+  }
+  const auto vit = vecRegs_.find(&I);
+  if (vit == vecRegs_.end()) {
+    refuse(&I, std::string("the LLVM instruction '") + I.getOpcodeName() +
+                   "' on vectors is not supported");
+  }
+  const std::vector<int>& d = vit->second;
+  // Every element that is defined gets a copy from where it comes from (coalescing removes
+  // most: docs/compiler.md).
+  auto copyFrom = [&](unsigned k, const Value* src, unsigned j) {
+    if (!elemUndefined(&I, k)) emit("mov", V(d[k]), {V(elem(src, j))});
+  };
+  if (auto* ins = dyn_cast<InsertElementInst>(&I)) {
+    const auto* idx = dyn_cast<ConstantInt>(ins->getOperand(2));
+    if (!idx) refuse(&I, "insertelement with an index that is not a constant is not supported");
+    for (unsigned k = 0; k < d.size(); ++k) {
+      if (k != idx->getZExtValue()) {
+        copyFrom(k, ins->getOperand(0), k);
+      } else if (!isa<UndefValue>(ins->getOperand(1))) {
+        emit("mov", V(d[k]), {V(reg(ins->getOperand(1)))});
+      }
+    }
+    return;
+  }
+  if (auto* sh = dyn_cast<ShuffleVectorInst>(&I)) {
+    const unsigned n0 = n(sh->getOperand(0));
+    for (unsigned k = 0; k < d.size(); ++k) {
+      const int m = sh->getMaskValue(k);
+      if (m < 0) continue;
+      const unsigned mu = static_cast<unsigned>(m);
+      if (mu < n0)
+        copyFrom(k, sh->getOperand(0), mu);
+      else
+        copyFrom(k, sh->getOperand(1), mu - n0);
+    }
+    return;
+  }
+  const bool sameShape = I.getNumOperands() == 1 && I.getOperand(0)->getType()->isVectorTy() &&
+                         n(I.getOperand(0)) == d.size() && wordElements(I.getType()) &&
+                         wordElements(I.getOperand(0)->getType());
+  if ((isa<BitCastInst>(I) || isa<FreezeInst>(I)) && sameShape) {
+    for (unsigned k = 0; k < d.size(); ++k) copyFrom(k, I.getOperand(0), k);
+    return;
+  }
+  refuse(&I, std::string("the vector operation '") + I.getOpcodeName() + "' on " +
+                 typeName(I.getType()) + " is not supported");
+}
+
+void Lowering::lowerVectorLoad(LoadInst& I) {
+  auto* vt = cast<FixedVectorType>(I.getType());
+  if (!wordElements(vt))
+    refuse(&I, "a load of " + typeName(vt) + " (elements other than 32 bits) is not supported");
+  const std::vector<int>& d = vecRegs_.at(&I);
+  const unsigned n = vt->getNumElements();
+  const unsigned as = I.getPointerAddressSpace();
+  const std::string op = "ld." + memSpace(as, I);
+  const Opnd base = address(I.getPointerOperand());
+  auto at = [&](unsigned k) {
+    Opnd m = base;
+    m.imm += 4 * static_cast<int64_t>(k);
+    return m;
+  };
+  // ld.global.v4 needs a 16-byte aligned global address; __local, __constant and the
+  // private frame (whose per-work-item base is only word aligned) take one word at a time.
+  const bool v4 = as == kAsGlobal && I.getAlign().value() >= 16;
+  for (unsigned c = 0; c < n; c += 4) {
+    if (v4 && c + 4 <= n) {
+      const std::array<int, 4> t = tupleRegs();
+      emit("ld.global.v4", V(t[0]), {at(c)}).tupleRest = {V(t[1]), V(t[2]), V(t[3])};
+      for (unsigned k = 0; k < 4; ++k) emit("mov", V(d[c + k]), {V(t[k])});
+      loadedTuple_ = {n == 4 ? &I : nullptr, t};
+      continue;
+    }
+    for (unsigned k = c; k < std::min(n, c + 4); ++k) emit(op, V(d[k]), {at(k)});
+  }
+}
+
+void Lowering::lowerVectorStore(StoreInst& I) {
+  const Value* v = I.getValueOperand();
+  auto* vt = cast<FixedVectorType>(v->getType());
+  if (!wordElements(vt))
+    refuse(&I, "a store of " + typeName(vt) + " (elements other than 32 bits) is not supported");
+  const unsigned n = vt->getNumElements();
+  const unsigned as = I.getPointerAddressSpace();
+  const std::string op = "st." + memSpace(as, I);
+  const Opnd base = address(I.getPointerOperand());
+  auto at = [&](unsigned k) {
+    Opnd m = base;
+    m.imm += 4 * static_cast<int64_t>(k);
+    return m;
+  };
+  const bool v4 = as == kAsGlobal && I.getAlign().value() >= 16;
+  for (unsigned c = 0; c < n; c += 4) {
+    if (v4 && c + 4 <= n) {
+      std::array<int, 4> t{};
+      if (loadedTuple_.first == v) {
+        t = loadedTuple_.second;
+      } else {
+        t = tupleRegs();
+        for (unsigned k = 0; k < 4; ++k) emit("mov", V(t[k]), {V(elem(v, c + k))});
+      }
+      emit("st.global.v4", {}, {at(c), V(t[0])}).tupleRest = {V(t[1]), V(t[2]), V(t[3])};
+      loadedTuple_.first = nullptr;
+      continue;
+    }
+    for (unsigned k = c; k < std::min(n, c + 4); ++k) {
+      if (!elemUndefined(v, k)) emit(op, {}, {at(k), V(elem(v, k))});
+    }
+  }
 }
 
 // fadd fsub fmul fdiv: the FPU's instructions (fdiv is correctly rounded: docs/isa.md).

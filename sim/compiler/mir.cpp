@@ -40,6 +40,13 @@ bool MInst::isBranchLike() const {
   return op == "bra" || startsWith(op, "sync") || op == "exit" || op == "ret";
 }
 
+std::vector<Opnd> MInst::tuple() const {
+  if (tupleRest.empty()) return {};
+  std::vector<Opnd> t = {definesTuple() ? dst : srcs.back()};
+  t.insert(t.end(), tupleRest.begin(), tupleRest.end());
+  return t;
+}
+
 std::string printInst(const MInst& in) {
   std::ostringstream os;
   if (in.guard >= 0) os << "@" << (in.guardNeg ? "!" : "") << "p" << in.guard << " ";

@@ -42,7 +42,16 @@ struct MInst {
   // if the destination is dead there, the copy is a full definition for liveness.
   bool edgeCopy = false;
   bool fullDef = false;  // set by the allocator's liveness refinement
+  // A register tuple: ld.global.v4 writes dst and these three, st.global.v4 reads its stored
+  // register (srcs[1]) and these three. The allocator places the four in consecutive
+  // physical registers (docs/compiler.md, "Vector types and vector memory"); only the first
+  // is printed, as the ISA names a tuple by its first register.
+  std::vector<Opnd> tupleRest;
   std::string comment;
+
+  bool definesTuple() const { return !tupleRest.empty() && dst.kind != Opnd::None; }
+  // The tuple's four operands in order (empty when the instruction has none).
+  std::vector<Opnd> tuple() const;
 
   bool isBranchLike() const;  // ends straight-line flow for liveness (bra, sync, exit, ...)
 };

@@ -1,6 +1,7 @@
 #include "compiler/regalloc.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -23,13 +24,79 @@ std::vector<int> usesOf(const MInst& in) {
     if (o.kind == Opnd::VReg) u.push_back(o.reg);
     if (o.kind == Opnd::Mem && o.baseIsVReg && o.reg >= 0) u.push_back(o.reg);
   }
+  if (!in.definesTuple()) {
+    for (const Opnd& o : in.tupleRest) {
+      if (o.kind == Opnd::VReg) u.push_back(o.reg);
+    }
+  }
   if (in.guard >= 0 && !in.fullDef && in.dst.kind == Opnd::VReg) u.push_back(in.dst.reg);
   return u;
 }
 
 bool killsDef(const MInst& in) { return in.guard < 0 || in.fullDef; }
 
-int defOf(const MInst& in) { return in.dst.kind == Opnd::VReg ? in.dst.reg : -1; }
+// Virtual registers an instruction writes: its destination, and a loaded tuple's others.
+std::vector<int> defsOf(const MInst& in) {
+  std::vector<int> d;
+  if (in.dst.kind == Opnd::VReg) d.push_back(in.dst.reg);
+  if (in.definesTuple()) {
+    for (const Opnd& o : in.tupleRest) {
+      if (o.kind == Opnd::VReg) d.push_back(o.reg);
+    }
+  }
+  return d;
+}
+
+bool defines(const MInst& in, int v) {
+  const std::vector<int> d = defsOf(in);
+  return std::find(d.begin(), d.end(), v) != d.end();
+}
+
+// The register tuples of ld/st.global.v4, each four virtual registers that must sit in
+// consecutive physical registers. A virtual register belongs to at most one tuple (the
+// lowering gives every v4 instruction fresh registers, or reuses a loaded tuple whole for
+// its store; coalescing never merges two tuple members).
+using Tuple = std::array<int, 4>;
+
+std::vector<Tuple> collectTuples(const MFunction& mf) {
+  std::vector<Tuple> tuples;
+  std::map<int, size_t> owner;
+  for (const MBlock& b : mf.blocks) {
+    for (const MInst& in : b.insts) {
+      const std::vector<Opnd> t = in.tuple();
+      if (t.empty()) continue;
+      if (t.size() != 4) throw std::logic_error("regalloc: a tuple of " + std::to_string(t.size()));
+      Tuple regs{};
+      for (size_t k = 0; k < 4; ++k) {
+        if (t[k].kind != Opnd::VReg)
+          throw std::logic_error("regalloc: a tuple of physical registers");
+        regs[k] = t[k].reg;
+      }
+      if (const auto it = owner.find(regs[0]); it != owner.end() && tuples[it->second] == regs)
+        continue;
+      for (size_t k = 0; k < 4; ++k) {
+        if (owner.count(regs[k])) {
+          throw std::logic_error("regalloc: v" + std::to_string(regs[k]) +
+                                 " is in two register tuples");
+        }
+        owner[regs[k]] = tuples.size();
+      }
+      tuples.push_back(regs);
+    }
+  }
+  return tuples;
+}
+
+std::set<int> tupleMembers(const MFunction& mf) {
+  std::set<int> m;
+  for (const Tuple& t : collectTuples(mf)) m.insert(t.begin(), t.end());
+  return m;
+}
+
+// No four consecutive registers could be freed for a tuple: other tuples held them.
+struct NoTupleWindow : std::runtime_error {
+  NoTupleWindow() : std::runtime_error("regalloc: no four consecutive registers for a tuple") {}
+};
 
 struct Interval {
   int vreg = 0, start = 0, end = 0;
@@ -81,8 +148,9 @@ std::vector<bool> scanBlock(const MFunction& mf, size_t b, const std::vector<std
         }
       }
     }
-    const int d = defOf(in);
-    if (d >= 0 && killsDef(in)) live[static_cast<size_t>(d)] = false;
+    if (killsDef(in)) {
+      for (int d : defsOf(in)) live[static_cast<size_t>(d)] = false;
+    }
     for (int u : usesOf(in)) live[static_cast<size_t>(u)] = true;
     if (out) out->before[k] = live;
   }
@@ -134,7 +202,7 @@ Liveness computeLiveness(MFunction& mf) {
     for (size_t k = 0; k < insts.size(); ++k, ++pos) {
       const MInst& in = insts[k];
       for (int u : usesOf(in)) touch(u, 2 * pos);
-      if (defOf(in) >= 0) touch(defOf(in), 2 * pos + 1);
+      for (int d : defsOf(in)) touch(d, 2 * pos + 1);
       if (in.isBranchLike() && in.guard >= 0) {  // a side exit: what leaves here is live here
         const std::vector<bool>& after = k + 1 < insts.size() ? sc.before[k + 1] : sc.end;
         for (int v = 0; v < nv; ++v) {
@@ -158,47 +226,127 @@ struct Assignment {
   int spills = 0;
 };
 
-Assignment linearScan(const Liveness& lv, const std::vector<int>& regs) {
+// What linear scan places: one virtual register, or a tuple of four placed together over the
+// hull of their intervals (they stay in their registers from the first one's start to the
+// last one's end; tuples are short, the lowering copies in and out right next to them).
+struct Unit {
+  int start = 0, end = 0;
+  std::vector<int> vregs;
+  bool isTuple() const { return vregs.size() > 1; }
+};
+
+Assignment linearScan(const Liveness& lv, const std::vector<Tuple>& tuples,
+                      const std::vector<int>& regs) {
   Assignment a;
   a.phys.assign(lv.intervals.size(), -1);
-  std::vector<Interval> order;
-  for (const auto& iv : lv.intervals) {
-    if (iv.start <= iv.end) order.push_back(iv);
+  std::vector<Unit> units;
+  std::vector<bool> inTuple(lv.intervals.size(), false);
+  for (const Tuple& t : tuples) {
+    Unit u{1 << 30, -1, std::vector<int>(t.begin(), t.end())};
+    for (int v : t) {
+      inTuple[static_cast<size_t>(v)] = true;
+      const Interval& iv = lv.intervals[static_cast<size_t>(v)];
+      if (iv.start > iv.end) continue;
+      u.start = std::min(u.start, iv.start);
+      u.end = std::max(u.end, iv.end);
+    }
+    if (u.start <= u.end) units.push_back(std::move(u));
   }
-  std::sort(order.begin(), order.end(), [](const Interval& x, const Interval& y) {
-    return x.start != y.start ? x.start < y.start : x.vreg < y.vreg;
+  if (!tuples.empty() && regs.size() < 4) {
+    throw std::logic_error("regalloc: a register tuple (ld/st.global.v4) needs four registers, " +
+                           std::to_string(regs.size()) + " are allowed");
+  }
+  for (const auto& iv : lv.intervals) {
+    if (iv.start <= iv.end && !inTuple[static_cast<size_t>(iv.vreg)])
+      units.push_back({iv.start, iv.end, {iv.vreg}});
+  }
+  std::sort(units.begin(), units.end(), [](const Unit& x, const Unit& y) {
+    return x.start != y.start ? x.start < y.start : x.vregs[0] < y.vregs[0];
   });
-  std::vector<int> freeRegs(regs.rbegin(), regs.rend());  // pop_back gives the lowest
-  std::vector<Interval> active;
-  for (const Interval& iv : order) {
+  const std::set<int> allowed(regs.begin(), regs.end());
+  std::set<int> freeRegs(regs.begin(), regs.end());  // begin() is the lowest
+  std::vector<const Unit*> active;
+  auto release = [&](const Unit& u) {
+    for (int v : u.vregs) {
+      if (a.phys[v] >= 0) freeRegs.insert(a.phys[v]);
+    }
+  };
+  for (const Unit& u : units) {
     for (size_t i = 0; i < active.size();) {
-      if (active[i].end < iv.start) {
-        freeRegs.push_back(a.phys[active[i].vreg]);
+      if (active[i]->end < u.start) {
+        release(*active[i]);
         active.erase(active.begin() + static_cast<long>(i));
       } else {
         ++i;
       }
     }
-    std::sort(freeRegs.rbegin(), freeRegs.rend());
-    if (!freeRegs.empty()) {
-      a.phys[iv.vreg] = freeRegs.back();
-      freeRegs.pop_back();
-      active.push_back(iv);
+    if (u.isTuple()) {
+      // The window rN..rN+3 that frees the fewest single registers (spilled whole); windows
+      // that another tuple holds are out. Lowest N on ties.
+      auto holder = [&](int r) -> const Unit* {
+        for (const Unit* x : active) {
+          for (int v : x->vregs) {
+            if (a.phys[v] == r) return x;
+          }
+        }
+        return nullptr;
+      };
+      int best = -1;
+      std::vector<const Unit*> bestVictims;
+      for (int n : regs) {
+        std::vector<const Unit*> victims;
+        bool ok = true;
+        for (int r = n; r < n + 4 && ok; ++r) {
+          if (!allowed.count(r)) ok = false;
+          if (!ok || freeRegs.count(r)) continue;
+          const Unit* h = holder(r);
+          if (!h || h->isTuple())
+            ok = false;
+          else if (std::find(victims.begin(), victims.end(), h) == victims.end())
+            victims.push_back(h);
+        }
+        if (ok && (best < 0 || victims.size() < bestVictims.size())) {
+          best = n;
+          bestVictims = victims;
+        }
+      }
+      if (best < 0) throw NoTupleWindow();
+      for (const Unit* x : bestVictims) {
+        release(*x);
+        a.phys[x->vregs[0]] = -1;
+        active.erase(std::find(active.begin(), active.end(), x));
+        ++a.spills;
+      }
+      for (int k = 0; k < 4; ++k) {
+        a.phys[u.vregs[static_cast<size_t>(k)]] = best + k;
+        freeRegs.erase(best + k);
+      }
+      active.push_back(&u);
       continue;
     }
-    auto victim = std::max_element(active.begin(), active.end(), [](const Interval& x, const Interval& y) { return x.end < y.end; });
-    if (victim != active.end() && victim->end > iv.end) {
-      a.phys[iv.vreg] = a.phys[victim->vreg];
-      a.phys[victim->vreg] = -1;
-      *victim = iv;
+    const int v = u.vregs[0];
+    if (!freeRegs.empty()) {
+      a.phys[v] = *freeRegs.begin();
+      freeRegs.erase(freeRegs.begin());
+      active.push_back(&u);
+      continue;
+    }
+    // Spill the single interval that ends last (tuples stay in registers).
+    const Unit* victim = nullptr;
+    for (const Unit* x : active) {
+      if (!x->isTuple() && (!victim || x->end > victim->end)) victim = x;
+    }
+    if (victim && victim->end > u.end) {
+      a.phys[v] = a.phys[victim->vregs[0]];
+      a.phys[victim->vregs[0]] = -1;
+      *std::find(active.begin(), active.end(), victim) = &u;
     } else {
-      a.phys[iv.vreg] = -1;
+      a.phys[v] = -1;
     }
     ++a.spills;
   }
   return a;
 }
-
 
 // A guarded phi copy writes its destination only for the work-items that take the branch;
 // the others go on after the guarded branch. When the destination is dead for them (not live
@@ -236,27 +384,31 @@ bool refineEdgeCopies(MFunction& mf, const Liveness& lv) {
 
 // Copy coalescing: `mov vD, vS` where vD and vS are never live at once (checked at every
 // definition of either against the live set after it) share one register; vD is renamed vS
-// and the copy vanishes after allocation (a move to itself).
-int coalesceCopies(MFunction& mf, Liveness& lv) {
+// and the copy vanishes after allocation (a move to itself). Two members of register tuples
+// are never merged (a register would need two places); with tuples == false no tuple member
+// is merged at all, which keeps every tuple as short as the lowering made it.
+int coalesceCopies(MFunction& mf, Liveness& lv, bool tuples) {
   int merged = 0;
   auto interfere = [&](int x, int y) {
     const auto index = blockIndexMap(mf);
     for (size_t b = 0; b < mf.blocks.size(); ++b) {
       const MBlock& blk = mf.blocks[b];
-      bool defines = false;
-      for (const MInst& in : blk.insts) defines |= defOf(in) == x || defOf(in) == y;
-      if (!defines) continue;
+      bool either = false;
+      for (const MInst& in : blk.insts) either |= defines(in, x) || defines(in, y);
+      if (!either) continue;
       BlockScan sc;
       scanBlock(mf, b, lv.liveIn, index, &sc);
       for (size_t k = 0; k < blk.insts.size(); ++k) {
         const MInst& in = blk.insts[k];
-        const int d = defOf(in);
-        if (d != x && d != y) continue;
-        const int other = d == x ? y : x;
-        const bool isTheCopy = in.op == "mov" && in.srcs.size() == 1 && in.srcs[0].kind == Opnd::VReg &&
-                               in.srcs[0].reg == other && killsDef(in);
-        const std::vector<bool>& after = k + 1 < blk.insts.size() ? sc.before[k + 1] : sc.end;
-        if (!isTheCopy && after[static_cast<size_t>(other)]) return true;
+        for (int d : defsOf(in)) {
+          if (d != x && d != y) continue;
+          const int other = d == x ? y : x;
+          const bool isTheCopy = in.op == "mov" && in.srcs.size() == 1 &&
+                                 in.srcs[0].kind == Opnd::VReg && in.srcs[0].reg == other &&
+                                 killsDef(in);
+          const std::vector<bool>& after = k + 1 < blk.insts.size() ? sc.before[k + 1] : sc.end;
+          if (!isTheCopy && after[static_cast<size_t>(other)]) return true;
+        }
       }
     }
     // Both live into the entry (never defined before use) also interfere.
@@ -274,7 +426,9 @@ int coalesceCopies(MFunction& mf, Liveness& lv) {
         }
         const int d = in.dst.reg, s = in.srcs[0].reg;
         if (failed.count({d, s})) continue;
-        if (interfere(d, s)) {
+        const std::set<int> members = tupleMembers(mf);
+        const int inTuples = static_cast<int>(members.count(d) + members.count(s));
+        if (inTuples == 2 || (!tuples && inTuples > 0) || interfere(d, s)) {
           failed.insert({d, s});
           continue;
         }
@@ -285,6 +439,7 @@ int coalesceCopies(MFunction& mf, Liveness& lv) {
             };
             rename(i2.dst);
             for (Opnd& o : i2.srcs) rename(o);
+            for (Opnd& o : i2.tupleRest) rename(o);
           }
         }
         ++merged;
@@ -298,13 +453,12 @@ int coalesceCopies(MFunction& mf, Liveness& lv) {
   return merged;
 }
 
-}  // namespace
-
-AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool usesFrame, int privateBaseParamByte,
-                                   int maxRegs) {
+AllocationResult allocateOnce(MFunction& mf, uint32_t frameBytes, bool usesFrame,
+                              int privateBaseParamByte, int maxRegs, bool coalesceTuples) {
   Liveness lv = computeLiveness(mf);
   if (refineEdgeCopies(mf, lv)) lv = computeLiveness(mf);
-  if (coalesceCopies(mf, lv) > 0) lv = computeLiveness(mf);
+  if (coalesceCopies(mf, lv, coalesceTuples) > 0) lv = computeLiveness(mf);
+  const std::vector<Tuple> tuples = collectTuples(mf);
   auto regsUpTo = [&](int n) {
     std::vector<int> r;
     for (int i = 0; i < std::min(n, maxRegs); ++i) r.push_back(i);
@@ -313,10 +467,10 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
   Assignment a;
   bool frame = usesFrame;
   if (!frame) {
-    a = linearScan(lv, regsUpTo(31));
+    a = linearScan(lv, tuples, regsUpTo(31));
     if (a.spills > 0) frame = true;
   }
-  if (frame) a = linearScan(lv, regsUpTo(27));  // r27..r29 spill scratch, r30 frame pointer
+  if (frame) a = linearScan(lv, tuples, regsUpTo(27));  // r27..r29 spill scratch, r30 frame pointer
 
   AllocationResult res;
   res.usesFrame = frame;
@@ -334,6 +488,12 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
   for (MBlock& b : mf.blocks) {
     std::vector<MInst> out;
     for (MInst in : b.insts) {
+      // A copy that coalescing made a move to itself goes, also when its register is
+      // spilled (it would otherwise be a reload and a store of the same slot).
+      if (in.op == "mov" && in.dst.kind == Opnd::VReg && in.srcs.size() == 1 &&
+          in.srcs[0].kind == Opnd::VReg && in.srcs[0].reg == in.dst.reg) {
+        continue;
+      }
       std::map<int, int> scratch;  // spilled vreg -> scratch register
       std::vector<MInst> before, after;
       auto scratchFor = [&](int v) {
@@ -366,7 +526,12 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
         }
       };
       for (Opnd& o : in.srcs) rewrite(o);
-      const int d = defOf(in);
+      for (Opnd& o : in.tupleRest) {
+        if (o.kind == Opnd::VReg && a.phys[o.reg] < 0)
+          throw std::logic_error("regalloc: a spilled tuple member");
+        rewrite(o);
+      }
+      const int d = in.dst.kind == Opnd::VReg ? in.dst.reg : -1;
       if (d >= 0 && a.phys[d] < 0) {
         const int r = scratch.count(d) ? scratch.at(d) : kScratch[0];
         in.dst = Opnd::preg(r);
@@ -408,11 +573,45 @@ AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool uses
   return res;
 }
 
+}  // namespace
+
+AllocationResult allocateRegisters(MFunction& mf, uint32_t frameBytes, bool usesFrame,
+                                   int privateBaseParamByte, int maxRegs) {
+  bool anyTuple = false;
+  for (const MBlock& b : mf.blocks) {
+    for (const MInst& in : b.insts) anyTuple |= !in.tupleRest.empty();
+  }
+  if (!anyTuple)
+    return allocateOnce(mf, frameBytes, usesFrame, privateBaseParamByte, maxRegs, true);
+  // Coalescing a tuple with the values copied in and out saves the copies but lengthens the
+  // tuple, which may then need registers that other tuples hold, or push other values out.
+  // So: with coalescing first; without it (every tuple only as long as its copies) when that
+  // found no window or spilled; the one with less spill traffic wins.
+  MFunction plain = mf;
+  AllocationResult merged{};
+  bool mergedOk = true;
+  try {
+    merged = allocateOnce(mf, frameBytes, usesFrame, privateBaseParamByte, maxRegs, true);
+  } catch (const NoTupleWindow&) {
+    mergedOk = false;
+  }
+  if (mergedOk && merged.spilled == 0) return merged;
+  const AllocationResult alone =
+      allocateOnce(plain, frameBytes, usesFrame, privateBaseParamByte, maxRegs, false);
+  if (mergedOk && merged.spillLoads + merged.spillStores <= alone.spillLoads + alone.spillStores)
+    return merged;
+  mf = std::move(plain);
+  return alone;
+}
+
 uint32_t insertCalleeSaves(MFunction& mf, uint32_t frameBytes, bool saveLink) {
   std::set<int> written;
   for (const MBlock& b : mf.blocks) {
     for (const MInst& in : b.insts) {
       if (in.dst.kind == Opnd::PReg && in.dst.reg != kFramePointer) written.insert(in.dst.reg);
+      if (in.definesTuple()) {
+        for (const Opnd& o : in.tupleRest) written.insert(o.reg);
+      }
     }
   }
   if (saveLink) written.insert(31);

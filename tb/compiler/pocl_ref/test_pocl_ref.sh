@@ -18,7 +18,8 @@
 set -u
 CASES="vector_add reduce_local histogram divergent_if loops range2d range3d call switch structs
 pressure private_array bytes constant_table matmul scan bitonic_sort stencil divmod divconst
-spin_lock hash_table big_fill saxpy dot sgemm stencil5 float_literals detects_difference"
+spin_lock hash_table big_fill saxpy dot sgemm stencil5 float_literals vec4_copy vec4_arith
+vload_unaligned vec4_spaces vec4_pressure detects_difference"
 if [ "${1:-}" = "--list" ]; then
   echo $CASES | tr ' ' ';'
   exit 0
@@ -99,6 +100,18 @@ case $CASE in
   # PoCL has doubles: 1.5 and 3.0 are double there, float here (one rounding more or less).
   float_literals) ULP=1; set -- float_literals.cl --global 64 --local 32 \
       --arg buf:a:64:f32=rand:41 --arg buf:b:64:f32=rand:42 ;;
+  # Vector types (docs/compiler.md, "Vector types and vector memory"); v * k + c is one
+  # multiply-add rounding here and may be two on PoCL.
+  vec4_copy) ULP=1; set -- vec4_copy.cl --global 64 --local 32 --arg buf:in:256:f32=rand:5 \
+      --arg buf:out:256:f32 --arg buf:scaled:256:f32 --arg f32:1.5 ;;
+  vec4_arith) set -- vec4_arith.cl --global 64 --local 32 --arg buf:a:256=rand:1 \
+      --arg buf:b:256=rand:2 --arg buf:out:512 --arg buf:sums:64 ;;
+  vload_unaligned) set -- vload_unaligned.cl --global 64 --local 32 \
+      --arg buf:in:260:f32=rand:9 --arg buf:out:264:f32=const:7 ;;
+  vec4_spaces) set -- vec4_spaces.cl --global 64 --local 32 --arg buf:in:256=rand:3 \
+      --arg buf:out:256 --arg local:512 ;;
+  vec4_pressure) set -- vec4_pressure.cl --global 64 --local 32 --arg buf:in:1536=rand:21 \
+      --arg buf:out:1024 ;;
   *) echo "unknown case '$CASE'"; exit 1 ;;
 esac
 FILE=$K/$1
