@@ -724,6 +724,8 @@ int cmdCc(const std::vector<std::string>& args) {
       ("subroutines", "noinline functions become subroutines (cal/ret) instead of being inlined")
       ("alias-opt", "also print the alias-optimised variant (seed 004) for a launch whose pointer "
                     "arguments are pairwise disjoint and 16-byte aligned")
+      ("alias-facts", po::value<std::string>(), "with --alias-opt: the variant for these facts instead, as "
+                                                "simt run's JSON gives them (\"noalias 0 1; align 0:16 1:16; lowzero 2:4\")")
       ("output,o", po::value<std::string>(), "write the assembly to OUT.s (default: stdout)");
   po::variables_map vm;
   if (!parseCommandLine("cc", desc, args, vm)) return 1;
@@ -744,18 +746,31 @@ int cmdCc(const std::vector<std::string>& args) {
     return 1;
   }
   if (!ck.diagnostics.empty()) std::cerr << ck.diagnostics;
+  if (vm.count("alias-facts") && !vm.count("alias-opt")) {
+    std::cerr << "simt cc: --alias-facts goes with --alias-opt\n";
+    return 1;
+  }
   std::string text = referencesComment(ck) + ck.assembly;
   if (vm.count("alias-opt")) {
     simt::compiler::CompileOptions vopt = opt;
-    for (size_t i = 0; i < ck.args.size(); ++i) {
+    if (vm.count("alias-facts")) {
+      try {
+        vopt.alias = simt::compiler::AliasFacts::parse(vm["alias-facts"].as<std::string>());
+      } catch (const simt::compiler::CompileError& e) {
+        std::cerr << "simt cc: " << e.what() << "\n";
+        return 1;
+      }
+    }
+    for (size_t i = 0; i < ck.args.size() && !vm.count("alias-facts"); ++i) {
       const auto k = ck.args[i].kind;
       if (k != simt::compiler::ArgKind::GlobalPtr && k != simt::compiler::ArgKind::ConstantPtr) continue;
       vopt.alias.noalias.push_back(static_cast<int>(i));
       vopt.alias.alignment.emplace_back(static_cast<int>(i), 16);
     }
-    if (!ck.referencesComplete || vopt.alias.noalias.size() < 2) {
-      text += "\n; no alias-optimised variant: " + std::string(ck.referencesComplete ? "fewer than two pointer arguments"
-                                                                                     : "a reference not traced to an argument") + "\n";
+    if (!vopt.alias.permitsOptimisation() || (!vm.count("alias-facts") && vopt.alias.noalias.size() < 2)) {
+      text += "\n; no alias-optimised variant: fewer than two pointer arguments, or facts without noalias or distance\n";
+    } else if (!ck.referencesComplete) {
+      text += "\n; no alias-optimised variant: a reference not traced to an argument\n";
     } else {
       try {
         text += "\n" + simt::compiler::compileFile(vm["file"].as<std::vector<std::string>>()[0], vopt).assembly;

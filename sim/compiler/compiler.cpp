@@ -71,10 +71,60 @@ std::string AliasFacts::key() const {
   return os.str();
 }
 
+AliasFacts AliasFacts::parse(const std::string& text) {
+  AliasFacts f;
+  std::istringstream clauses(text);
+  std::string clause;
+  auto bad = [&](const std::string& what) {
+    return CompileError("error: alias facts '" + text + "': " + what + " (expected e.g. "
+                        "\"noalias 0 1; distance 0 2 +16; align 0:16; lowzero 3:4\")");
+  };
+  auto number = [&](const std::string& t) {
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(t, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != t.size() || t.empty()) throw bad("'" + t + "' is not a number");
+    return v;
+  };
+  auto pairOf = [&](const std::string& t) {
+    const auto c = t.find(':');
+    if (c == std::string::npos) throw bad("'" + t + "' is not ARG:VALUE");
+    return std::make_pair(static_cast<int>(number(t.substr(0, c))), static_cast<int>(number(t.substr(c + 1))));
+  };
+  while (std::getline(clauses, clause, ';')) {
+    std::istringstream words(clause);
+    std::string kind, w;
+    if (!(words >> kind)) continue;
+    std::vector<std::string> rest;
+    while (words >> w) rest.push_back(w);
+    if (kind == "noalias") {
+      for (const auto& r : rest) f.noalias.push_back(static_cast<int>(number(r)));
+    } else if (kind == "distance") {
+      if (rest.size() != 3) throw bad("distance takes A B BYTES");
+      f.distances.push_back({static_cast<int>(number(rest[0])), static_cast<int>(number(rest[1])), number(rest[2])});
+    } else if (kind == "align" || kind == "lowzero") {
+      for (const auto& r : rest) (kind == "align" ? f.alignment : f.lowZeroBits).push_back(pairOf(r));
+    } else {
+      throw bad("unknown clause '" + kind + "'");
+    }
+  }
+  for (const auto& [a, b] : f.alignment) {
+    if (b != 4 && b != 8 && b != 16) throw bad("an alignment is 4, 8 or 16 bytes");
+  }
+  for (const auto& [a, b] : f.lowZeroBits) {
+    if (b < 1 || b > 4) throw bad("low zero bits are 1 to 4");
+  }
+  return f;
+}
+
 namespace {
 
 // The backend lowers aligned 4-element global vector accesses (ld/st.global.v4).
-constexpr bool kVectoriseAliasVariant = false;
+constexpr bool kVectoriseAliasVariant = true;
 
 // Recursion is an error (KERNELS.md): a cycle in the calls between defined functions.
 void refuseRecursion(Module& m) {

@@ -35,6 +35,8 @@ struct AliasFacts {
   // the relation gives the optimiser something (disjoint, or a known distance).
   bool permitsOptimisation() const { return !noalias.empty() || !distances.empty(); }
   std::string key() const;  // canonical text, e.g. "noalias 0 2; distance 0 1 +4; align 0:16"
+  // The text key() writes (simt cc --alias-facts); throws CompileError naming what is wrong.
+  static AliasFacts parse(const std::string& text);
 };
 
 struct CompileOptions {

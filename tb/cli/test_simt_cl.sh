@@ -124,7 +124,15 @@ case $CASE in
     expect_out 'inputImage read 4 bytes at +(rec (\* 4 a3 gid0) 4'
     expect_out 'cdf read 4 bytes at +unknown'
     expect_out 'variant default'
-    expect_out 'alias-optimised variant (seed 004) for: noalias 0 1 2; align 0:16 1:16 2:16; 1 loop(s) unrolled by 4' ;;
+    expect_out 'alias-optimised variant (seed 004) for: noalias 0 1 2; align 0:16 1:16 2:16; 1 loop(s) unrolled by 4'
+    expect_rc "$(cc "$K/chunk_scale.cl" --alias-opt --alias-facts 'noalias 0 1; align 0:16 1:16; lowzero 2:4')" 0
+    expect_out 'ld.global.v4'
+    expect_out 'st.global.v4'
+    expect_out '2 vector access(es)'
+    expect_rc "$(cc "$K/chunk_scale.cl" --alias-opt --alias-facts 'noalias 0 1; align 0:12')" 1
+    expect_err 'an alignment is 4, 8 or 16 bytes'
+    expect_rc "$(cc "$K/chunk_scale.cl" --alias-facts 'noalias 0 1')" 1
+    expect_err 'alias-facts goes with' ;;
   *) echo "unknown case $CASE"; exit 2 ;;
 esac
 exit 0

@@ -136,6 +136,20 @@ TEST(AccessMetadata, AScalarModulusAndAPointerChosenAtRunTimeAreUnknown) {
   EXPECT_EQ(knownC, 1);
 }
 
+TEST(AliasFacts, KeyAndParseRoundTrip) {
+  cc::AliasFacts f;
+  f.noalias = {0, 2};
+  f.distances = {{0, 1, -12}, {1, 3, 64}};
+  f.alignment = {{0, 16}, {1, 8}};
+  f.lowZeroBits = {{4, 3}};
+  EXPECT_EQ(f.key(), "noalias 0 2; distance 0 1 -12; distance 1 3 +64; align 0:16 1:8; lowzero 4:3");
+  EXPECT_EQ(cc::AliasFacts::parse(f.key()).key(), f.key());
+  EXPECT_FALSE(cc::AliasFacts::parse("").permitsOptimisation());
+  for (const char* bad : {"noalias x", "distance 0 1", "align 0", "align 0:3", "lowzero 1:9", "sometimes 1"}) {
+    EXPECT_THROW(cc::AliasFacts::parse(bad), cc::CompileError) << bad;
+  }
+}
+
 // ---- The launch check and the variants
 
 struct AliasRun {
@@ -257,6 +271,9 @@ TEST(AliasCheck, DisjointBuffersGiveNoaliasAndTheVariantIsCached) {
   EXPECT_TRUE(first.run.alias.recompiled);
   EXPECT_FALSE(first.run.alias.variantCached);
   EXPECT_GE(first.run.alias.variant.unrolledLoops, 1);
+  EXPECT_EQ(first.run.alias.variant.vectorAccesses, 2);  // inputImage's loads, outputImage's stores
+  EXPECT_NE(first.run.alias.variant.assembly.find("ld.global.v4"), std::string::npos);
+  EXPECT_NE(first.run.alias.variant.assembly.find("st.global.v4"), std::string::npos);
   EXPECT_EQ(c.evaluations, 2 * 64);  // two ranged references, 64 work-items each
   // The same relation again: the variant comes from the cache.
   AliasRun second = l.run("histeq.cl", {"buf:in2:1024=iota", "buf:cdf2:1024=rand:3", "buf:out2:1024", "i32:16"}, "64");
