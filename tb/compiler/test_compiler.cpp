@@ -1112,6 +1112,11 @@ TEST(Runtime, LinearVariantSkipsTheIdDivision) {
   const auto linear = cc::compileFile(kernelPath("vector_add.cl"), opt);
   EXPECT_EQ(linear.variant, "linear");
   EXPECT_LT(linear.stats.instructions + 20, generic.stats.instructions);
+  // The id division words only where the prologue reads them: a one-argument 1-D kernel of
+  // the linear variant fits the FPGA top's 16 param words (DevicePtyCli).
+  EXPECT_EQ(generic.hiddenWords, cc::hidden::kWordsWithIds);
+  EXPECT_EQ(linear.hiddenWords, cc::hidden::kWords);
+  EXPECT_EQ(cc::compileFile(kernelPath("call.cl"), opt).hiddenWords + 1, 16);
   std::vector<rt::Buffer> bufs;
   std::vector<rt::KernelArg> args;
   for (const char* a : {"buf:a:64=iota", "buf:b:64=iota", "buf:c:64", "i32:64"}) args.push_back(rt::parseArg(a, bufs));
