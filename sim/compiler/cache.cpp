@@ -56,6 +56,7 @@ nlohmann::json toJson(const CompiledKernel& k) {
   j["variant"] = k.variant;
   j["assembly"] = k.assembly;
   j["hiddenBase"] = k.hiddenBase;
+  j["hiddenWords"] = k.hiddenWords;
   j["staticLocalBytes"] = k.staticLocalBytes;
   j["frameBytes"] = k.frameBytes;
   j["structurized"] = k.structurized;
@@ -82,6 +83,7 @@ CompiledKernel fromJson(const nlohmann::json& j) {
   k.variant = j.at("variant");
   k.assembly = j.at("assembly");
   k.hiddenBase = j.at("hiddenBase");
+  k.hiddenWords = j.at("hiddenWords");
   k.staticLocalBytes = j.at("staticLocalBytes");
   k.frameBytes = j.at("frameBytes");
   k.structurized = j.at("structurized");

@@ -47,6 +47,24 @@ const char* argKindName(ArgKind k) {
   return "?";
 }
 
+// With m = ceil(2^s / d) and e = m*d - 2^s (0 <= e < d), n*m / 2^s = n/d + n*e / (d * 2^s);
+// for n = q*d + r that is q + (r + n*e / 2^s) / d, and r <= d - 1, so the floor is q as long
+// as n*e < 2^s. The smallest such s keeps m, and so n*m, smallest. With n < 2^N and
+// 2^(l-1) < d <= 2^l, s = N + l satisfies n*e < 2^s and m <= 2^(N+1), n*m < 2^(2N+1): any
+// N <= 15 fits 32 bits.
+std::optional<hidden::IdDivision> hidden::idDivision(uint32_t divisor, uint32_t maxDividend) {
+  if (divisor == 0) return std::nullopt;
+  if (maxDividend < divisor) return IdDivision{0, 0};  // every quotient is 0
+  for (uint32_t s = 0; s < 32; ++s) {
+    const uint64_t p = uint64_t{1} << s;
+    const uint64_t m = (p + divisor - 1) / divisor;
+    const uint64_t e = m * divisor - p;
+    if (m * maxDividend >= (uint64_t{1} << 32)) break;  // m only grows with s
+    if (e == 0 || maxDividend <= (p - 1) / e) return IdDivision{static_cast<uint32_t>(m), s};
+  }
+  return std::nullopt;
+}
+
 std::string AliasFacts::key() const {
   std::ostringstream os;
   const char* sep = "";
@@ -398,6 +416,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
     ck.stats.uniformBranches += pc.lf.uniformBranches;
     ck.stats.reconvergenceTokens += static_cast<int>(an->plan.tokens.size());
     ck.stats.yields += pc.lf.yields;
+    if (pc.lf.dividesIds) ck.hiddenWords = hidden::kWordsWithIds;
     ck.stats.unnestedBranches += an->plan.droppedTokens;
     pieces.push_back(std::move(pc));
   }
@@ -446,7 +465,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
     os << "[" << 4 * i << "] " << (ck.args[i].name.empty() ? "arg" + std::to_string(i) : ck.args[i].name) << " ("
        << argKindName(ck.args[i].kind) << ") ";
   }
-  os << "[" << 4 * ck.hiddenBase << "..] hidden launch block\n";
+  os << "[" << 4 * ck.hiddenBase << ".." << 4 * (ck.hiddenBase + ck.hiddenWords) - 1 << "] hidden launch block\n";
   if (!ck.aliasFacts.empty()) {
     os << "; alias-optimised variant (seed 004) for: " << ck.aliasFacts << "; " << ck.unrolledLoops
        << " loop(s) unrolled by 4, " << ck.vectorAccesses << " vector access(es)\n";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -81,7 +82,24 @@ constexpr int kGlobalOffset = 10;  // 3 words
 constexpr int kPrivateBase = 13;   // byte address of the per-thread private frames
 constexpr int kLinear = 14;        // 1 when the range is 1-D in effect (sizes 1 beyond x) with
                                    // offset 0: local/group/global id x are %tid/%ctaid/%gtid
-constexpr int kWords = 15;
+constexpr int kWords = 15;         // the block every kernel gets
+// The id division words, only for kernels whose prologue decomposes the linear ids (a kernel
+// that needs none, or the linear variant, stays at kWords: the FPGA top has 16 param words).
+// Four divisions: kIdLocal (%tid / local size x, then that quotient / local size y) and
+// kIdGroup (%ctaid / groups x, then / groups y); each is a multiplier and a shift,
+// q = (n * multiplier) >> shift, exact for every dividend of the launch (idDivision below).
+constexpr int kIdLocal = 15;       // 4 words: multiplier x, shift x, multiplier y, shift y
+constexpr int kIdGroup = 19;       // 4 words, the same for the group ids
+constexpr int kWordsWithIds = 23;
+
+// The multiplier and shift with floor(n * multiplier / 2^shift) == n / divisor for every n
+// in [0, maxDividend] and n * multiplier < 2^32 (a 32-bit `mul` then `shr`); none when no
+// shift of 0..31 gives both. Always found when maxDividend < 2^15 (docs/compiler.md,
+// "Launch ABI").
+struct IdDivision {
+  uint32_t multiplier = 0, shift = 0;
+};
+std::optional<IdDivision> idDivision(uint32_t divisor, uint32_t maxDividend);
 }  // namespace hidden
 
 // One memory reference of the kernel through a pointer argument, with the byte range it can
@@ -112,6 +130,7 @@ struct CompiledKernel {
   std::string assembly;  // simt assembly text: .kernel, .text code, .data for __constant data
   std::vector<ArgInfo> args;
   int hiddenBase = 0;           // param word of the hidden block (== args.size())
+  int hiddenWords = hidden::kWords;  // its length: kWordsWithIds when the prologue divides ids
   uint32_t staticLocalBytes = 0;  // __local variables declared in the kernel (shared memory from 0)
   uint32_t frameBytes = 0;        // private memory per work-item (private arrays, spills)
   CompileStats stats;

@@ -716,10 +716,12 @@ void Lowering::prologue() {
   auto need = [&](const char* n, unsigned d) { return needed.count({n, d}) != 0; };
   if (needed.empty()) return;
   // Fast path (the runtime's hidden "linear" flag: a 1-D shape, zero offset): the ids are
-  // the special registers. Otherwise the linear ids are decomposed by division:
-  // x = t % size0, y = (t / size0) % size1, z = t / (size0 * size1), for the local id
+  // the special registers. Otherwise the linear ids are decomposed, x fastest:
+  // x = t % size0, y = (t / size0) % size1, z = t / size0 / size1, for the local id
   // (t = %tid, sizes = local size) and the group id (t = %ctaid, sizes = group counts);
-  // global id = group id * local size + local id + offset.
+  // global id = group id * local size + local id + offset. The ISA has no divide: each
+  // quotient is a multiplication by the runtime's reciprocal and a shift (hidden::kIdLocal,
+  // kIdGroup; exact for every dividend of the launch), each remainder t - q * size.
   static const char* const kinds[3] = {"get_local_id", "get_group_id", "get_global_id"};
   static const char* const sregs[3] = {"%tid", "%ctaid", "%gtid"};
   int regs[3][3];
@@ -737,38 +739,41 @@ void Lowering::prologue() {
     for (unsigned d = 0; d < 3; ++d) slowNeeded |= regs[k][d] >= 0;
   }
   if (!slowNeeded || assumeLinear_) return;
+  out_.dividesIds = true;
   const std::string done = newLabel();
   emit("setp.ne", Opnd::pred(1), {V(hiddenWord(hidden::kLinear)), Opnd::imm32(0)});
   emit("bra", {}, {Opnd::label(done)}).guard = 1;
+  std::map<int, int> words;  // hidden word -> its register: each is loaded once
+  auto word = [&](int h) {
+    if (!words.count(h)) words[h] = hiddenWord(h);
+    return words[h];
+  };
+  // n / size by the reciprocal at hidden word `magic` (the shift follows it).
+  auto quotient = [&](int n, int magic) {
+    return op3("shr", op3("mul", n, V(word(magic))), V(word(magic + 1)));
+  };
   int ids[2][3] = {{-1, -1, -1}, {-1, -1, -1}};
   for (int k = 0; k < 2; ++k) {
-    const bool wantAny = [&] {
-      for (unsigned d = 0; d < 3; ++d) {
-        if (regs[k][d] >= 0 || regs[2][d] >= 0) return true;
-      }
-      return false;
-    }();
-    if (!wantAny) continue;
+    bool want[3];
+    for (unsigned d = 0; d < 3; ++d) want[d] = regs[k][d] >= 0 || regs[2][d] >= 0;
+    if (!want[0] && !want[1] && !want[2]) continue;
     const int sizeWord = k == 0 ? hidden::kLocalSize : hidden::kNumGroups;
-    const int t = mov(Opnd::sreg(sregs[k]));
-    int q = -1, r = -1;
-    udivrem(t, hiddenWord(sizeWord), &q, &r);
-    ids[k][0] = r;
-    bool higher = false;
-    for (unsigned d = 1; d < 3; ++d) higher |= regs[k][d] >= 0 || regs[2][d] >= 0;
-    if (!higher) continue;
-    int q2 = -1, r2 = -1;
-    udivrem(q, hiddenWord(sizeWord + 1), &q2, &r2);
-    ids[k][1] = r2;
-    ids[k][2] = q2;
+    const int magic = k == 0 ? hidden::kIdLocal : hidden::kIdGroup;
+    // The x id's register holds the special register until the end of the prologue.
+    const int t = regs[k][0] >= 0 ? regs[k][0] : mov(Opnd::sreg(sregs[k]));
+    const int q = quotient(t, magic);  // t / size0
+    if (want[0]) ids[k][0] = op3("sub", t, V(op3("mul", q, V(word(sizeWord)))));
+    if (!want[1] && !want[2]) continue;
+    ids[k][2] = quotient(q, magic + 2);  // t / size0 / size1
+    if (want[1]) ids[k][1] = op3("sub", q, V(op3("mul", ids[k][2], V(word(sizeWord + 1)))));
   }
   for (unsigned d = 0; d < 3; ++d) {
     for (int k = 0; k < 2; ++k) {
       if (regs[k][d] >= 0) emit("mov", V(regs[k][d]), {V(ids[k][d])});
     }
     if (regs[2][d] >= 0) {
-      const int base = op3("mul", ids[1][d], V(hiddenWord(hidden::kLocalSize + static_cast<int>(d))));
-      const int off = hiddenWord(hidden::kGlobalOffset + static_cast<int>(d));
+      const int base = op3("mul", ids[1][d], V(word(hidden::kLocalSize + static_cast<int>(d))));
+      const int off = word(hidden::kGlobalOffset + static_cast<int>(d));
       emit("add", V(regs[2][d]), {V(op3("add", base, V(ids[0][d]))), V(off)});
     }
   }

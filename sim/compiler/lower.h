@@ -44,6 +44,7 @@ struct LoweredFunction {
   uint32_t frameBytes = 0;  // private arrays (allocas)
   bool usesFrame = false;   // r30 holds the frame pointer
   bool calls = false;       // contains `cal` (a subroutine must keep its r31)
+  bool dividesIds = false;  // the prologue reads the id division words (hidden::kIdLocal..)
   int divergentBranches = 0, uniformBranches = 0, yields = 0;
 };
 

@@ -1,6 +1,8 @@
 #include "runtime/cl_runtime.h"
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 
 namespace simt::runtime {
 
@@ -47,7 +49,7 @@ LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range
   if (ck.frameBytes > 0) k.data.resize(k.data.size() + privateBytes / 4, 0);
   // Params: one word per argument, then the hidden block.
   uint32_t localTop = (ck.staticLocalBytes + 15u) & ~15u;
-  k.params.assign(static_cast<size_t>(ck.hiddenBase + compiler::hidden::kWords), 0);
+  k.params.assign(static_cast<size_t>(ck.hiddenBase + ck.hiddenWords), 0);
   for (size_t i = 0; i < args.size(); ++i) {
     const auto& p = ck.args[i];
     const auto& a = args[i];
@@ -82,6 +84,32 @@ LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range
   }
   k.params[static_cast<size_t>(h + hd::kPrivateBase)] = privateBase;
   k.params[static_cast<size_t>(h + hd::kLinear)] = isLinear(range) ? 1 : 0;
+  if (ck.hiddenWords >= hd::kWordsWithIds) {
+    // The prologue's divisions (docs/compiler.md, "Launch ABI"): %tid / local size x, whose
+    // quotient is below local y * z, then / local size y; %ctaid / groups x, then / groups y.
+    const uint64_t local = uint64_t{range.local[1]} * range.local[2], tail = uint64_t{groups[1]} * groups[2];
+    const struct {
+      int word;
+      uint32_t divisor;
+      uint64_t maxDividend;
+      const char* what;
+    } divisions[4] = {{hd::kIdLocal, range.local[0], uint64_t{threads} - 1, "local id"},
+                      {hd::kIdLocal + 2, range.local[1], local - 1, "local id"},
+                      {hd::kIdGroup, groups[0], groups[0] * tail - 1, "group id"},
+                      {hd::kIdGroup + 2, groups[1], tail - 1, "group id"}};
+    for (const auto& dv : divisions) {
+      std::optional<hd::IdDivision> m;
+      if (dv.maxDividend <= UINT32_MAX) m = hd::idDivision(dv.divisor, static_cast<uint32_t>(dv.maxDividend));
+      if (!m) {
+        throw LaunchError("kernel '" + ck.name + "': the work-item " + dv.what + " prologue cannot divide " +
+                          std::to_string(dv.maxDividend + 1) + " linear ids by " + std::to_string(dv.divisor) +
+                          " exactly with a 32-bit multiply (at most 32,768 work-groups in a 2-D or 3-D range are "
+                          "always possible)");
+      }
+      k.params[static_cast<size_t>(h + dv.word)] = m->multiplier;
+      k.params[static_cast<size_t>(h + dv.word + 1)] = m->shift;
+    }
+  }
   if (ck.variant == "linear" && !isLinear(range)) {
     throw LaunchError("kernel '" + ck.name + "' was compiled for a linear range; this one is not");
   }

@@ -631,6 +631,134 @@ TEST(Compiler, ThreeDimensionalRange) {
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// The work-item id prologue of 2-D and 3-D ranges (docs/compiler.md, "Launch ABI"): every id
+// function against the host's decomposition of the range, for sizes that are not powers of
+// two, sizes 1, the largest work-group of the core and many groups.
+
+struct IdRange {
+  const char* global;
+  const char* local;
+};
+
+void expectWorkItems(const IdRange& ir, Eng e) {
+  SCOPED_TRACE(std::string("--global ") + ir.global + " --local " + ir.local + " on " + engName(e));
+  const rt::NDRange r = rt::parseRange(ir.global, ir.local, rt::DeviceLimits{}.maxThreadsPerGroup);
+  const uint32_t n = r.global[0] * r.global[1] * r.global[2];
+  Launch l{"work_items.cl", "", ir.global, ir.local,
+           {"buf:ids:" + std::to_string(9 * n) + "=const:-1", "buf:sizes:10"}};
+  l.engine = e;
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  EXPECT_EQ(o.ck.hiddenWords, cc::hidden::kWordsWithIds);
+  const auto ids = o.buf("ids");
+  ASSERT_EQ(ids.size(), size_t{9} * n);
+  int wrong = 0;
+  for (uint32_t i = 0; i < n && wrong < 5; ++i) {
+    const uint32_t g[3] = {i % r.global[0], i / r.global[0] % r.global[1], i / r.global[0] / r.global[1]};
+    for (int d = 0; d < 3; ++d) {
+      const int32_t want[3] = {static_cast<int32_t>(g[d] % r.local[d]), static_cast<int32_t>(g[d] / r.local[d]),
+                               static_cast<int32_t>(g[d])};
+      for (int f = 0; f < 3; ++f) {
+        const int32_t got = ids[9 * i + 3 * f + d];
+        if (got == want[f]) continue;
+        ++wrong;
+        ADD_FAILURE() << (f == 0 ? "get_local_id(" : f == 1 ? "get_group_id(" : "get_global_id(") << d
+                      << ") of work-item (" << g[0] << ", " << g[1] << ", " << g[2] << "): " << got << ", not "
+                      << want[f];
+      }
+    }
+  }
+  std::vector<int32_t> sizes = {r.dims};
+  for (const auto* v : {&r.global, &r.local}) {
+    for (int d = 0; d < 3; ++d) sizes.push_back(static_cast<int32_t>((*v)[d]));
+  }
+  for (int d = 0; d < 3; ++d) sizes.push_back(static_cast<int32_t>(r.global[d] / r.local[d]));
+  EXPECT_EQ(o.buf("sizes"), sizes);
+}
+
+const IdRange kIdRanges[] = {
+    {"9,10,7", "3,5,7"},    // odd sizes: 105 work-items in 3 x 2 x 1 groups
+    {"1,6", "1,3"},         // size 1 in x
+    {"5,1,3", "1,1,3"},     // sizes 1 in x and y of the group, in y of the range
+    {"3,5", "3,5"},         // one group: the group ids are 0
+    {"16,32", "16,16"},     // the largest work-group of the core (256)
+    {"45,34", "15,17"},     // 255 work-items, sizes neither even nor powers of two
+    {"14,9,10", "2,3,1"},   // 3-D, 7 x 3 x 10 groups
+    {"7,11,13", "1,1,1"},   // 1,001 groups of one work-item
+};
+
+class WorkItemIds : public ::testing::TestWithParam<Eng> {};
+
+TEST_P(WorkItemIds, EveryIdFunctionMatchesTheHostForOddAndOneSizes) {
+  for (const IdRange& ir : kIdRanges) expectWorkItems(ir, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Compiler, WorkItemIds, ::testing::Values(Eng::Model, Eng::Rtl),
+                         [](const auto& info) { return std::string(engName(info.param)); });
+
+// Many groups: 10,500 (7 x 30 x 50) of 6 work-items, the group id divided by 7 (model only:
+// the dividends of the core's smaller launches are the same kind of number).
+TEST(WorkItemIdsModel, ManyGroupsIn3D) { expectWorkItems({"21,60,50", "3,2,1"}, Eng::Model); }
+
+TEST(WorkItemIdsModel, TheReciprocalsAreExactForEveryDividendOfTheBound) {
+  // Every divisor and dividend bound up to 1,100 (the work-group sizes), every dividend.
+  for (uint32_t d = 1; d <= 1100; ++d) {
+    for (uint32_t nmax : {d - 1, d, 2 * d + 1, 255u, 1023u, 1100u}) {
+      const auto m = cc::hidden::idDivision(d, nmax);
+      ASSERT_TRUE(m) << d << " " << nmax;
+      ASSERT_LT(m->shift, 32u);
+      for (uint32_t n = 0; n <= nmax; ++n) {
+        ASSERT_LT(uint64_t{n} * m->multiplier, uint64_t{1} << 32) << d << " " << n;
+        ASSERT_EQ((n * m->multiplier) >> m->shift, n / d) << d << " " << n;
+      }
+    }
+  }
+  // The bound the runtime relies on: below 2^15, a pair exists for every divisor (exact for
+  // every dividend: checked for a sample of divisors).
+  for (uint32_t d = 1; d <= 32768; ++d) {
+    const auto m = cc::hidden::idDivision(d, 32767);
+    ASSERT_TRUE(m) << d;
+    if (d % 997 != 1 && d != 3 && d != 7 && d != 32767) continue;
+    for (uint32_t n = 0; n <= 32767; ++n) ASSERT_EQ((n * m->multiplier) >> m->shift, n / d) << d << " " << n;
+  }
+  EXPECT_FALSE(cc::hidden::idDivision(7, 65535));  // beyond it some divisors have none
+  EXPECT_FALSE(cc::hidden::idDivision(0, 1));
+}
+
+TEST(WorkItemIdsModel, ALaunchBeyondTheBoundIsRefused) {
+  // 7 x 9,363 groups of one work-item: %ctaid / 7 for dividends up to 65,540 has no 32-bit
+  // multiplier; the runtime says so instead of computing wrong ids.
+  const auto ck = cc::compileFile(kernelPath("ids2d.cl"), {});
+  std::vector<rt::Buffer> bufs;
+  const std::vector<rt::KernelArg> args = {rt::parseArg("buf:out:65541", bufs)};
+  try {
+    rt::buildLaunch(ck, rt::parseRange("7,9363", "1,1", 256), args, bufs, {});
+    ADD_FAILURE() << "no LaunchError";
+  } catch (const rt::LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot divide 65541 linear ids by 7"), std::string::npos) << e.what();
+  }
+  // Within the bound with powers of two (a shift), any number of groups is exact.
+  EXPECT_NO_THROW(rt::buildLaunch(ck, rt::parseRange("8,8000", "1,1", 256), args, bufs, {}));
+}
+
+// The prologue is short: a 2-D kernel whose body is a few instructions runs about 40
+// warp-instructions per warp (1,000 with the division loops it replaced), straight-line.
+TEST(WorkItemIdsModel, ThePrologueOfA2DKernelIsShort) {
+  Launch l{"ids2d.cl", "", "32,8", "16,4", {"buf:out:256"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto out = o.buf("out");
+  for (int y = 0; y < 8; ++y) {
+    for (int x = 0; x < 32; ++x) EXPECT_EQ(out[y * 32 + x], x % 16 + 16 * (y % 4) + 256 * (x / 16) + 4096 * (y / 4));
+  }
+  EXPECT_LE(o.ck.stats.instructions, 60) << o.ck.assembly;
+  const uint64_t warps = 4 * 2;  // 2 x 2 groups of 64 work-items
+  EXPECT_LE(o.res.run.instructions, 60 * warps) << o.res.run.instructions;
+  EXPECT_EQ(o.ck.assembly.find("bra L"), o.ck.assembly.rfind("bra L")) << "one branch (the linear test), no loop\n"
+                                                                         << o.ck.assembly;
+}
+
 class LockKernels : public ::testing::TestWithParam<Eng> {};
 
 TEST_P(LockKernels, HashTableWithPerBucketLocks) {
@@ -807,6 +935,7 @@ std::vector<Launch> allLaunches() {
     {"stencil.cl", "", "128", "32", {"buf:in:128=rand:35", "buf:out:128=const:7", "i32:100"}},
     {"atomics.cl", "", "32", "32", {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32", "buf:u:4:u32=list:0xffffffff,7,0,0"}},
     {"range3d.cl", "", "4,3,2", "2,3,1", {"buf:ids:144"}},
+    {"work_items.cl", "", "9,10,7", "3,5,7", {"buf:ids:5670=const:-1", "buf:sizes:10"}},
     {"hash_table.cl", "", "128", "64", {"buf:locks:5", "buf:count:5", "buf:sum:5", "i32:5"}},
     {"ordered_append.cl", "", "64", "64", {"buf:log:64", "buf:count:1", "buf:seen:65"}},
     {"flag_poll.cl", "", "32", "32", {"buf:flag:1", "buf:data:1", "buf:out:32"}},
@@ -983,6 +1112,11 @@ TEST(Runtime, LinearVariantSkipsTheIdDivision) {
   const auto linear = cc::compileFile(kernelPath("vector_add.cl"), opt);
   EXPECT_EQ(linear.variant, "linear");
   EXPECT_LT(linear.stats.instructions + 20, generic.stats.instructions);
+  // The id division words only where the prologue reads them: a one-argument 1-D kernel of
+  // the linear variant fits the FPGA top's 16 param words (DevicePtyCli).
+  EXPECT_EQ(generic.hiddenWords, cc::hidden::kWordsWithIds);
+  EXPECT_EQ(linear.hiddenWords, cc::hidden::kWords);
+  EXPECT_EQ(cc::compileFile(kernelPath("call.cl"), opt).hiddenWords + 1, 16);
   std::vector<rt::Buffer> bufs;
   std::vector<rt::KernelArg> args;
   for (const char* a : {"buf:a:64=iota", "buf:b:64=iota", "buf:c:64", "i32:64"}) args.push_back(rt::parseArg(a, bufs));
