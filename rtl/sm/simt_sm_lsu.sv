@@ -14,7 +14,10 @@
 // Every lane's address is checked first (simt_sm_lsu_check): a faulting instruction has no
 // effect. Global accesses are coalesced (simt_sm_lsu_coalesce): one request per distinct
 // line, issued back to back with ids, up to 2^IdW outstanding, responses in any order and
-// scattered to their lanes as they come. A v4 access is four passes, element by element.
+// scattered to their lanes as they come. A v4 load is four passes, element by element (the
+// L1 merges a line's four); a v4 store gathers its group's four elements into one request
+// per line (GATHER: one register read a cycle), so write-through memory sees one write per
+// line, not four.
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
 // performs requests in the order it accepts them). Shared memory is simt_sm_lsu_shared.
 module simt_sm_lsu #(
@@ -104,7 +107,9 @@ module simt_sm_lsu #(
 
   simt_sm_pkg::lsu_state_e state_d, state_q;
   logic [31:0]             pend_d, pend_q;     // lanes still to request in this pass
-  logic [1:0]              elem_d, elem_q;     // v4 element of this pass
+  logic [1:0]              elem_d, elem_q;     // v4 element of this pass (a store: gathered)
+  logic [LineBytes-1:0]    st_be_d, st_be_q;   // a v4 store's request, gathered element by
+  logic [LineBytes*8-1:0]  st_data_d, st_data_q;  // element
   logic [IdW-1:0]          next_id_d, next_id_q;
   logic                    err_d, err_q;       // a response came back with an error
   simt_sm_pkg::fault_t     err_fault_d, err_fault_q;
@@ -115,6 +120,8 @@ module simt_sm_lsu #(
   simt_sm_pkg::cls_t cls;
   /* verilator lint_on UNUSEDSIGNAL */
   assign cls = simt_sm_pkg::classify(inst_i.op);
+  logic v4_store;
+  assign v4_store = cls.v4 && cls.store;
 
   // Each lane's address (v4: element 0's).
   logic [32*32-1:0] addr;
@@ -184,7 +191,8 @@ module simt_sm_lsu #(
     .elem_i      (elem_q),
     .v4_i        (cls.v4),
     .single_i    (cls.atom),
-    // v4 stores: the element's data register, read in READ; cas: the swap value (rc);
+    // v4 stores: the element's data register, read the cycle before (GATHER); cas: the swap
+    // value (rc);
     // else rb as latched in EXEC.
     .data_i      (cls.v4 ? rf_rdata_i : cls.cas ? opc_i : opb_i),
     .leader_o    (leader),
@@ -229,7 +237,7 @@ module simt_sm_lsu #(
     .req_i        (req_fire),
     .req_id_i     (next_id_q),
     .req_lanes_i  (group),
-    .req_elem_i   (elem_q),
+    .req_elem_i   (v4_store ? 2'd0 : elem_q),
     .req_line_i   (line_addr[31:OffW]),
     .out_o        (out),
     .rsp_i        (rsp_fire),
@@ -259,8 +267,8 @@ module simt_sm_lsu #(
   assign mem_req_we_o    = cls.store;
   assign mem_req_amo_o   = amo;
   assign mem_req_addr_o  = line_addr;
-  assign mem_req_be_o    = line_be;
-  assign mem_req_wdata_o = line_wdata;
+  assign mem_req_be_o    = v4_store ? st_be_q : line_be;
+  assign mem_req_wdata_o = v4_store ? st_data_q : line_wdata;
   assign mem_req_cmp_o   = opb_i[leader*32 +: 32];  // cas: rb is the compare value
   // A response that writes a register waits while another unit has the write port (or the
   // shared-memory unit writes); a store's answer is always taken.
@@ -292,7 +300,7 @@ module simt_sm_lsu #(
 
   // ---- Sequencing ---------------------------------------------------------------------------
   logic last_pass;
-  assign last_pass = !cls.v4 || elem_q == 2'd3;
+  assign last_pass = !cls.v4 || cls.store || elem_q == 2'd3;
   always_comb begin
     state_d     = state_q;
     pend_d      = pend_q;
@@ -302,6 +310,8 @@ module simt_sm_lsu #(
     err_fault_d = err_fault_q;
     err_warp_d  = err_warp_q;
     err_pc_d    = err_pc_q;
+    st_be_d     = st_be_q;
+    st_data_d   = st_data_q;
     sh_start    = 1'b0;
     alloc       = 1'b0;
     sent        = 1'b0;
@@ -346,24 +356,43 @@ module simt_sm_lsu #(
         end else if (slot_free) begin
           // A global instruction takes a slot of the in-flight table (else waits for one).
           alloc = 1'b1;
-          if (cls.v4 && cls.store) begin
-            rf_re_o = 1'b1;
-            state_d = simt_sm_pkg::LsRead;
+          if (v4_store) begin
+            rf_re_o   = 1'b1;  // element 0 of the first group
+            st_be_d   = '0;
+            st_data_d = '0;
+            state_d   = simt_sm_pkg::LsGather;
           end else begin
             state_d = simt_sm_pkg::LsGlobal;
           end
         end
       end
-      simt_sm_pkg::LsRead: state_d = simt_sm_pkg::LsGlobal;
+      simt_sm_pkg::LsGather: begin
+        // Element elem_q of every lane is on the read port: the leader's line's words of it
+        // join the request; the next element's register is read meanwhile.
+        st_be_d   = st_be_q | line_be;
+        st_data_d = st_data_q | line_wdata;
+        if (elem_q == 2'd3) begin
+          state_d = simt_sm_pkg::LsGlobal;
+        end else begin
+          elem_d   = elem_q + 2'd1;
+          rf_re_o  = 1'b1;
+          rf_reg_o = inst_i.rb + {3'd0, elem_d};
+        end
+      end
       simt_sm_pkg::LsGlobal: begin
         evt_stall_o = !req_fire && !rsp_fire;
-        if (pend_d == '0 && !last_pass) begin
-          // The next v4 element: every lane again (a store reads its data register first).
+        if (v4_store && req_fire && pend_d != '0) begin
+          // The next group of a v4 store: gather its four elements again.
+          elem_d    = '0;
+          rf_re_o   = 1'b1;
+          rf_reg_o  = inst_i.rb;
+          st_be_d   = '0;
+          st_data_d = '0;
+          state_d   = simt_sm_pkg::LsGather;
+        end else if (pend_d == '0 && !last_pass) begin
+          // The next element of a v4 load: every lane again.
           pend_d  = exec_i;
           elem_d  = elem_q + 2'd1;
-          rf_re_o = cls.store;
-          rf_reg_o = inst_i.rb + {3'd0, elem_d};
-          if (cls.store) state_d = simt_sm_pkg::LsRead;
         end else if (pend_d == '0) begin
           // Every request sent: the core goes on while the responses come.
           sent    = 1'b1;
@@ -409,6 +438,8 @@ module simt_sm_lsu #(
       state_q     <= simt_sm_pkg::LsIdle;
       pend_q      <= '0;
       elem_q      <= '0;
+      st_be_q     <= '0;
+      st_data_q   <= '0;
       next_id_q   <= '0;
       err_q       <= 1'b0;
       err_fault_q <= '0;
@@ -418,6 +449,8 @@ module simt_sm_lsu #(
       state_q     <= state_d;
       pend_q      <= pend_d;
       elem_q      <= elem_d;
+      st_be_q     <= st_be_d;
+      st_data_q   <= st_data_d;
       next_id_q   <= next_id_d;
       err_q       <= err_d;
       err_fault_q <= err_fault_d;
@@ -441,6 +474,8 @@ module simt_sm_lsu #(
         else $error("sm lsu: a response's register write while the port is taken");
       assert (!(mem_req_valid_o && (cls.shared || (cls.atom && group != (32'd1 << leader)))))
         else $error("sm lsu: a request that mixes lanes of an atomic, or a shared access");
+      assert (!(mem_req_valid_o && v4_store && st_be_q == '0))
+        else $error("sm lsu: a v4 store's request without its gathered words");
     end
   end
 `endif

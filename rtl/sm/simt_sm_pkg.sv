@@ -84,11 +84,11 @@ package simt_sm_pkg;
     LnIdle, LnWarp, LnDu, LnBu, LnSh
   } launch_state_e;
 
-  // The load/store unit: check every lane's address (CHECK), read a v4 store's data register
-  // (READ), request lines and collect responses (GLOBAL), the shared-memory unit's turn
-  // (SHARED).
+  // The load/store unit: check every lane's address (CHECK), gather a v4 store's four data
+  // registers for its next line (GATHER), request lines (GLOBAL), the shared-memory unit's
+  // turn (SHARED).
   typedef enum logic [2:0] {
-    LsIdle, LsCheck, LsRead, LsGlobal, LsShared
+    LsIdle, LsCheck, LsGather, LsGlobal, LsShared
   } lsu_state_e;
 
   // The control unit: barrier request, divergence-unit step, an exit's barrier request,

@@ -701,9 +701,15 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   o = run(Op::AtomGlobal, 0x000000FFu, 0, timing(10, 0, 0));
   EXPECT_EQ(o.requests.size(), 8u);
   EXPECT_EQ(o.cycles, 1 + 1 + 8 + 10);
-  // v4: four passes of 8 lines (16 bytes a lane).
+  // v4 loads: four passes of 16 lines (16 bytes a lane).
   o = run(Op::LdGlobalV4, 0xFFFFFFFFu, 16, next);
   EXPECT_EQ(o.requests.size(), 4u * 16u);
+  // v4 stores: one request per line with all four elements of its two lanes, each line
+  // gathered in 4 cycles (one data register a cycle) and sent in the fifth.
+  o = run(Op::StGlobalV4, 0xFFFFFFFFu, 16, next);
+  EXPECT_EQ(o.requests.size(), 16u);
+  for (const auto& rq : o.requests) EXPECT_EQ(rq.be, 0xFFFFFFFFull);
+  EXPECT_EQ(o.doneCycles, 1 + 1 + 16 * (4 + 1));
   // Shared, 8 banks: 32 consecutive words are 4 rounds; a stride of 8 words puts every lane on
   // one bank (16 lanes: 16 rounds); every lane on one word is a broadcast (1 round).
   o = run(Op::LdShared, 0xFFFFFFFFu, 4, next);

@@ -79,13 +79,39 @@ void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
   const uint8_t amo = !acc.atom ? 0 : acc.cas ? 8 : static_cast<uint8_t>(in.sub + 1);
   auto addr = [&](int l) { return (in.immB ? 0u : base[static_cast<size_t>(l)]) + in.imm; };
   auto line = [&](int l) { return addr(l) & ~(cfg_.lineBytes - 1); };
+  if (acc.v4 && acc.store) {
+    // One request per line with all four elements of its lanes (the RTL gathers them).
+    uint32_t pend = in.exec;
+    while (pend) {
+      const int leader = lowest(pend);
+      MemRequest rq;
+      rq.write = true;
+      rq.addr = line(leader);
+      rq.wdata.assign(lineWords, 0);
+      for (int l = leader; l < 32; ++l) {
+        if (!((pend >> l) & 1u) || line(l) != rq.addr) continue;
+        rq.lanes |= 1u << l;
+        for (int e = 0; e < 4; ++e) {
+          const uint32_t w = (((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e)) & (lineWords - 1);
+          rq.be |= 0xFull << (4 * w);
+          rq.wdata[w] = regs[static_cast<size_t>((in.rb + e) & 31)][static_cast<size_t>(l)];
+        }
+      }
+      pend &= ~rq.lanes;
+      for (uint32_t w = 0; w < lineWords; ++w) {
+        if ((rq.be >> (4 * w)) & 1u) global_[rq.addr / 4 + w] = rq.wdata[w];
+      }
+      res.requests.push_back(std::move(rq));
+    }
+    return;
+  }
   for (int e = 0; e < (acc.v4 ? 4 : 1); ++e) {
     auto word = [&](int l) {
       const uint32_t w = acc.v4 ? ((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e) : addr(l) >> 2;
       return w & (lineWords - 1);
     };
-    // v4 stores: the element's data register when the pass starts; cas: the swap value.
-    const auto data = acc.v4 ? regs[static_cast<size_t>((in.rb + e) & 31)] : acc.cas ? opc : opb;
+    // cas: the swap value.
+    const auto data = acc.cas ? opc : opb;
     const int reg = (in.rd + e) & 31;
     uint32_t pend = in.exec;
     while (pend) {

@@ -1,9 +1,10 @@
 // Golden model of simt_sm_lsu, the SM core's load/store unit: one warp memory instruction
 // (ld/st global and shared, v4, atomics and cas). Every executing lane's address is checked
 // first (a faulting instruction has no effect). Global accesses are coalesced as the RTL
-// does: per v4 element, the lowest lane still to request and every other lane in its line
-// form one request (store words merged in ascending lane order), atomics one request per
-// lane in ascending lane order; the memory performs requests in the order they are issued.
+// does: per v4 element of a load, the lowest lane still to request and every other lane in
+// its line form one request (store words merged in ascending lane order; a v4 store's
+// request carries all four elements of its lanes), atomics one request per lane in
+// ascending lane order; the memory performs requests in the order they are issued.
 // Shared accesses are served in rounds: every waiting lane whose bank no lower waiting lane
 // uses for another word. The same transactions as the RTL: a test drives one random stream
 // into both and compares the port's requests (in order), the register writes (as a set:
