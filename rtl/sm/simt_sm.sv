@@ -1078,7 +1078,8 @@ module simt_sm #(
         else $error("sm: issued warp %0d is not resident", de_w);
       assert ($onehot0({exe_rf_we != '0, lsu_rf_we != '0,
                         fpu_rf_we != '0, ctl_rf_we != '0}))
-        else $error("sm: two register-file writers in one cycle");
+        else $error("sm: two register-file writers in one cycle (exe %h lsu %h fpu %h ctl %h)",
+                    exe_rf_we, lsu_rf_we, fpu_rf_we, ctl_rf_we);
       // The write data are ORed: no unit drives data next to another's write.
       if (lsu_rf_we == '0) assert (lsu_rf_wdata == '0)
         else $error("sm: load/store unit write data without a write");

@@ -481,9 +481,13 @@ module simt_sm_control #(
         else $error("sm: bottom sleep of a thread that is not in the section");
       assert (!(cmd_i.exec && state_q != simt_sm_pkg::CtIdle))
         else $error("sm control: an instruction in EXEC while busy");
-      assert ($onehot0({cmd_i.exec, cmd_i.lsu_done, wake_i, launch_wake_i, launch_du_i,
-                        launch_bu_i}))
-        else $error("sm control: two commands in one cycle");
+      // The launch's wake comes with its barrier-unit request, which the unit refuses while it
+      // wakes (the request is made again after the wake).
+      assert ($onehot0({cmd_i.exec, cmd_i.lsu_done, wake_i, launch_wake_i || launch_bu_i, launch_du_i}))
+        else $error("sm control: two commands in one cycle (exec %b lsu_done %b wake %b launch wake %b du %b bu %b)",
+                    cmd_i.exec, cmd_i.lsu_done, wake_i, launch_wake_i, launch_du_i, launch_bu_i);
+      assert (!launch_wake_i || (launch_bu_i && !bu_ready_i))
+        else $error("sm control: a launch's wake without its refused barrier-unit request");
       assert (!((launch_du_i || launch_bu_i) && state_q != simt_sm_pkg::CtIdle))
         else $error("sm control: a launch request while busy");
     end
