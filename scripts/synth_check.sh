@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 mkdir -p build/synth-check
 
 declare -A PARAMS=(
-  [simt_fpga_top]="-set NumWarps 1 -set NumCtas 1 -set NumBarSlots 4 -set ImemDepth 256 -set SharedWords 256 -set ParamWords 16 -set DataWords 1024"
+  [simt_fpga_top]="-set NumWarps 1 -set NumCtas 1 -set NumBarSlots 4 -set ImemDepth 256 -set SharedWords 256 -set ParamWords 64 -set DataWords 1024"
   # The load/store unit's crossbars (32 lanes to 32 banks, 32 lanes to a 64-byte line) take
   # Yosys 10 minutes at the core's defaults: checked at the FPGA top's geometry.
   [simt_sm_lsu_shared]="-set NumCtas 1 -set SharedWords 256 -set Banks 4"

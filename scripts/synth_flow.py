@@ -90,7 +90,7 @@ CONFIGS = [
     # The SM core in its FPGA top (host port, data memory), on its own pins: no shell.
     ("fpga_top_1x1", "simt_fpga_top",
      {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256, "SharedWords": 256,
-      "ParamWords": 16, "DataWords": 1024},
+      "ParamWords": 64, "DataWords": 1024},
      "the whole core, smallest: 1 CTA x 1 warp (32 lanes), 4 barrier slots"),
 ]
 
@@ -233,7 +233,7 @@ ECP5_SHELL_LPF = os.path.join(ROOT, "constraints", "ecp5_shell.lpf")
 OVERFULL = 1.2   # hierarchical synthesis above this share of the device: not flattened
 # The core at its smallest (1 CTA x 1 warp, 32 lanes, 4 barrier slots), as in fpga_top_1x1.
 CORE_1X1 = {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256,
-            "SharedWords": 256, "ParamWords": 16, "DataWords": 1024}
+            "SharedWords": 256, "ParamWords": 64, "DataWords": 1024}
 # Board tops: their pins and the configurations `make bitstream BOARD=...` may build.
 BOARDS = {"ulx3s": {"top": "simt_ulx3s_top",
                     "lpf": os.path.join(ROOT, "constraints", "ulx3s.lpf"),

@@ -27,7 +27,7 @@ module simt_fpga_top #(
   parameter int QueueDepth  = 16,
   parameter int NumBarSlots = 4,
   parameter int ImemDepth   = 256,
-  parameter int ParamWords  = 16,
+  parameter int ParamWords  = 64,    // an OpenCL kernel: its arguments and 15-23 hidden words
   parameter int SharedWords = 256,
   parameter int DataWords   = 2048,
   parameter int SharedBanks = 4,    // shared-memory banks: a 32 x 4 crossbar, not 32 x 32

@@ -9,7 +9,7 @@ module simt_fpga_uart_top #(
   parameter int QueueDepth  = 16,
   parameter int NumBarSlots = 4,
   parameter int ImemDepth   = 256,
-  parameter int ParamWords  = 16,
+  parameter int ParamWords  = 64,
   parameter int SharedWords = 256,
   parameter int DataWords   = 2048,
   parameter int LineBytes   = 16,

@@ -31,7 +31,7 @@ module simt_sm #(
   parameter int QueueDepth  = simt_pkg::QueueDepth,
   parameter bit DequeMode   = 1'b1,
   parameter int NumBarSlots = simt_pkg::NumBarSlots,
-  parameter int ImemDepth   = 1024,                  // 64-bit instructions
+  parameter int ImemDepth   = 4096,                  // 64-bit instructions
   parameter int ParamWords  = 64,
   parameter int SharedWords = 1024,                  // 32-bit words per resident CTA
   parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)

@@ -45,7 +45,7 @@ struct DeviceGeometry {
   int residentCtas = 2;
   int queueDepth = 16;
   int imemWords = 256;
-  int paramWords = 16;
+  int paramWords = 64;
   uint32_t sharedBytes = 1024;
   int dataWords = 2048;
   bool fpLanes = false;  // HasFpu: 0 in the FPGA top

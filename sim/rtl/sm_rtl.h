@@ -20,7 +20,7 @@ struct CoreGeometry {
   static constexpr int kWarpSlots = 8;
   static constexpr int kResidentCtas = 4;
   static constexpr int kQueueDepth = 32;
-  static constexpr int kImemWords = 1024;
+  static constexpr int kImemWords = 4096;
   static constexpr int kParamWords = 64;
   static constexpr int kSharedBytes = 4096;
   static constexpr size_t kLineBytes = 64;  // the memory port's line (simt_mem_pkg)

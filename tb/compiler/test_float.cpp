@@ -385,8 +385,9 @@ TEST(CompilerFloat, BlackScholesWithLibclcBuiltins) {
 // The RTL core has no FPU yet: an FP kernel stops with an illegal-instruction fault naming
 // its pc and source line (docs/isa.md "Status").
 // The RTL core's FP lanes (simt_sm_fpu) give the model's bits: saxpy, the reduction, the tiled
-// matrix product, the stencil, the n-body step and every operation on random bit patterns, on
-// the core and in lockstep with the model (every register compared).
+// matrix product, the stencil, the n-body step, Black-Scholes with libclc's built-ins and every
+// operation on random bit patterns, on the core and in lockstep with the model (every register
+// compared).
 TEST(CompilerFloat, KernelsOnTheRtlCoreGiveTheModelsBits) {
   struct Case {
     std::string file, global, local, out;
@@ -407,6 +408,10 @@ TEST(CompilerFloat, KernelsOnTheRtlCoreGiveTheModelsBits) {
       // Random bit patterns: NaNs, infinities, subnormals and all, through every operation.
       {"float_ops.cl", "32", "32", "f",
        {"buf:a:32=rand:1", "buf:b:32=rand:2", "buf:c:32=rand:3", "buf:f:1280:f32", "buf:k:1280=rand:9"}},
+      // libclc's log, exp and erfc: 1,186 instructions, in the core's 4,096-word code memory.
+      {"black_scholes.cl", "64", "32", "call",
+       {"buf:spot:64:f32=rand:12", "buf:strike:64:f32=rand:13", "buf:years:64:f32=rand:14", "buf:call:64:f32",
+        "buf:put:64:f32", "f32:0.04", "f32:0.3"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
