@@ -1,5 +1,7 @@
 #include "compiler/alias_opt.h"
 
+#include "compiler/analysis_managers.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -229,15 +231,8 @@ AliasOptStats optimiseForAliasFacts(Function& f, const AliasFacts& facts, bool v
   AliasOptStats stats;
   stateFacts(f, facts);
   PassBuilder pb;
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers am(pb);
+  FunctionAnalysisManager& fam = am.fam;
   {
     LoopInfo& li = fam.getResult<LoopAnalysis>(f);
     for (Loop* l : li.getLoopsInPreorder()) {

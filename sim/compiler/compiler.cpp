@@ -25,6 +25,7 @@
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 
 #include "compiler/access_metadata.h"
+#include "compiler/analysis_managers.h"
 #include "compiler/alias_opt.h"
 #include "compiler/divergence.h"
 #include "compiler/float_builtins.h"
@@ -167,22 +168,6 @@ void refuseRecursion(Module& m) {
     if (!f.isDeclaration() && state[&f] == 0) visit(&f);
   }
 }
-
-// The new pass manager's four analysis managers, registered with a pass builder and wired to
-// each other (destroyed in the reverse order, module first).
-struct AnalysisManagers {
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
-  explicit AnalysisManagers(PassBuilder& pb) {
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-  }
-};
 
 // Every call to a defined function is inlined (cal/ret is a later step), then the module is
 // optimised again, without vectorisation or unrolling.

@@ -18,6 +18,7 @@
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include "compiler/analysis_managers.h"
 #include "compiler/builtins.h"
 
 #ifndef SIMT_LIBCLC_DEFAULT
@@ -372,15 +373,8 @@ void scalarizeVectorLoads(Module& m) {
   mapVectorLoadsAndStores(m);
   splitVectorBuiltins(m);
   PassBuilder pb;
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers am(pb);
+  FunctionAnalysisManager& fam = am.fam;
   // LLVM's Scalarizer splits every vector operation, phi and select into its elements and
   // leaves loads and stores whole (with extractelement/insertelement at their edges), so the
   // lowering meets vectors only in memory accesses and element moves. Variable indices

@@ -18,6 +18,7 @@
 #include "compiler/range_expr.h"
 #include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
+#include "cl_engines.h"
 #include "runtime/alias_check.h"
 #include "runtime/cl_runtime.h"
 
@@ -499,19 +500,8 @@ TEST(AliasRandom, VariantsAgreeWithTheHost) {
 
 // ---- The variants on the core and in lockstep co-simulation
 
-rt::Engine rtlEngine() {
-  return [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-    simt::rtl::SmRtl core(k, c);
-    return core.run();
-  };
-}
-
-rt::Engine cosimEngine() {
-  return [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-    simt::cosim::Cosim co(k, c);
-    return co.run();
-  };
-}
+rt::Engine rtlEngine() { return simt::cltest::engineFor(simt::cltest::Eng::Rtl); }
+rt::Engine cosimEngine() { return simt::cltest::engineFor(simt::cltest::Eng::Cosim); }
 
 TEST(AliasVariants, OnTheCoreAndInCosimTheyMatchTheConservativeResults) {
   for (int d : {0, 1, 3, 4, -2, 100}) {

@@ -19,6 +19,7 @@
 #include "compiler/compiler.h"
 #include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
+#include "cl_engines.h"
 #include "runtime/cl_runtime.h"
 
 namespace {
@@ -29,26 +30,9 @@ using simt::model::RunStatus;
 
 std::string kernelPath(const std::string& name) { return std::string(SIMT_CL_KERNEL_DIR) + "/" + name; }
 
-enum class Eng { Model, Rtl, Cosim };
-
-rt::Engine engineFor(Eng e) {
-  switch (e) {
-    case Eng::Model: return rt::modelEngine();
-    case Eng::Rtl:
-      return [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-        simt::rtl::SmRtl core(k, c);
-        return core.run();
-      };
-    case Eng::Cosim:
-      return [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-        simt::cosim::Cosim co(k, c);
-        return co.run();
-      };
-  }
-  return rt::modelEngine();
-}
-
-const char* engName(Eng e) { return e == Eng::Model ? "model" : e == Eng::Rtl ? "rtl" : "cosim"; }
+using simt::cltest::Eng;
+using simt::cltest::engineFor;
+using simt::cltest::engName;
 
 struct Launch {
   std::string file, kernel, global, local;

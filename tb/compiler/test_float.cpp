@@ -16,6 +16,7 @@
 #include "compiler/compiler.h"
 #include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
+#include "cl_engines.h"
 #include "runtime/cl_runtime.h"
 
 namespace {
@@ -40,13 +41,7 @@ float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0
 struct FloatRun {
   cc::CompiledKernel ck;
   rt::LaunchResult res;
-  std::vector<uint32_t> words(const std::string& name) const {
-    for (const auto& b : res.buffers) {
-      if (b.name == name) return b.words;
-    }
-    ADD_FAILURE() << "no buffer " << name;
-    return {};
-  }
+  std::vector<uint32_t> words(const std::string& name) const { return simt::cltest::bufferWords(res.buffers, name); }
   std::vector<float> floats(const std::string& name) const {
     std::vector<float> f;
     for (uint32_t w : words(name)) f.push_back(floatOf(w));
@@ -54,7 +49,7 @@ struct FloatRun {
   }
 };
 
-enum class On { Model, Rtl, Cosim };
+using On = simt::cltest::Eng;
 
 FloatRun launch(const std::string& file, const std::string& global, const std::string& local,
            const std::vector<std::string>& argSpecs, On on = On::Model) {
@@ -68,19 +63,7 @@ FloatRun launch(const std::string& file, const std::string& global, const std::s
   const rt::NDRange range = rt::parseRange(global, local, limits.maxThreadsPerGroup);
   simt::model::RunConfig cfg;
   cfg.maxCycles = 20'000'000;
-  rt::Engine engine = rt::modelEngine();
-  if (on == On::Rtl) {
-    engine = [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-      simt::rtl::SmRtl core(k, c);
-      return core.run();
-    };
-  } else if (on == On::Cosim) {
-    engine = [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-      simt::cosim::Cosim both(k, c);
-      return both.run();
-    };
-  }
-  r.res = rt::launch(r.ck, range, args, buffers, cfg, engine, limits);
+  r.res = rt::launch(r.ck, range, args, buffers, cfg, simt::cltest::engineFor(on), limits);
   return r;
 }
 

@@ -15,6 +15,7 @@
 #include "compiler/compiler.h"
 #include "cosim/cosim.h"
 #include "rtl/sm_rtl.h"
+#include "cl_engines.h"
 #include "runtime/cl_runtime.h"
 
 namespace {
@@ -23,27 +24,9 @@ namespace cc = simt::compiler;
 namespace rt = simt::runtime;
 using simt::model::RunStatus;
 
-enum class Eng { Model, Rtl, Cosim };
-
-const char* engName(Eng e) { return e == Eng::Model ? "model" : e == Eng::Rtl ? "rtl" : "cosim"; }
-
-rt::Engine engineFor(Eng e) {
-  switch (e) {
-    case Eng::Model:
-      return rt::modelEngine();
-    case Eng::Rtl:
-      return [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-        simt::rtl::SmRtl core(k, c);
-        return core.run();
-      };
-    case Eng::Cosim:
-      return [](const simt::assembler::Kernel& k, const simt::model::RunConfig& c) {
-        simt::cosim::Cosim both(k, c);
-        return both.run();
-      };
-  }
-  return rt::modelEngine();
-}
+using simt::cltest::Eng;
+using simt::cltest::engineFor;
+using simt::cltest::engName;
 
 struct Launch {
   std::string file, global, local;
@@ -56,13 +39,7 @@ struct Launch {
 struct Outcome {
   cc::CompiledKernel ck;
   rt::LaunchResult res;
-  std::vector<uint32_t> words(const std::string& name) const {
-    for (const auto& b : res.buffers) {
-      if (b.name == name) return b.words;
-    }
-    ADD_FAILURE() << "no buffer " << name;
-    return {};
-  }
+  std::vector<uint32_t> words(const std::string& name) const { return simt::cltest::bufferWords(res.buffers, name); }
 };
 
 cc::CompiledKernel compile(const std::string& file, int maxRegisters = 31,

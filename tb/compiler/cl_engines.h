@@ -1,0 +1,46 @@
+// The engines the compiler's tests run kernels on (the ISA model, the verilated core, both in
+// lockstep) and a buffer's words after a run: shared by tb/compiler's test files.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cosim/cosim.h"
+#include "rtl/sm_rtl.h"
+#include "runtime/cl_runtime.h"
+
+namespace simt::cltest {
+
+enum class Eng { Model, Rtl, Cosim };
+
+inline const char* engName(Eng e) { return e == Eng::Model ? "model" : e == Eng::Rtl ? "rtl" : "cosim"; }
+
+inline runtime::Engine engineFor(Eng e) {
+  switch (e) {
+    case Eng::Model: return runtime::modelEngine();
+    case Eng::Rtl:
+      return [](const assembler::Kernel& k, const model::RunConfig& c) {
+        rtl::SmRtl core(k, c);
+        return core.run();
+      };
+    case Eng::Cosim:
+      return [](const assembler::Kernel& k, const model::RunConfig& c) {
+        cosim::Cosim both(k, c);
+        return both.run();
+      };
+  }
+  return runtime::modelEngine();
+}
+
+// The words of buffer `name` (a test failure if there is none).
+inline std::vector<uint32_t> bufferWords(const std::vector<runtime::Buffer>& buffers, const std::string& name) {
+  for (const auto& b : buffers) {
+    if (b.name == name) return b.words;
+  }
+  ADD_FAILURE() << "no buffer " << name;
+  return {};
+}
+
+}  // namespace simt::cltest
