@@ -23,8 +23,10 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
     Rng prioRng(seed ^ 0x9e3779b97f4a7c15ull);  // its own stream: the programs stay as they were
+    Rng fpRng(seed ^ 0x5f3759df00f1ull);          // FP runs (issue #24), likewise
     for (int i = 0; i < kProgramsPerSeed * lengthScale(); ++i) {
-      const std::string src = randomKernel(rng);
+      // Every other program has FP runs: several FP instructions of several warps in flight.
+      const std::string src = i % 2 == 1 ? randomKernel(rng, fpRng) : randomKernel(rng);
       const auto k = assembler::assemble(src, "random.s");
       nested += static_cast<uint64_t>(std::distance(std::sregex_iterator(src.begin(), src.end(), innerTop),
                                                     std::sregex_iterator()));
