@@ -272,6 +272,7 @@ module simt_sm #(
   logic [WarpW-1:0]          lsu_fault_warp, l1_lookup_warp;
   logic [AddrW-1:0]          lsu_fault_pc;
   logic                      lsu_err_pending, lsu_quiet, lsu_rf_late, lsu_wb_wait;
+  logic                      lsu_sh_we;  // a shared load writes (MEM): the FP unit waits
   logic                      lsu_de_hazard, de_hazard, de_membar;
   logic [31:0]               de_regs;
   logic [NumWarps-1:0]       lsu_freed, lsu_warp_busy, sb_wait;
@@ -644,6 +645,7 @@ module simt_sm #(
     .rf_late_o          (lsu_rf_late),
     .rf_busy_i          (rf_busy_core),
     .wb_wait_o          (lsu_wb_wait),
+    .sh_we_o            (lsu_sh_we),
     .sh_clr_i           (launch_sh_we),
     .sh_clr_addr_i      (launch_sh_waddr),
     .mem_req_valid_o    (lsu_mem_req_valid),
@@ -794,7 +796,9 @@ module simt_sm #(
       .rf_waddr_o   (fpu_rf_waddr),
       .rf_wdata_o   (fpu_rf_wdata),
       .rf_late_o    (fpu_rf_late),
-      .rf_busy_i    ((exe_rf_we | ctl_rf_we) != '0),
+      // A shared load's write (MEM) takes the port as EXEC's does; a global load's late
+      // response waits for the FP unit's write instead (rf_busy_core).
+      .rf_busy_i    ((exe_rf_we | ctl_rf_we) != '0 || lsu_sh_we),
       .wb_wait_o    (fpu_wb_wait),
       .pred_we_o    (fpu_pred_we),
       .pred_wdata_o (fpu_pred_wdata)
@@ -807,7 +811,7 @@ module simt_sm #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic unused_de_fpu;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_de_fpu  = de_fpu ^ de_fpu_ds;
+    assign unused_de_fpu  = de_fpu ^ de_fpu_ds ^ lsu_sh_we;
     assign fpu_warp_busy  = '0;
     assign fpu_freed      = 1'b0;
     assign fpu_rf_late    = 1'b0;

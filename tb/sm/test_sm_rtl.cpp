@@ -585,6 +585,24 @@ TEST(SmRtl, PipelinedFpInstructionsRunAlongsideADivision) {
   }
 }
 
+// An FP result never takes the write port from a shared load (which writes in MEM, like
+// EXEC in EXEC): 8 warps interleave FP instructions and shared loads, a division among them,
+// in lockstep with the model (the core asserts one writer per cycle). nbody's local tiles
+// met this first (CompilerFloat.KernelsOnTheRtlCoreGiveTheModelsBits).
+TEST(SmRtl, FpResultsWaitWhileASharedLoadWrites) {
+  std::string src = ".launch ctas=1 threads=256\n.shared 1024\n.text\nmov r1, %tid\nshl r5, r1, 2\n"
+                    "st.shared [r5], r1\nfcvt.f32.s32 r2, r1\nfdiv r3, r2, 3.0\n";
+  for (int i = 0; i < 8; ++i) {
+    src += "fmul r" + std::to_string(6 + i) + ", r2, 1.5\nld.shared r4, [r5]\nfadd r" + std::to_string(14 + i) +
+           ", r2, r2\nld.shared r4, [r5]\n";
+  }
+  src += "fadd r30, r3, r3\nexit\n";
+  const auto k = assembler::assemble(src, "inline.s");
+  const RunResult c = cosim::Cosim(k, RunConfig{}).run();
+  ASSERT_EQ(c.status, RunStatus::Ok) << c.message;
+  EXPECT_GE(c.stats.at("cosim_memory_windows_checked"), 1u);
+}
+
 // A memory error is found after the load retired: the core stops issuing, lets everything in
 // flight finish, and faults with the load's warp, PC, lane and address (imprecise).
 TEST(SmRtl, AMemoryErrorStopsTheCoreWithTheLoadsPcOnceNothingIsInFlight) {
