@@ -254,9 +254,8 @@ module simt_sm #(
   logic [32*7-1:0]           exe_pred_wdata;
   logic                      fpu_start, fpu_done, fpu_busy, fpu_pred_we;
   logic                      fpu_de_hazard, fpu_freed, fpu_rf_late, fpu_wb_wait, de_fpu;
-  logic [WarpW-1:0]          fpu_warp;
-  logic [NumWarps-1:0]       fpu_warp_busy;  // the warp whose FP result is in flight
-  assign fpu_warp_busy = fpu_busy ? (NumWarps'(1) << fpu_warp) : '0;
+  logic                      de_fpu_ds;
+  logic [NumWarps-1:0]       fpu_warp_busy;  // warps with an FP result in flight or queued
   logic [32*7-1:0]           fpu_pred_wdata;
   logic [31:0]               fpu_rf_we;
   logic [RfAW-1:0]           fpu_rf_waddr;
@@ -273,6 +272,7 @@ module simt_sm #(
   logic [WarpW-1:0]          lsu_fault_warp, l1_lookup_warp;
   logic [AddrW-1:0]          lsu_fault_pc;
   logic                      lsu_err_pending, lsu_quiet, lsu_rf_late, lsu_wb_wait;
+  logic                      lsu_sh_we;  // a shared load writes (MEM): the FP unit waits
   logic                      lsu_de_hazard, de_hazard, de_membar;
   logic [31:0]               de_regs;
   logic [NumWarps-1:0]       lsu_freed, lsu_warp_busy, sb_wait;
@@ -402,8 +402,8 @@ module simt_sm #(
     .all_done_o         (all_done),
     .cta_finished_o     (cta_finished),
     .retire_idx_o       (trace_cta_retire_idx_o),
-    // A CTA retires once its warps are done and none has a memory instruction in flight
-    // (their registers and slots are not reused before the responses).
+    // A CTA retires once its warps are done and none has a memory instruction or an FP
+    // result in flight (their registers and slots are not reused before the responses).
     .wdone_i            (wdone & ~lsu_warp_busy & ~fpu_warp_busy),
     .warp_valid_o       (launch_warp),
     .warp_slot_o        (launch_slot),
@@ -532,6 +532,7 @@ module simt_sm #(
     .de_simple_o     (de_simple),
     .de_cas_o        (de_cas),
     .de_fpu_o        (de_fpu),
+    .de_fpu_ds_o     (de_fpu_ds),
     .de_regs_o       (de_regs),
     .de_membar_o     (de_membar),
     .de_go_i         (de_go),
@@ -644,6 +645,7 @@ module simt_sm #(
     .rf_late_o          (lsu_rf_late),
     .rf_busy_i          (rf_busy_core),
     .wb_wait_o          (lsu_wb_wait),
+    .sh_we_o            (lsu_sh_we),
     .sh_clr_i           (launch_sh_we),
     .sh_clr_addr_i      (launch_sh_waddr),
     .mem_req_valid_o    (lsu_mem_req_valid),
@@ -786,14 +788,17 @@ module simt_sm #(
       .de_w_i       (de_w),
       .de_regs_i    (de_regs),
       .de_fpu_i     (de_fpu),
+      .de_ds_i      (de_fpu_ds),
       .de_hazard_o  (fpu_de_hazard),
-      .warp_o       (fpu_warp),
+      .warps_o      (fpu_warp_busy),
       .freed_o      (fpu_freed),
       .rf_we_o      (fpu_rf_we),
       .rf_waddr_o   (fpu_rf_waddr),
       .rf_wdata_o   (fpu_rf_wdata),
       .rf_late_o    (fpu_rf_late),
-      .rf_busy_i    ((exe_rf_we | ctl_rf_we) != '0),
+      // A shared load's write (MEM) takes the port as EXEC's does; a global load's late
+      // response waits for the FP unit's write instead (rf_busy_core).
+      .rf_busy_i    ((exe_rf_we | ctl_rf_we) != '0 || lsu_sh_we),
       .wb_wait_o    (fpu_wb_wait),
       .pred_we_o    (fpu_pred_we),
       .pred_wdata_o (fpu_pred_wdata)
@@ -806,8 +811,8 @@ module simt_sm #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic unused_de_fpu;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_de_fpu  = de_fpu;
-    assign fpu_warp       = '0;
+    assign unused_de_fpu  = de_fpu ^ de_fpu_ds ^ lsu_sh_we;
+    assign fpu_warp_busy  = '0;
     assign fpu_freed      = 1'b0;
     assign fpu_rf_late    = 1'b0;
     assign fpu_wb_wait    = 1'b0;
@@ -1086,7 +1091,6 @@ module simt_sm #(
       if (fpu_rf_we == '0) assert (fpu_rf_wdata == '0)
         else $error("sm: FP unit write data without a write");
       assert (!(exe_pred_we && fpu_pred_we)) else $error("sm: two predicate writers in one cycle");
-      assert (!(fpu_start && fpu_busy)) else $error("sm: an FP instruction while the unit is busy");
       // Whoever writes, the merged data are its own (a load's late write included).
       if (lsu_rf_we != '0) assert (rf_wdata == lsu_rf_wdata)
         else $error("sm: another unit's write data next to the load/store unit's write");

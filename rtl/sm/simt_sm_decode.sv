@@ -38,6 +38,7 @@ module simt_sm_decode #(
   output logic [31:0]                de_regs_o,      // registers it reads or writes
   output logic                       de_membar_o,
   output logic                       de_fpu_o,       // an FP32 opcode (the FP unit's)
+  output logic                       de_fpu_ds_o,    // fdiv or fsqrt (the iterative unit)
 
   // Sequencer.
   input  logic                       de_go_i,        // DE hands its instruction on
@@ -132,6 +133,7 @@ module simt_sm_decode #(
   end
   assign de_membar_o = de_inst.op == simt_pkg::OpMembar;
   assign de_fpu_o    = de_cls.fpu;
+  assign de_fpu_ds_o = de_inst.op == simt_pkg::OpFDiv || de_inst.op == simt_pkg::OpFSqrt;
 
   // Guard of the instruction in DE, from its warp's predicates.
   logic [32*7-1:0] de_pw;

@@ -1,20 +1,34 @@
-// The FP unit: one simt_fpu per lane (docs/blocks/fpu.md) running the FP32 instruction in
-// EXEC. start_i hands in the instruction with its executing lanes and operands (a: ra, b: rb
-// or the immediate, c: rc for ffma), which the lanes take at the start; every lane computes,
-// only executing lanes are written. The pipelined operations finish simt_fpu_pkg::Latency
-// cycles after the start, fdiv and fsqrt DivSqrtLatency.
+// The FP unit: one simt_fpu per lane (docs/blocks/fpu.md) running the FP32 instructions the
+// core starts from EXEC. start_i hands in an instruction with its executing lanes and
+// operands (a: ra, b: rb or the immediate, c: rc for ffma), which the lanes take at the
+// start; every lane computes, only executing lanes are written. The pipelined operations
+// finish simt_fpu_pkg::Latency cycles after the start, fdiv and fsqrt DivSqrtLatency.
 //
-// A register-writing operation lets the core go on in the cycle after its start (done_o): its
-// result is held here and written into the register file (the warp, register and lanes taken
-// at the start) in a cycle no other unit of the instruction in flight writes (rf_busy_i; a
-// result waiting is wb_wait_o), while the scoreboard (de_*) gives back an instruction of that
-// warp that reads or writes the register, and every FP instruction while the unit is busy.
-// fsetp writes a predicate, which every instruction of its warp reads as its guard: the core
-// waits for it (done_o when it is written).
+// Several instructions are in flight (issue #24, the result queue): the lanes take one
+// pipelined operation per cycle and one division or square root alongside, so the unit keeps
+// a tag per pipeline stage (warp, register, lanes; fsetp), one for the iterative unit, and a
+// queue of Depth results that came back while the register file's write port was taken
+// (rf_busy_i: another unit of the instruction in flight writes; a result waiting is
+// wb_wait_o). Results are written oldest first: the queue's head, else a division's result
+// arriving (started 27 cycles ago), else the pipeline's; the others enter the queue.
+// At most Depth register results are in flight or held at once (pipeline, division, queue):
+// so the queue never overflows, and an FP instruction in DE waits (the scoreboard gives it
+// back) only when Depth are, or when it is an fdiv/fsqrt and the iterative unit is taken.
+//
+// A register-writing operation lets the core go on in the cycle after its start (done_o).
+// The scoreboard (de_*) gives back an instruction of a warp that reads or writes a register
+// some result of that warp in flight will write (RAW, WAW): so no two results for one
+// register of one warp are ever in flight, and their order cannot change. fsetp writes a
+// predicate, which every instruction of its warp reads as its guard: the core waits for it
+// (done_o in the cycle it is written, the pipeline's last stage).
 module simt_sm_fpu #(
   parameter int  NumWarps = 8,
+  parameter int  Depth    = simt_fpu_pkg::Latency + 1,  // register results in flight or held
   localparam int WarpW    = (NumWarps > 1) ? $clog2(NumWarps) : 1,
-  localparam int RfAW     = WarpW + 5
+  localparam int RfAW     = WarpW + 5,
+  localparam int Lat      = simt_fpu_pkg::Latency,
+  localparam int PtrW     = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int CntW     = $clog2(Depth + Lat + 2)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -27,17 +41,19 @@ module simt_sm_fpu #(
   input  logic [32*32-1:0]       opa_i,
   input  logic [32*32-1:0]       opb_i,
   input  logic [32*32-1:0]       opc_i,
-  input  logic [32*7-1:0]        pred_i,   // the warp's predicates
-  output logic                   busy_o,   // an operation in flight or its result unwritten
+  input  logic [32*7-1:0]        pred_i,   // the predicates of the warp in flight (fsetp's)
+  output logic                   busy_o,   // an operation in flight or a result unwritten
   output logic                   done_o,   // the core may go on
 
-  // Scoreboard: the instruction in DE (warp, registers it reads or writes, an FP opcode).
+  // Scoreboard: the instruction in DE (warp, registers it reads or writes, an FP opcode,
+  // fdiv/fsqrt).
   input  logic [WarpW-1:0]       de_w_i,
   input  logic [31:0]            de_regs_i,
   input  logic                   de_fpu_i,
+  input  logic                   de_ds_i,
   output logic                   de_hazard_o,
-  output logic [WarpW-1:0]       warp_o,   // the warp whose result is in flight (busy_o)
-  output logic                   freed_o,  // the result is written: waiting warps try again
+  output logic [NumWarps-1:0]    warps_o,  // warps with an operation in flight or unwritten
+  output logic                   freed_o,  // a result is written: waiting warps try again
 
   output logic [31:0]            rf_we_o,
   output logic [RfAW-1:0]        rf_waddr_o,
@@ -49,16 +65,7 @@ module simt_sm_fpu #(
   output logic [32*7-1:0]        pred_wdata_o
 );
 
-  logic              busy_d, busy_q;    // in flight or held
-  logic              held_d, held_q;    // the result is here, not yet written
-  logic              cmp_d, cmp_q;      // fsetp: the core waits
-  logic              ds_d, ds_q;        // fdiv / fsqrt
-  logic              first_q;           // the cycle after the start
-  logic [WarpW-1:0]  warp_d, warp_q;
-  logic [4:0]        rd_d, rd_q;
-  logic [31:0]       exec_d, exec_q;
-  logic [32*32-1:0]  res_d, res_q;
-
+  // ---- The lanes ---------------------------------------------------------------------------
   logic [31:0]      valid, ds_valid, div_busy, pred;
   logic [32*32-1:0] result, ds_result;
   // The operands come straight from EXEC's latch (registers): gating them with start_i would
@@ -87,104 +94,315 @@ module simt_sm_fpu #(
     );
   end
 
-  // Every lane starts together: lane 0 says when the results are there.
-  logic ready, write;
-  assign ready = busy_q && !held_q && (ds_q ? ds_valid[0] : valid[0]);
-  // A register result is written as it comes or later; fsetp's predicate as it comes (the
-  // core is waiting, no other unit writes).
-  assign write     = !cmp_q && (held_q || ready) && !rf_busy_i;
-  assign wb_wait_o = !cmp_q && (held_q || ready) && rf_busy_i;
-  assign done_o    = cmp_q ? ready : first_q;
+  logic start_cmp, start_ds, start_pipe;
+  assign start_cmp  = start_i && inst_i.op == simt_pkg::OpFSetp;
+  assign start_ds   = start_i && (inst_i.op == simt_pkg::OpFDiv || inst_i.op == simt_pkg::OpFSqrt);
+  assign start_pipe = start_i && !start_ds;
+
+  // ---- Tags: one per pipeline stage (stage k: started k + 1 cycles ago), one division -----
+  logic             pv_d [Lat];
+  logic             pv_q [Lat];
+  logic             pcmp_d [Lat];
+  logic             pcmp_q [Lat];
+  logic [WarpW-1:0] pw_d [Lat];
+  logic [WarpW-1:0] pw_q [Lat];
+  logic [4:0]       prd_d [Lat];
+  logic [4:0]       prd_q [Lat];
+  logic [31:0]      pex_d [Lat];
+  logic [31:0]      pex_q [Lat];
+  always_comb begin
+    pv_d[0]   = start_pipe;
+    pcmp_d[0] = start_cmp;
+    pw_d[0]   = warp_i;
+    prd_d[0]  = inst_i.rd;
+    pex_d[0]  = exec_i;
+    for (int k = 1; k < Lat; k++) begin
+      pv_d[k]   = pv_q[k-1];
+      pcmp_d[k] = pcmp_q[k-1];
+      pw_d[k]   = pw_q[k-1];
+      prd_d[k]  = prd_q[k-1];
+      pex_d[k]  = pex_q[k-1];
+    end
+  end
+
+  logic             dv_d, dv_q;     // a division or square root in the iterative unit
+  logic [WarpW-1:0] dw_d, dw_q;
+  logic [4:0]       drd_d, drd_q;
+  logic [31:0]      dex_d, dex_q;
+
+  // What comes back this cycle: the pipeline's last stage (a register result, or fsetp's
+  // predicate), the iterative unit's result.
+  logic arr_p, arr_cmp, arr_d;
+  assign arr_p   = pv_q[Lat-1] && !pcmp_q[Lat-1];
+  assign arr_cmp = pv_q[Lat-1] && pcmp_q[Lat-1];
+  assign arr_d   = dv_q && ds_valid[0];
+
+  always_comb begin
+    dv_d  = dv_q && !arr_d;
+    dw_d  = dw_q;
+    drd_d = drd_q;
+    dex_d = dex_q;
+    if (start_ds) begin
+      dv_d  = 1'b1;
+      dw_d  = warp_i;
+      drd_d = inst_i.rd;
+      dex_d = exec_i;
+    end
+  end
+
+  // ---- The result queue (a ring: head_q oldest, tail_q next free) -------------------------
+  logic             qv_d [Depth];
+  logic             qv_q [Depth];
+  logic [WarpW-1:0] qw_d [Depth];
+  logic [WarpW-1:0] qw_q [Depth];
+  logic [4:0]       qrd_d [Depth];
+  logic [4:0]       qrd_q [Depth];
+  logic [31:0]      qex_d [Depth];
+  logic [31:0]      qex_q [Depth];
+  logic [32*32-1:0] qdata_d [Depth];
+  logic [32*32-1:0] qdata_q [Depth];
+  logic [PtrW-1:0]  head_d, head_q, tail_d, tail_q, tail_1;
+
+  function automatic logic [PtrW-1:0] ptr_next(logic [PtrW-1:0] p);
+    ptr_next = (32'(p) == Depth - 1) ? '0 : p + PtrW'(1);
+  endfunction
+  assign tail_1 = ptr_next(tail_q);
+
+  // The head (AND-OR over the entries: no dynamic index over the wide data).
+  logic             head_v;
+  logic [WarpW-1:0] head_w;
+  logic [4:0]       head_rd;
+  logic [31:0]      head_ex;
+  logic [32*32-1:0] head_data;
+  always_comb begin
+    head_v    = 1'b0;
+    head_w    = '0;
+    head_rd   = '0;
+    head_ex   = '0;
+    head_data = '0;
+    for (int i = 0; i < Depth; i++) begin
+      if (head_q == PtrW'(i)) begin
+        head_v    = head_v | qv_q[i];
+        head_w    = head_w | qw_q[i];
+        head_rd   = head_rd | qrd_q[i];
+        head_ex   = head_ex | qex_q[i];
+        head_data = head_data | qdata_q[i];
+      end
+    end
+  end
+
+  // The write: the oldest result there is, when the port is free. A division's result is
+  // older than the pipeline's arriving with it; what is not written enters the queue (the
+  // division's first).
+  logic write, pop, push_d, push_p, wr_q, wr_d;
+  assign write  = (head_v || arr_d || arr_p) && !rf_busy_i;
+  assign wr_q   = write && head_v;
+  assign wr_d   = write && !head_v && arr_d;
+  assign pop    = wr_q;
+  assign push_d = arr_d && !wr_d;
+  assign push_p = arr_p && !(write && !head_v && !arr_d);
+  assign wb_wait_o = (head_v || arr_d || arr_p) && rf_busy_i;
   assign freed_o   = write;
 
+  logic [Depth-1:0] we_d, we_p;  // entry i takes the division's / the pipeline's result
   always_comb begin
-    busy_d = busy_q;
-    held_d = held_q;
-    cmp_d  = cmp_q;
-    ds_d   = ds_q;
-    warp_d = warp_q;
-    rd_d   = rd_q;
-    exec_d = exec_q;
-    res_d  = res_q;
-    if (ready && !held_q) res_d = ds_q ? ds_result : result;
-    if (ready && !cmp_q && !write) held_d = 1'b1;
-    if ((cmp_q && ready) || write) begin
-      busy_d = 1'b0;
-      held_d = 1'b0;
+    for (int i = 0; i < Depth; i++) begin
+      we_d[i]    = push_d && tail_q == PtrW'(i);
+      we_p[i]    = push_p && (push_d ? tail_1 : tail_q) == PtrW'(i);
+      qv_d[i]    = (qv_q[i] && !(pop && head_q == PtrW'(i))) || we_d[i] || we_p[i];
+      qw_d[i]    = qw_q[i];
+      qrd_d[i]   = qrd_q[i];
+      qex_d[i]   = qex_q[i];
+      qdata_d[i] = qdata_q[i];
+      if (we_d[i]) begin
+        qw_d[i]    = dw_q;
+        qrd_d[i]   = drd_q;
+        qex_d[i]   = dex_q;
+        qdata_d[i] = ds_result;
+      end else if (we_p[i]) begin
+        qw_d[i]    = pw_q[Lat-1];
+        qrd_d[i]   = prd_q[Lat-1];
+        qex_d[i]   = pex_q[Lat-1];
+        qdata_d[i] = result;
+      end
     end
-    if (start_i) begin
-      busy_d = 1'b1;
-      held_d = 1'b0;
-      cmp_d  = inst_i.op == simt_pkg::OpFSetp;
-      ds_d   = inst_i.op == simt_pkg::OpFDiv || inst_i.op == simt_pkg::OpFSqrt;
-      warp_d = warp_i;
-      rd_d   = inst_i.rd;
-      exec_d = exec_i;
-    end
+    head_d = pop ? ptr_next(head_q) : head_q;
+    tail_d = tail_q;
+    if (push_d && push_p) tail_d = ptr_next(tail_1);
+    else if (push_d || push_p) tail_d = tail_1;
   end
-  assign busy_o = busy_q;
-  assign warp_o = warp_q;
 
-  // The write: a register (zero data without a write: the core ORs its units' data), or the
-  // predicate fsetp names (rd[2:0]) in the executing lanes (the warp in flight is fsetp's).
   always_comb begin
     rf_we_o      = '0;
-    rf_waddr_o   = {warp_q, rd_q};
+    rf_waddr_o   = {pw_q[Lat-1], prd_q[Lat-1]};
     rf_wdata_o   = '0;
-    rf_late_o    = 1'b0;
-    pred_we_o    = 1'b0;
-    pred_wdata_o = pred_i;
-    if (cmp_q && ready) begin
-      pred_we_o    = 1'b1;
-      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, exec_q, rd_q[2:0], pred);
+    rf_late_o    = write;
+    if (wr_q) begin
+      rf_we_o    = head_ex;
+      rf_waddr_o = {head_w, head_rd};
+      rf_wdata_o = head_data;
+    end else if (wr_d) begin
+      rf_we_o    = dex_q;
+      rf_waddr_o = {dw_q, drd_q};
+      rf_wdata_o = ds_result;
     end else if (write) begin
-      rf_we_o    = exec_q;
-      rf_wdata_o = held_q ? res_q : (ds_q ? ds_result : result);
-      rf_late_o  = 1'b1;
+      rf_we_o    = pex_q[Lat-1];
+      rf_wdata_o = result;
     end
   end
 
-  // The scoreboard: the register in flight, for its warp; the unit itself, for FP opcodes.
-  assign de_hazard_o = busy_q && ((!cmp_q && de_w_i == warp_q && de_regs_i[rd_q]) || de_fpu_i);
+  // fsetp's predicate, as it comes (the core waits for it: the warp in flight is fsetp's,
+  // and no other unit writes predicates).
+  always_comb begin
+    pred_we_o    = arr_cmp;
+    pred_wdata_o = pred_i;
+    if (arr_cmp) begin
+      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, pex_q[Lat-1], prd_q[Lat-1][2:0], pred);
+    end
+  end
+
+  logic first_q;  // the cycle after a register-writing start
+  assign done_o = first_q || arr_cmp;
+
+  // ---- Occupancy, the warps in flight and the scoreboard -----------------------------------
+  // Every tag in one view: pipeline stages, the division, the queue's entries.
+  localparam int NumTags = Lat + 1 + Depth;
+  logic [NumTags-1:0] tv, treg;  // in flight; a register result (not fsetp)
+  logic [WarpW-1:0]   tw [NumTags];
+  logic [4:0]         trd [NumTags];
+  always_comb begin
+    for (int k = 0; k < Lat; k++) begin
+      tv[k]   = pv_q[k];
+      treg[k] = pv_q[k] && !pcmp_q[k];
+      tw[k]   = pw_q[k];
+      trd[k]  = prd_q[k];
+    end
+    tv[Lat]   = dv_q;
+    treg[Lat] = dv_q;
+    tw[Lat]   = dw_q;
+    trd[Lat]  = drd_q;
+    for (int i = 0; i < Depth; i++) begin
+      tv[Lat+1+i]   = qv_q[i];
+      treg[Lat+1+i] = qv_q[i];
+      tw[Lat+1+i]   = qw_q[i];
+      trd[Lat+1+i]  = qrd_q[i];
+    end
+  end
+
+  logic [CntW-1:0] regs_in_flight;
+  logic            full, raw;
+  always_comb begin
+    regs_in_flight = '0;
+    raw            = 1'b0;
+    warps_o        = '0;
+    for (int t = 0; t < NumTags; t++) begin
+      regs_in_flight = regs_in_flight + CntW'(treg[t]);
+      if (treg[t] && tw[t] == de_w_i && de_regs_i[trd[t]]) raw = 1'b1;
+      for (int w = 0; w < NumWarps; w++) begin
+        if (tv[t] && tw[t] == WarpW'(w)) warps_o[w] = 1'b1;
+      end
+    end
+  end
+  // DE's FP instruction starts one cycle later at the earliest (three for ffma: READB,
+  // READC), and no other starts in between (one instruction past DE): the results in flight
+  // now only leave by then.
+  assign full        = 32'(regs_in_flight) >= Depth;
+  assign de_hazard_o = raw || (de_fpu_i && (full || (de_ds_i && dv_q)));
+  assign busy_o      = tv != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q  <= 1'b0;
-      held_q  <= 1'b0;
-      cmp_q   <= 1'b0;
-      ds_q    <= 1'b0;
+      for (int k = 0; k < Lat; k++) begin
+        pv_q[k]   <= 1'b0;
+        pcmp_q[k] <= 1'b0;
+        pw_q[k]   <= '0;
+        prd_q[k]  <= '0;
+        pex_q[k]  <= '0;
+      end
+      dv_q    <= 1'b0;
+      dw_q    <= '0;
+      drd_q   <= '0;
+      dex_q   <= '0;
+      for (int i = 0; i < Depth; i++) begin
+        qv_q[i]  <= 1'b0;
+        qw_q[i]  <= '0;
+        qrd_q[i] <= '0;
+        qex_q[i] <= '0;
+      end
+      head_q  <= '0;
+      tail_q  <= '0;
       first_q <= 1'b0;
-      warp_q  <= '0;
-      rd_q    <= '0;
-      exec_q  <= '0;
     end else begin
-      busy_q  <= busy_d;
-      held_q  <= held_d;
-      cmp_q   <= cmp_d;
-      ds_q    <= ds_d;
-      first_q <= start_i && inst_i.op != simt_pkg::OpFSetp;
-      warp_q  <= warp_d;
-      rd_q    <= rd_d;
-      exec_q  <= exec_d;
+      for (int k = 0; k < Lat; k++) begin
+        pv_q[k]   <= pv_d[k];
+        pcmp_q[k] <= pcmp_d[k];
+        pw_q[k]   <= pw_d[k];
+        prd_q[k]  <= prd_d[k];
+        pex_q[k]  <= pex_d[k];
+      end
+      dv_q    <= dv_d;
+      dw_q    <= dw_d;
+      drd_q   <= drd_d;
+      dex_q   <= dex_d;
+      for (int i = 0; i < Depth; i++) begin
+        qv_q[i]  <= qv_d[i];
+        qw_q[i]  <= qw_d[i];
+        qrd_q[i] <= qrd_d[i];
+        qex_q[i] <= qex_d[i];
+      end
+      head_q  <= head_d;
+      tail_q  <= tail_d;
+      first_q <= start_i && !start_cmp;
     end
   end
 
-  // The held result: wide, no reset (read only while held).
-  always_ff @(posedge clk_i) res_q <= res_d;
+  // The held results: wide, no reset (read only while valid).
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < Depth; i++) qdata_q[i] <= qdata_d[i];
+  end
 
 `ifdef VERILATOR
+  // Every register result is written exactly once: the results started and not yet written
+  // are exactly the register tags in flight.
+  logic [CntW-1:0] owed_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) owed_q <= '0;
+    else         owed_q <= owed_q + CntW'(start_i && !start_cmp) - CntW'(write);
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(start_i && busy_q)) else $error("sm fpu: start while busy");
+      assert (!$isunknown({start_i, busy_o, done_o, de_hazard_o, freed_o, write, wb_wait_o,
+                           pred_we_o, warps_o, head_q, tail_q}))
+        else $error("sm fpu: unknown control signals");
+      if (start_i) assert (!$isunknown({inst_i.op, warp_i, exec_i}))
+        else $error("sm fpu: unknown instruction at a start");
+      assert (owed_q == regs_in_flight)
+        else $error("sm fpu: %0d results owed, %0d in flight", owed_q, regs_in_flight);
+      assert (!(start_i && !start_cmp && full))
+        else $error("sm fpu: a start while %0d results are in flight (depth %0d)",
+                    regs_in_flight, Depth);
+      assert (!(start_ds && dv_q))
+        else $error("sm fpu: a division or square root while another is in flight");
+      assert (!(start_ds && div_busy != '0))
+        else $error("sm fpu: a division or square root while the iterative unit is busy");
       assert (!(write && rf_busy_i))
         else $error("sm fpu: a result written while the port is taken");
-      assert (!(start_i && div_busy != '0 &&
-                (inst_i.op == simt_pkg::OpFDiv || inst_i.op == simt_pkg::OpFSqrt)))
-        else $error("sm fpu: a division or square root while the iterative unit is busy");
-      assert (!(busy_q && (valid != '0) && (valid != '1)))
-        else $error("sm fpu: the lanes' results are not in step");
-      assert (!(busy_q && (ds_valid != '0) && (ds_valid != '1)))
-        else $error("sm fpu: the lanes' divisions are not in step");
+      for (int i = 0; i < Depth; i++) begin
+        assert (!((we_d[i] || we_p[i]) && qv_q[i]))
+          else $error("sm fpu: the result queue overflows at entry %0d", i);
+      end
+      assert ((we_d & we_p) == '0) else $error("sm fpu: two results into one queue entry");
+      // One result per register of a warp in flight: the order of writes cannot change.
+      for (int s = 0; s < NumTags; s++) begin
+        for (int t = s + 1; t < NumTags; t++) begin
+          assert (!(treg[s] && treg[t] && tw[s] == tw[t] && trd[s] == trd[t]))
+            else $error("sm fpu: two results for warp %0d r%0d in flight", tw[s], trd[s]);
+        end
+      end
+      assert (valid == {32{pv_q[Lat-1]}})
+        else $error("sm fpu: the lanes' results are not in step with the tags");
+      assert ((ds_valid == '0) || (ds_valid == '1 && dv_q))
+        else $error("sm fpu: the lanes' divisions are not in step with the tag");
     end
   end
 `endif

@@ -83,6 +83,7 @@ module simt_sm_lsu #(
   output logic                   rf_late_o,      // the write is a global response's
   input  logic                   rf_busy_i,      // another unit writes the register file
   output logic                   wb_wait_o,      // a response waits for the write port
+  output logic                   sh_we_o,        // a shared load writes (the port is taken)
 
   // Shared memory clear at CTA launch.
   input  logic                   sh_clr_i,
@@ -274,6 +275,7 @@ module simt_sm_lsu #(
   // shared-memory unit writes); a store's answer is always taken.
   logic port_taken;
   assign port_taken      = rf_busy_i || sh_rf_we != '0;
+  assign sh_we_o         = sh_rf_we != '0;
   assign mem_rsp_ready_o = !(rsp_writes && port_taken);
   assign wb_wait_o       = mem_rsp_valid_i && out[mem_rsp_id_i] && rsp_writes && port_taken;
 

@@ -10,7 +10,7 @@ namespace {
 // 64-byte slot in `out`, r17 = tid * 4 (own shared word), r18 = next thread's shared word.
 class Generator {
  public:
-  explicit Generator(Rng& rng) : rng_(rng) {}
+  Generator(Rng& rng, Rng* fp) : rng_(rng), fp_(fp) {}
 
   std::string run() {
     ctas_ = rng_.range(1, 3);
@@ -89,7 +89,48 @@ class Generator {
         << "\n";
   }
 
+  // FP32 instructions (issue #24, several in flight), from a stream of their own so that the
+  // programs without them stay as they were: a run of 1..4 after an ALU instruction, on the
+  // data registers' bits as floats (any bit pattern is a float: NaNs, subnormals and all).
+  // Independent ones overlap in the FP unit; a run reusing a register waits (RAW, WAW).
+  void fp() {
+    if (fp_ == nullptr || !fp_->chance(45)) return;
+    Rng& f = *fp_;
+    auto r = [&] { return "r" + std::to_string(f.range(3, 12)); };
+    auto b = [&] {
+      static const char* const kImm[] = {"1.5", "-2.0", "0.25", "3e5", "-1e-3", "inf", "0x00000001"};
+      return f.chance(25) ? std::string(kImm[f.below(7)]) : (f.chance(20) ? "r1" : r());
+    };
+    const int n = f.range(1, 4);
+    for (int i = 0; i < n; ++i) {
+      static const char* const kBin[] = {"fadd", "fsub", "fmul", "fmin", "fmax"};
+      const std::string g = f.chance(20) ? std::string(f.chance(50) ? "@!" : "@") + "p" +
+                                               std::to_string(f.range(0, 3)) + " "
+                                         : std::string();
+      const int kind = f.below(100);
+      if (kind < 40) {
+        os_ << g << kBin[f.below(5)] << " " << r() << ", " << r() << ", " << b() << "\n";
+      } else if (kind < 62) {
+        os_ << g << "ffma " << r() << ", " << r() << ", " << b() << ", " << r() << "\n";
+      } else if (kind < 70) {
+        os_ << g << (f.chance(50) ? "fabs " : "fneg ") << r() << ", " << r() << "\n";
+      } else if (kind < 80) {
+        static const char* const kCvt[] = {"fcvt.f32.s32", "fcvt.f32.u32", "fcvt.s32.f32",
+                                           "fcvt.u32.f32.rn", "fcvt.s32.f32.rm"};
+        os_ << g << kCvt[f.below(5)] << " " << r() << ", " << r() << "\n";
+      } else if (kind < 88) {
+        os_ << g << (f.chance(60) ? "fdiv " + r() + ", " + r() + ", " + b() : "fsqrt " + r() + ", " + r())
+            << "\n";
+      } else {
+        static const char* const kCmp[] = {"eq", "ne", "lt", "le", "gt", "ge", "neu", "nan", "num"};
+        os_ << g << "fsetp." << kCmp[f.below(9)] << " p" << f.range(0, 3) << ", " << r() << ", " << b()
+            << "\n";
+      }
+    }
+  }
+
   void alu() {
+    fp();
     static const char* const kOps[] = {"add", "sub", "mul", "and", "or", "xor", "shl", "shr", "sra",
                                        "min", "max", "minu", "maxu"};
     const int kind = rng_.below(10);
@@ -198,6 +239,7 @@ class Generator {
   }
 
   Rng& rng_;
+  Rng* fp_;  // FP instructions' stream (none: integer programs only)
   std::ostringstream os_;
   int ctas_ = 1, threads_ = 32, calls_ = 0, labels_ = 0, sectionId_ = 2;
   bool nesting_ = false;  // sections may nest (and none is exclusive)
@@ -205,6 +247,7 @@ class Generator {
 
 }  // namespace
 
-std::string randomKernel(Rng& rng) { return Generator(rng).run(); }
+std::string randomKernel(Rng& rng) { return Generator(rng, nullptr).run(); }
+std::string randomKernel(Rng& rng, Rng& fp) { return Generator(rng, &fp).run(); }
 
 }  // namespace simt::tb

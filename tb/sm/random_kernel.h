@@ -13,5 +13,8 @@
 namespace simt::tb {
 
 std::string randomKernel(Rng& rng);
+// The same programs with runs of FP32 instructions (fadd .. fsqrt, fsetp) after some ALU
+// instructions, drawn from fp (the other choices from rng as above).
+std::string randomKernel(Rng& rng, Rng& fp);
 
 }  // namespace simt::tb

@@ -17,15 +17,20 @@ namespace {
 constexpr int kProgramsPerSeed = 12;
 
 TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
-  uint64_t compared = 0, timeouts = 0, grants = 0, nested = 0;
+  uint64_t compared = 0, timeouts = 0, grants = 0, nested = 0, fpInsts = 0;
   const std::regex innerTop(R"(bar\.top\.[ou]cs \d+, 1\n)");  // a nested section's top
+  const std::regex fpOp(R"((^|\n)(@!?p\d )?f(add|sub|mul|fma|min|max|abs|neg|cvt|div|sqrt|setp)[ .])");
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
     Rng prioRng(seed ^ 0x9e3779b97f4a7c15ull);  // its own stream: the programs stay as they were
+    Rng fpRng(seed ^ 0x5f3759df00f1ull);          // FP runs (issue #24), likewise
     for (int i = 0; i < kProgramsPerSeed * lengthScale(); ++i) {
-      const std::string src = randomKernel(rng);
+      // Every other program has FP runs: several FP instructions of several warps in flight.
+      const std::string src = i % 2 == 1 ? randomKernel(rng, fpRng) : randomKernel(rng);
       const auto k = assembler::assemble(src, "random.s");
+      fpInsts += static_cast<uint64_t>(std::distance(std::sregex_iterator(src.begin(), src.end(), fpOp),
+                                                     std::sregex_iterator()));
       nested += static_cast<uint64_t>(std::distance(std::sregex_iterator(src.begin(), src.end(), innerTop),
                                                     std::sregex_iterator()));
       for (auto mode : {model::DivergenceMode::Deque, model::DivergenceMode::Stack}) {
@@ -54,6 +59,7 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
     }
   }
   EXPECT_GT(compared, 1000u) << "the programs must actually run";
+  EXPECT_GT(fpInsts, 0u) << "FP instructions must be in the mix (issue #24)";
   // Coverage of the default seed (CI): some portion starts by TIMEOUT. Other seeds may have
   // every impatient barrier start by MIN or COUNT; they print the count.
   if (baseSeed() == kDefaultSeed && testSeeds().size() == 1) {
@@ -62,9 +68,10 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
     EXPECT_GT(nested, 0u) << "some programs must nest a section in another";
   }
   std::printf("random programs: %llu instructions compared, %llu barrier timeouts and %llu section grants "
-              "checked, %llu nested sections\n",
+              "checked, %llu nested sections, %llu FP instructions in the programs\n",
               static_cast<unsigned long long>(compared), static_cast<unsigned long long>(timeouts),
-              static_cast<unsigned long long>(grants), static_cast<unsigned long long>(nested));
+              static_cast<unsigned long long>(grants), static_cast<unsigned long long>(nested),
+              static_cast<unsigned long long>(fpInsts));
 }
 
 }  // namespace
