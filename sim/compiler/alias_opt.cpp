@@ -227,7 +227,7 @@ PreservedAnalyses GroupLoadsPass::run(Function& f, FunctionAnalysisManager& fam)
   return pa;
 }
 
-AliasOptStats optimiseForAliasFacts(Function& f, const AliasFacts& facts, bool vectorise) {
+AliasOptStats optimiseForAliasFacts(Function& f, const AliasFacts& facts) {
   AliasOptStats stats;
   stateFacts(f, facts);
   PassBuilder pb;
@@ -248,7 +248,7 @@ AliasOptStats optimiseForAliasFacts(Function& f, const AliasFacts& facts, bool v
   fpm.addPass(EarlyCSEPass());
   fpm.addPass(SimplifyCFGPass());
   fpm.addPass(GroupLoadsPass(facts, stats));
-  if (vectorise) fpm.addPass(LoadStoreVectorizerPass());
+  fpm.addPass(LoadStoreVectorizerPass());
   fpm.addPass(LowerSwitchPass());
   fpm.addPass(LoopSimplifyPass());
   fpm.run(f, fam);

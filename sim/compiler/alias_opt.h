@@ -31,8 +31,8 @@ class GroupLoadsPass : public llvm::PassInfoMixin<GroupLoadsPass> {
   AliasOptStats& stats_;
 };
 
-// Applies the facts to the kernel and runs the recompilation passes. vectorise: run the
-// LoadStoreVectorizer (the backend lowers aligned <4 x i32>/<4 x float> global accesses).
-AliasOptStats optimiseForAliasFacts(llvm::Function& kernel, const AliasFacts& facts, bool vectorise);
+// Applies the facts to the kernel and runs the recompilation passes (the LoadStoreVectorizer
+// last: the backend lowers aligned <4 x i32>/<4 x float> global accesses to ld/st.global.v4).
+AliasOptStats optimiseForAliasFacts(llvm::Function& kernel, const AliasFacts& facts);
 
 }  // namespace simt::compiler

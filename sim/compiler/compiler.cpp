@@ -142,9 +142,6 @@ AliasFacts AliasFacts::parse(const std::string& text) {
 
 namespace {
 
-// The backend lowers aligned 4-element global vector accesses (ld/st.global.v4).
-constexpr bool kVectoriseAliasVariant = true;
-
 // Recursion is an error (KERNELS.md): a cycle in the calls between defined functions.
 void refuseRecursion(Module& m) {
   std::map<Function*, int> state;  // 1 on the stack, 2 done
@@ -322,7 +319,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
     ck.referencesComplete = refs.complete;
   }
   if (opt.alias.permitsOptimisation()) {
-    const AliasOptStats as = optimiseForAliasFacts(*kernel, opt.alias, kVectoriseAliasVariant);
+    const AliasOptStats as = optimiseForAliasFacts(*kernel, opt.alias);
     scalarizeVectorLoads(m);
     ck.aliasFacts = opt.alias.key();
     ck.unrolledLoops = as.unrollRequests;

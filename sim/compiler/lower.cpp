@@ -255,6 +255,17 @@ class Lowering {
   // virtual registers; loads and stores of 32-bit elements are ld/st.global.v4 where global
   // and 16-byte aligned, else one access per element; element moves for the rest.
   void lowerVector(Instruction& I);
+  // A vector access's element words (base + 4k) and whether it may be ld/st.global.v4.
+  struct VectorAccess {
+    Opnd base;
+    bool v4 = false;
+    Opnd word(unsigned k) const {
+      Opnd m = base;
+      m.imm += 4 * static_cast<int64_t>(k);
+      return m;
+    }
+  };
+  VectorAccess vectorAccess(const Value* ptr, Align align);
   void lowerVectorLoad(LoadInst& I);
   void lowerVectorStore(StoreInst& I);
   bool elemUndefined(const Value* v, unsigned k) const;
@@ -1021,23 +1032,25 @@ void Lowering::lowerVector(Instruction& I) {
                  typeName(I.getType()) + " is not supported");
 }
 
+Lowering::VectorAccess Lowering::vectorAccess(const Value* ptr, Align align) {
+  VectorAccess acc;
+  acc.base = address(ptr);
+  // ld/st.global.v4 need a 16-byte aligned global address; __local, __constant and the
+  // private frame (whose per-work-item base is only word aligned) take one word at a time.
+  acc.v4 = cast<PointerType>(ptr->getType())->getAddressSpace() == kAsGlobal && align.value() >= 16;
+  return acc;
+}
+
 void Lowering::lowerVectorLoad(LoadInst& I) {
   auto* vt = cast<FixedVectorType>(I.getType());
   if (!wordElements(vt))
     refuse(&I, "a load of " + typeName(vt) + " (elements other than 32 bits) is not supported");
   const std::vector<int>& d = vecRegs_.at(&I);
   const unsigned n = vt->getNumElements();
-  const unsigned as = I.getPointerAddressSpace();
-  const std::string op = "ld." + memSpace(as, I);
-  const Opnd base = address(I.getPointerOperand());
-  auto at = [&](unsigned k) {
-    Opnd m = base;
-    m.imm += 4 * static_cast<int64_t>(k);
-    return m;
-  };
-  // ld.global.v4 needs a 16-byte aligned global address; __local, __constant and the
-  // private frame (whose per-work-item base is only word aligned) take one word at a time.
-  const bool v4 = as == kAsGlobal && I.getAlign().value() >= 16;
+  const std::string op = "ld." + memSpace(I.getPointerAddressSpace(), I);
+  const VectorAccess acc = vectorAccess(I.getPointerOperand(), I.getAlign());
+  const auto at = [&](unsigned k) { return acc.word(k); };
+  const bool v4 = acc.v4;
   for (unsigned c = 0; c < n; c += 4) {
     if (v4 && c + 4 <= n) {
       const std::array<int, 4> t = tupleRegs();
@@ -1056,15 +1069,10 @@ void Lowering::lowerVectorStore(StoreInst& I) {
   if (!wordElements(vt))
     refuse(&I, "a store of " + typeName(vt) + " (elements other than 32 bits) is not supported");
   const unsigned n = vt->getNumElements();
-  const unsigned as = I.getPointerAddressSpace();
-  const std::string op = "st." + memSpace(as, I);
-  const Opnd base = address(I.getPointerOperand());
-  auto at = [&](unsigned k) {
-    Opnd m = base;
-    m.imm += 4 * static_cast<int64_t>(k);
-    return m;
-  };
-  const bool v4 = as == kAsGlobal && I.getAlign().value() >= 16;
+  const std::string op = "st." + memSpace(I.getPointerAddressSpace(), I);
+  const VectorAccess acc = vectorAccess(I.getPointerOperand(), I.getAlign());
+  const auto at = [&](unsigned k) { return acc.word(k); };
+  const bool v4 = acc.v4;
   for (unsigned c = 0; c < n; c += 4) {
     if (v4 && c + 4 <= n) {
       std::array<int, 4> t{};
