@@ -5,7 +5,8 @@
 //   simt_sm_launch     CTA launch and retirement, the warp-slot tables (seed 003's seam)
 //   simt_sm_issue      warp scheduler, fetch, held warps (the barrier scoreboard)
 //   simt_sm_decode     decode and operand read: register file, predicates, params
-//   simt_sm_execute    the 32 ALU lanes (simt_sm_lane_alu)
+//   simt_sm_pass       the pass sequencer: a warp's 32 threads on NumLanes lanes
+//   simt_sm_execute    the NumLanes ALU lanes (simt_sm_lane_alu)
 //   simt_sm_lsu        loads, stores and atomics; shared memory; the global-memory port
 //   simt_sm_control    divergence unit and barrier unit steps, wake delivery, warp state
 //   simt_sm_perf       performance counters
@@ -42,6 +43,7 @@ module simt_sm #(
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
   parameter int L1Mshrs     = 8,
+  parameter int NumLanes    = 32,                    // physical ALU lanes: 32, 16 or 8
   // The port's ids: the load/store unit's, or the L1's (fills and forwarded requests).
   localparam int L1MshrW    = (L1Mshrs > 1) ? $clog2(L1Mshrs) : 1,
   localparam int PortIdW    = (L1Bytes > 0) ? 1 + ((MemIdW > L1MshrW) ? MemIdW : L1MshrW) : MemIdW,
@@ -193,6 +195,7 @@ module simt_sm #(
   logic [31:0]               cycle;
   logic                      launch_start, launch_active, retire_cta, issue_try, alone;
   logic                      de_go, de_back, read_b, read_c, exec_stage, lsu_start;
+  logic                      de_hold, exec_more;
   logic [simt_sm_pkg::NumPerf-1:0] seq_evt;
 
   // Launch
@@ -344,6 +347,7 @@ module simt_sm #(
     .alone_o            (alone),
     .de_go_o            (de_go),
     .de_back_o          (de_back),
+    .de_hold_o          (de_hold),
     .read_b_o           (read_b),
     .read_c_o           (read_c),
     .exec_o             (exec_stage),
@@ -352,6 +356,7 @@ module simt_sm #(
     .pc_i               (pc),
     .is_mem_i           (cls.mem),
     .exec_mask_i        (exec),
+    .exec_more_i        (exec_more),
     .exec_fault_i       (exe_fault),
     .lsu_start_o        (lsu_start),
     .lsu_done_i         (lsu_done),
@@ -472,6 +477,7 @@ module simt_sm #(
     .held_o          (held),
     .issue_try_i     (issue_try),
     .alone_i         (alone),
+    .de_hold_i       (de_hold),
     .self_i          (exec_stage),
     .self_warp_i     (w),
     .self_pc_i       (pc),
@@ -563,14 +569,34 @@ module simt_sm #(
     .clr_warp_i      (launch_slot)
   );
 
+  // Passes: ALU and predicate instructions visit the groups of NumLanes threads that
+  // execute; everything else spends one cycle in EXEC.
+  localparam int NumPasses = 32 / NumLanes;
+  localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1;
+  logic [PassW-1:0] pass;
+  logic [31:0]      pass_threads;
+  simt_sm_pass #(.NumLanes(NumLanes)) u_pass (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .valid_i   (exec_stage),
+    .multi_i   ((cls.alu || cls.pred) && exe_fault.cause == simt_pkg::FltNone),
+    .mask_i    (exec),
+    .pass_o    (pass),
+    .threads_o (pass_threads),
+    .more_o    (exec_more)
+  );
+
   simt_sm_execute #(
     .NumWarps   (NumWarps),
-    .ParamWords (ParamWords)
+    .ParamWords (ParamWords),
+    .NumLanes   (NumLanes)
   ) u_execute (
     .valid_i           (exec_stage),
     .inst_i            (inst),
     .cls_i             (cls),
     .exec_i            (exec),
+    .pass_i            (pass),
+    .threads_i         (pass_threads),
     .opa_i             (opa),
     .opb_i             (opb),
     .pred_i            (pred),

@@ -1,12 +1,17 @@
-// Execute: the 32 ALU lanes of the instruction in EXEC. ALU-class instructions give every
-// executing lane's register result (rf_*_o, written at the end of EXEC), predicate
-// instructions the warp's new predicates (pred_*_o); special registers come from the warp's
-// place in its CTA and the launch. Combinational: EXEC is one cycle for these, whatever the
-// instruction; the sequencer sends memory, control and barrier instructions on to their
-// units. A param read outside the params, or a trap, is a fault (fault_o).
+// Execute: the NumLanes ALU lanes of the instruction in EXEC. A warp's 32 threads go
+// through the lanes in passes of NumLanes threads (simt_sm_pass says which threads are on
+// the lanes: threads_i, group pass_i); each pass writes its threads' register results
+// (rf_*_o, written at the end of the cycle) or predicates (pred_*_o), so EXEC lasts one
+// cycle per group with work, one cycle at NumLanes = 32. Special registers come from the
+// warp's place in its CTA and the launch. The sequencer sends memory, control and barrier
+// instructions on to their units after one cycle. A param read outside the params, or a
+// trap, is a fault (fault_o).
 module simt_sm_execute #(
   parameter int NumWarps   = 8,
   parameter int ParamWords = 64,
+  parameter int NumLanes   = 32,
+  localparam int NumPasses = 32 / NumLanes,
+  localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1,
   localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ParamAW   = $clog2(ParamWords)
 ) (
@@ -17,7 +22,9 @@ module simt_sm_execute #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  simt_sm_pkg::cls_t          cls_i,         // its classes (alu, pred used here)
   /* verilator lint_on UNUSEDSIGNAL */
-  input  logic [31:0]                exec_i,        // executing lanes
+  input  logic [31:0]                exec_i,        // executing threads
+  input  logic [PassW-1:0]           pass_i,        // the group of threads on the lanes
+  input  logic [31:0]                threads_i,     // ... its threads
   input  logic [32*32-1:0]           opa_i,
   input  logic [32*32-1:0]           opb_i,
   input  logic [32*7-1:0]            pred_i,        // the warp's predicates
@@ -32,23 +39,45 @@ module simt_sm_execute #(
   input  logic [31:0]                cycle_i,
 
   output logic [31:0]                rf_we_o,
-  output logic [32*32-1:0]           rf_wdata_o,
+  output logic [32*32-1:0]           rf_wdata_o,    // thread t's result from lane t % NumLanes
   output logic                       pred_we_o,
   output logic [32*7-1:0]            pred_wdata_o,
   output simt_sm_pkg::fault_t        fault_o
 );
 
-  logic [32*32-1:0] alu_res;
-  logic [31:0]      alu_cmp;
-  for (genvar l = 0; l < 32; l++) begin : g_lane
+  // Per lane: the thread it computes for in this pass, its operands and predicates.
+  logic [4:0]             tid  [NumLanes];
+  logic [31:0]            opa  [NumLanes];
+  logic [31:0]            opb  [NumLanes];
+  logic [6:0]             pr_l [NumLanes];
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) begin
+      tid[l]  = 5'(l);
+      opa[l]  = opa_i[l*32 +: 32];
+      opb[l]  = opb_i[l*32 +: 32];
+      pr_l[l] = pred_i[l*7 +: 7];
+      for (int p = 1; p < NumPasses; p++) begin
+        if (pass_i == PassW'(p)) begin
+          tid[l]  = 5'(p * NumLanes + l);
+          opa[l]  = opa_i[(p*NumLanes + l)*32 +: 32];
+          opb[l]  = opb_i[(p*NumLanes + l)*32 +: 32];
+          pr_l[l] = pred_i[(p*NumLanes + l)*7 +: 7];
+        end
+      end
+    end
+  end
+
+  logic [31:0] alu_res [NumLanes];
+  logic [NumLanes-1:0] alu_cmp;
+  for (genvar l = 0; l < NumLanes; l++) begin : g_lane
     logic [31:0] b;
-    assign b = inst_i.imm_b ? inst_i.imm : opb_i[l*32 +: 32];
+    assign b = inst_i.imm_b ? inst_i.imm : opb[l];
     simt_sm_lane_alu u_alu (
       .op_i     (inst_i.op),
       .sub_i    (inst_i.sub),
-      .a_i      (opa_i[l*32 +: 32]),
+      .a_i      (opa[l]),
       .b_i      (b),
-      .result_o (alu_res[l*32 +: 32]),
+      .result_o (alu_res[l]),
       .cmp_o    (alu_cmp[l])
     );
   end
@@ -58,39 +87,39 @@ module simt_sm_execute #(
   assign gtid_base = {16'd0, ctaid_i} * {16'd0, cfg_ntid_i} +
                      {{(27 - WarpW){1'b0}}, warp_in_cta_i, 5'd0};
 
+  logic [31:0] res [NumLanes];  // per lane: the register result
+  logic [NumLanes-1:0] pr;      // ... the predicate result
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
+    for (int l = 0; l < NumLanes; l++) begin
       unique case (inst_i.op)
-        simt_pkg::OpMov:     rf_wdata_o[l*32 +: 32] = inst_i.imm_b ? inst_i.imm : opa_i[l*32 +: 32];
-        simt_pkg::OpLdParam: rf_wdata_o[l*32 +: 32] = param_rdata_i;
-        simt_pkg::OpSelp:    rf_wdata_o[l*32 +: 32] =
-                               simt_sm_pkg::pick(pred_i[l*7 +: 7], inst_i.sub[2:0]) ?
-                               opa_i[l*32 +: 32] : opb_i[l*32 +: 32];
+        simt_pkg::OpMov:     res[l] = inst_i.imm_b ? inst_i.imm : opa[l];
+        simt_pkg::OpLdParam: res[l] = param_rdata_i;
+        simt_pkg::OpSelp:    res[l] = simt_sm_pkg::pick(pr_l[l], inst_i.sub[2:0]) ? opa[l]
+                                                                                   : opb[l];
         simt_pkg::OpMovSreg: begin
           unique case (inst_i.sub)
-            simt_pkg::SregTid:    rf_wdata_o[l*32 +: 32] = {{(27 - WarpW){1'b0}}, warp_in_cta_i,
-                                                            5'(l)};
-            simt_pkg::SregNtid:   rf_wdata_o[l*32 +: 32] = {16'd0, cfg_ntid_i};
-            simt_pkg::SregCtaid:  rf_wdata_o[l*32 +: 32] = {16'd0, ctaid_i};
-            simt_pkg::SregNctaid: rf_wdata_o[l*32 +: 32] = {16'd0, cfg_nctaid_i};
-            simt_pkg::SregLaneid: rf_wdata_o[l*32 +: 32] = 32'(l);
-            simt_pkg::SregWarpid: rf_wdata_o[l*32 +: 32] = 32'(warp_in_cta_i);
-            simt_pkg::SregGtid:   rf_wdata_o[l*32 +: 32] = gtid_base + 32'(l);
-            simt_pkg::SregClock:  rf_wdata_o[l*32 +: 32] = cycle_i;
-            default:              rf_wdata_o[l*32 +: 32] = '0;
+            simt_pkg::SregTid:    res[l] = {{(27 - WarpW){1'b0}}, warp_in_cta_i, tid[l]};
+            simt_pkg::SregNtid:   res[l] = {16'd0, cfg_ntid_i};
+            simt_pkg::SregCtaid:  res[l] = {16'd0, ctaid_i};
+            simt_pkg::SregNctaid: res[l] = {16'd0, cfg_nctaid_i};
+            simt_pkg::SregLaneid: res[l] = 32'(tid[l]);
+            simt_pkg::SregWarpid: res[l] = 32'(warp_in_cta_i);
+            simt_pkg::SregGtid:   res[l] = gtid_base + 32'(tid[l]);
+            simt_pkg::SregClock:  res[l] = cycle_i;
+            default:              res[l] = '0;
           endcase
         end
-        default: rf_wdata_o[l*32 +: 32] = alu_res[l*32 +: 32];
+        default: res[l] = alu_res[l];
       endcase
     end
   end
 
-  // The warp's predicates after setp/pand/por/pxor/pnot on its executing lanes.
-  logic [31:0] pa, pb, pr;  // per lane: predicate operands and result
+  // setp/pand/por/pxor/pnot on the lanes: the threads' new predicate.
+  logic [NumLanes-1:0] pa, pb;  // per lane: predicate operands
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      pa[l] = simt_sm_pkg::pick(pred_i[l*7 +: 7], inst_i.ra[2:0]);
-      pb[l] = simt_sm_pkg::pick(pred_i[l*7 +: 7], inst_i.rb[2:0]);
+    for (int l = 0; l < NumLanes; l++) begin
+      pa[l] = simt_sm_pkg::pick(pr_l[l], inst_i.ra[2:0]);
+      pb[l] = simt_sm_pkg::pick(pr_l[l], inst_i.rb[2:0]);
       unique case (inst_i.op)
         simt_pkg::OpSetp: pr[l] = alu_cmp[l];
         simt_pkg::OpPand: pr[l] = pa[l] & pb[l];
@@ -99,7 +128,17 @@ module simt_sm_execute #(
         default:          pr[l] = !pa[l];
       endcase
     end
-    pred_wdata_o = simt_sm_pkg::pred_write(pred_i, exec_i, inst_i.rd[2:0], pr);
+  end
+
+  // Thread t's results come from lane t % NumLanes (wires: only the threads of this pass
+  // are written).
+  logic [31:0] pr_t;
+  always_comb begin
+    for (int t = 0; t < 32; t++) begin
+      rf_wdata_o[t*32 +: 32] = res[t % NumLanes];
+      pr_t[t]                = pr[t % NumLanes];
+    end
+    pred_wdata_o = simt_sm_pkg::pred_write(pred_i, exec_i & threads_i, inst_i.rd[2:0], pr_t);
   end
 
   // ld.param outside the params (or misaligned) faults at the lowest executing lane.
@@ -121,7 +160,7 @@ module simt_sm_execute #(
     end
   end
 
-  assign rf_we_o   = (valid_i && cls_i.alu && !param_fault) ? exec_i : '0;
+  assign rf_we_o   = (valid_i && cls_i.alu && !param_fault) ? exec_i & threads_i : '0;
   assign pred_we_o = valid_i && cls_i.pred;
 
 endmodule

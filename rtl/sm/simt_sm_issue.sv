@@ -68,6 +68,7 @@ module simt_sm_issue #(
   // Issue.
   input  logic                      issue_try_i,
   input  logic                      alone_i,          // nothing else in flight next cycle
+  input  logic                      de_hold_i,        // DE keeps its instruction (passes)
   input  logic                      self_i,           // bypass: the warp in EXEC ...
   input  logic [WarpW-1:0]          self_warp_i,
   input  logic [AddrW-1:0]          self_pc_i,        // ... at pc + 1 ...
@@ -196,7 +197,9 @@ module simt_sm_issue #(
     // frees in the very cycle it is given back does not wait.)
     sb_wait_d   = sb_wait_q & ~sb_freed_i;
     if (sb_back_i && !sb_freed_i[sb_warp_i]) sb_wait_d[sb_warp_i] = 1'b1;
-    de_v_d      = 1'b0;  // DE lasts one cycle: the instruction moves on or is issued again
+    // DE lasts one cycle: the instruction moves on or is issued again, unless it waits for
+    // EXEC's passes (the fetched word stays in the instruction memory's read register).
+    de_v_d      = de_hold_i && de_v_q;
     de_w_d      = de_w_q;
     de_pc_d     = de_pc_q;
     de_active_d = de_active_q;
@@ -260,6 +263,8 @@ module simt_sm_issue #(
     if (rst_ni) begin
       if (de_v_q) assert (de_active_q != '0)
         else $error("sm: issued warp %0d has no active thread", de_w_q);
+      assert (!(de_hold_i && issued_o))
+        else $error("sm issue: a warp issued while DE holds an instruction");
       assert (!(hold_i && issued_o))
         else $error("sm issue: a warp held and issued in one cycle");
       assert (!(issued_o && sb_wait_q[sched_warp]))

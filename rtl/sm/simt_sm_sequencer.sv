@@ -7,7 +7,9 @@
 // then in EXEC (READB and READC first for cas), from where it goes to the load/store unit
 // (MEM) or the control unit (CTRL), or retires at once. DE runs next to EXEC and CHECK, so
 // the next instruction is decoded while one retires; the units tell the sequencer when the
-// next warp may issue (issue_try). A fault from any unit stops the core (FAULT) with the
+// next warp may issue (issue_try). EXEC lasts one cycle per pass on the lanes (the pass
+// sequencer's exec_more_i); DE holds its instruction meanwhile, and the control unit sees
+// the instruction in its last pass only. A fault from any unit stops the core (FAULT) with the
 // warp and PC of the instruction that caused it.
 module simt_sm_sequencer #(
   parameter int NumWarps = 8,
@@ -50,6 +52,7 @@ module simt_sm_sequencer #(
   output logic                      alone_o,         // nothing else in flight next cycle
   output logic                      de_go_o,
   output logic                      de_back_o,       // DE's warp is given back unissued
+  output logic                      de_hold_o,       // DE keeps its instruction (passes)
   output logic                      read_b_o,
   output logic                      read_c_o,
   output logic                      exec_o,
@@ -60,6 +63,7 @@ module simt_sm_sequencer #(
   input  logic [AddrW-1:0]          pc_i,
   input  logic                      is_mem_i,
   input  logic [31:0]               exec_mask_i,
+  input  logic                      exec_more_i,     // another pass on the lanes follows
   input  simt_sm_pkg::fault_t       exec_fault_i,
   output logic                      lsu_start_o,
   input  logic                      lsu_done_i,
@@ -124,10 +128,12 @@ module simt_sm_sequencer #(
   // warp has still to write (the scoreboard).
   assign de_go_o   = de_v_i && !de_hazard_i &&
                      (stage_q == simt_sm_pkg::StDecode || ctl_i.check ||
-                      (stage_q == simt_sm_pkg::StExec && ctl_i.fast));
-  // EXEC could not retire at once after all (or faults), or the scoreboard says wait: the
-  // decoded warp is given back.
-  assign de_back_o = de_v_i && !de_go_o;
+                      (stage_q == simt_sm_pkg::StExec && ctl_i.fast && !exec_more_i));
+  // EXEC's instruction has passes to run: DE waits with its instruction (a hazard is
+  // checked again when it may go). Else EXEC could not retire at once after all (or
+  // faults), or the scoreboard says wait: the decoded warp is given back.
+  assign de_hold_o = de_v_i && stage_q == simt_sm_pkg::StExec && exec_more_i;
+  assign de_back_o = de_v_i && !de_go_o && !de_hold_o;
 
   // IDLE decides in priority order: start, done, retire a finished CTA, launch the next,
   // deliver a wake token due, else issue. (The control unit's commands come from here, apart
@@ -231,6 +237,8 @@ module simt_sm_sequencer #(
           fwarp_pre = w_i;
           fpc_pre   = pc_i;
           stage_pre = simt_sm_pkg::StFault;
+        end else if (exec_more_i) begin
+          stage_pre = simt_sm_pkg::StExec;  // the next pass
         end else if (is_mem_i && exec_mask_i != '0) begin
           lsu_start_o = 1'b1;
           stage_pre   = simt_sm_pkg::StMem;
@@ -304,7 +312,7 @@ module simt_sm_sequencer #(
     end
   end
 
-  assign ctl_o             = {exec_o, !to_unit, lsu_done_i || fpu_done_i, issue_ok, issue_base,
+  assign ctl_o             = {exec_o && !exec_more_i, !to_unit, lsu_done_i || fpu_done_i, issue_ok, issue_base,
                                wake_next,
                                de_v_i && !de_hazard_i, de_simple_i};
   assign ctl_wake_o        = ctl_wake;
@@ -356,7 +364,7 @@ module simt_sm_sequencer #(
       if (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_i.check)) assert (de_w_i != w_i)
         else $error("sm: warp %0d in DE and in flight at once", w_i);
       if (de_v_i && stage_q == simt_sm_pkg::StExec)
-        assert (ctl_i.fast || stage_d == simt_sm_pkg::StFault)
+        assert (ctl_i.fast || exec_more_i || stage_d == simt_sm_pkg::StFault)
         else $error("sm: EXEC next to DE does not retire in one cycle");
       assert (!(lsu_start_o && ctl_i.busy_d))
         else $error("sm: an instruction to the load/store and control units at once");

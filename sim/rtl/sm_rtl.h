@@ -24,6 +24,14 @@ struct CoreGeometry {
   static constexpr int kParamWords = 64;
   static constexpr int kSharedBytes = 4096;
   static constexpr size_t kLineBytes = 64;  // the memory port's line (simt_mem_pkg)
+  // Physical ALU lanes (NumLanes; SIMT_SM_PARAMS="-GNumLanes=8" in a build tree of its own):
+  // an ALU instruction takes one EXEC cycle per group of kNumLanes threads with work.
+#ifdef SIMT_SM_NUM_LANES
+  static constexpr int kNumLanes = SIMT_SM_NUM_LANES;
+#else
+  static constexpr int kNumLanes = 32;
+#endif
+  static constexpr int kPasses = 32 / kNumLanes;  // a full warp's passes
 };
 
 // One retired instruction as the core reports it (the co-simulation follows these).

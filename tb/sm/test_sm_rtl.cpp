@@ -250,25 +250,45 @@ std::vector<uint64_t> retireCycles(int warps, int adds) {
   return cycles;
 }
 
+// The figures below are for 32 lanes; on fewer an ALU instruction of a full warp spends
+// kPasses cycles in EXEC (the next one waits in DE meanwhile).
+constexpr uint64_t kPasses = simt::rtl::CoreGeometry::kPasses;
+
 TEST(SmRtl, SimpleInstructionsOfTwoWarpsRetireOnePerCycle) {
   for (int warps : {2, 4}) {
     const std::vector<uint64_t> c = retireCycles(warps, 40);
     ASSERT_EQ(c.size(), static_cast<size_t>(warps * 42));
-    // After the launch, every warp streams adds: the middle of the run is one per cycle.
+    // After the launch, every warp streams adds: the middle of the run is one per cycle (one
+    // per pass sequence on fewer lanes).
     for (size_t i = c.size() / 4; i < 3 * c.size() / 4; ++i) {
-      EXPECT_EQ(c[i], c[i - 1] + 1) << warps << " warps, retire " << i;
+      EXPECT_EQ(c[i], c[i - 1] + kPasses) << warps << " warps, retire " << i;
     }
   }
+}
+
+// Passes visit only the groups of lanes with an executing thread: a warp of 8 threads
+// streams adds as fast as a full warp does on 32 lanes, whatever the lane count (8 or more).
+TEST(SmRtl, APartialWarpTakesOnePassPerGroupWithWork) {
+  std::string src = ".launch ctas=1 threads=16\nmov r1, %tid\nsetp.lt p1, r1, 8\n";
+  for (int i = 0; i < 24; ++i) src += "@p1 add r" + std::to_string(2 + i % 8) + ", r1, " + std::to_string(i) + "\n";
+  src += "exit\n";
+  const Traced t = runTraced(src);
+  ASSERT_EQ(t.result.status, RunStatus::Ok) << t.result.message;
+  std::vector<uint64_t> c;
+  for (const Retired& r : t.retired) c.push_back(r.cycle);
+  ASSERT_EQ(c.size(), 27u);
+  // One warp: each guarded add (threads 0-7 execute: one group) retires every second cycle.
+  for (size_t i = 8; i < 24; ++i) EXPECT_EQ(c[i], c[i - 1] + 2) << "retire " << i;
 }
 
 TEST(SmRtl, ABarrierReleaseTakesTwoCycles) {
   // Four warps reach bar.sync; the last arrival's CHECK hands the first wake to the
   // divergence unit (a sleeping warp wakes in one cycle) and issues the woken warp at once:
-  // its next instruction retires 2 cycles after the last arrival.
+  // its next instruction retires 2 cycles after the last arrival (in its last pass).
   const Traced t = runTraced(".launch ctas=1 threads=128\nmov r1, %tid\nbar.sync 0\nadd r2, r1, 1\nexit\n");
   ASSERT_EQ(t.result.status, RunStatus::Ok);
   const uint64_t lastArrival = t.cyclesAt(1).back(), firstAfter = t.cyclesAt(2).front();
-  EXPECT_EQ(firstAfter - lastArrival, 2u);
+  EXPECT_EQ(firstAfter - lastArrival, 2u + (kPasses - 1));
 }
 
 TEST(SmRtl, AWarpHeldAtABusyIdRetriesWhenTheSchedulersScoreboardSeesItFree) {
@@ -304,7 +324,8 @@ TEST(SmRtl, AnOrderedSectionHandsOffToTheNextThreadInTwoCycles) {
 TEST(SmRtl, ASingleWarpRetiresASimpleInstructionEverySecondCycle) {
   const std::vector<uint64_t> c = retireCycles(1, 40);
   ASSERT_EQ(c.size(), 42u);
-  for (size_t i = 5; i < 38; ++i) EXPECT_EQ(c[i], c[i - 1] + 2) << "retire " << i;
+  // The warp issues again in its instruction's last pass: passes + 1 cycles apart.
+  for (size_t i = 5; i < 38; ++i) EXPECT_EQ(c[i], c[i - 1] + kPasses + 1) << "retire " << i;
 }
 
 TEST(SmRtl, RetireStreamReportsEveryIssuedInstruction) {

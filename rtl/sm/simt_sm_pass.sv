@@ -1,0 +1,88 @@
+// The pass sequencer: a warp of 32 threads on NumLanes physical lanes (docs/blocks/sm.md,
+// "Passes"). An instruction that computes on the lanes visits the groups of NumLanes
+// threads (group g: threads g*NumLanes .. g*NumLanes + NumLanes-1) that have an executing
+// thread, in ascending order, one group per cycle; groups without one are skipped, so a
+// warp with few threads active takes fewer passes. EXEC lasts as long as more_o says
+// another pass follows. At NumLanes = 32 there is one group and nothing is sequenced.
+//
+// This is the seam seed 001 reuses (a wave wider than the lanes in several passes): the
+// units ask only "which threads are on the lanes now" (threads_o) and "is this the last
+// pass" (!more_o).
+module simt_sm_pass #(
+  parameter int  NumLanes  = 32,
+  localparam int NumPasses = 32 / NumLanes,
+  localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             valid_i,    // an instruction is in EXEC (each cycle it stays)
+  input  logic             multi_i,    // it computes on the lanes (and does not fault)
+  input  logic [31:0]      mask_i,     // its executing threads
+  output logic [PassW-1:0] pass_o,     // the group on the lanes this cycle
+  output logic [31:0]      threads_o,  // its threads
+  output logic             more_o      // another pass follows: EXEC stays
+);
+
+  logic [NumPasses-1:0] work;          // groups with an executing thread
+  logic [NumPasses-1:0] todo, rest;    // groups still to run, this one included / not
+  logic [NumPasses-1:0] left_d, left_q;
+  logic                 busy_d, busy_q;  // passes of the instruction in EXEC remain
+
+  always_comb begin
+    for (int g = 0; g < NumPasses; g++) begin
+      work[g] = mask_i[g*NumLanes +: NumLanes] != '0;
+    end
+  end
+
+  // The first pass takes the lowest group with work (group 0 when there is none: the
+  // instruction still spends its one cycle in EXEC); later passes the lowest group left.
+  assign todo = busy_q ? left_q : work;
+  always_comb begin
+    pass_o = '0;
+    for (int g = NumPasses - 1; g >= 0; g--) begin
+      if (todo[g]) pass_o = PassW'(g);
+    end
+    rest = todo;
+    rest[pass_o] = 1'b0;
+  end
+
+  assign more_o = valid_i && multi_i && rest != '0;
+  always_comb begin
+    threads_o = '0;
+    for (int g = 0; g < NumPasses; g++) begin
+      if (pass_o == PassW'(g)) threads_o[g*NumLanes +: NumLanes] = '1;
+    end
+  end
+
+  always_comb begin
+    busy_d = more_o;
+    left_d = more_o ? rest : '0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      left_q <= '0;
+    end else begin
+      busy_q <= busy_d;
+      left_q <= left_d;
+    end
+  end
+
+`ifdef VERILATOR
+  initial begin
+    assert (NumLanes >= 1 && NumLanes <= 32 && 32 % NumLanes == 0)
+      else $fatal(1, "sm pass: NumLanes %0d does not divide a warp of 32", NumLanes);
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // An instruction with passes left stays in EXEC, and its mask does not change.
+      if (busy_q) assert (valid_i && multi_i)
+        else $error("sm pass: the instruction left EXEC with passes to run");
+      if (busy_q) assert ((left_q & ~work) == '0)
+        else $error("sm pass: a group left to run has no executing thread");
+    end
+  end
+`endif
+
+endmodule
