@@ -263,7 +263,7 @@ def cases():
         ["buf:A:256:f32=rand:5", "buf:B:256:f32=rand:6", "buf:C:256:f32", "u32:16"], ulp=16,
         defines=["TYPE=float", "LOCAL_SIZE=8"], stub=True)
     add("vortex/sfilter", v, V_SFILTER, "tests/opencl/sfilter/kernel.cl", "sfilter", "14,14", "7,7",
-        ["buf:src:256:f32=rand:7", "buf:dst:256:f32"] + ["f32:0.111"] * 10)
+        ["buf:src:256:f32=rand:7", "buf:dst:256:f32", "i64:16"] + ["f32:0.111"] * 9)
     add("vortex/psort (int)", v, V_2020, "tests/opencl/psort/kernel.cl", "psorti", "64", "32",
         ["buf:in:64=rand:8", "buf:out:64"])
     add("vortex/psort (float)", v, V_2020, "tests/opencl/psort/kernel.cl", "psortf", "64", "32",
@@ -321,7 +321,7 @@ def cases():
         ulp=2)
     add("rodinia/srad extract", r, RODINIA, "opencl/srad/kernel/kernel_gpu_opencl.cl",
         "extract_kernel",
-        "256", "256", ["i32:200", "buf:image:256:f32=rand:31"], headers=["opencl/srad/main.h"])
+        "256", "256", ["i64:200", "buf:image:256:f32=rand:31"], headers=["opencl/srad/main.h"])
     # float4 loads and stores (ld/st.global.v4) and swizzles
     add("rodinia/hybridsort merge", r, RODINIA, "opencl/hybridsort/mergesort.cl", "mergeSortFirst",
         "64", "32", ["buf:input:256:f32=rand:40", "buf:result:256:f32", "i32:256"])

@@ -271,7 +271,8 @@ int cmdRun(const std::vector<std::string>& args) {
       ("global", po::value<std::string>(), "FILE.cl: global size G[,G[,G]] (1 to 3 dimensions)")
       ("local", po::value<std::string>(), "FILE.cl: work-group size L[,L[,L]] (default: the runtime's choice)")
       ("arg", po::value<std::vector<std::string>>()->composing(),
-       "FILE.cl: one per kernel parameter, in order: i32:V, u32:V, f32:V, buf:NAME:N[:TYPE][=INIT], "
+       "FILE.cl: one per kernel parameter, in order: i32:V, u32:V, f32:V, i64:V, u64:V (long, ulong; "
+       "extension), buf:NAME:N[:TYPE][=INIT], "
        "view:NAME:OFFSET, local:BYTES")
       ("define,D", po::value<std::vector<std::string>>()->composing(), "FILE.cl: NAME[=VALUE] macro")
       ("include,I", po::value<std::vector<std::string>>()->composing(), "FILE.cl: include directory")

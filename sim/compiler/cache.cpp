@@ -63,7 +63,8 @@ nlohmann::json toJson(const CompiledKernel& k) {
   j["diagnostics"] = k.diagnostics;
   j["sources"] = k.sources;
   for (const auto& a : k.args) {
-    j["args"].push_back({{"name", a.name}, {"type", a.typeName}, {"kind", static_cast<int>(a.kind)}, {"float", a.isFloat}});
+    j["args"].push_back({{"name", a.name}, {"type", a.typeName}, {"kind", static_cast<int>(a.kind)}, {"float", a.isFloat},
+                         {"word", a.word}, {"words", a.words}});
   }
   for (const auto& r : k.references) {
     j["references"].push_back({r.arg, r.reads, r.writes, r.bytes, r.offset, r.line});
@@ -96,6 +97,8 @@ CompiledKernel fromJson(const nlohmann::json& j) {
       ai.typeName = a.at("type");
       ai.kind = static_cast<ArgKind>(a.at("kind").get<int>());
       ai.isFloat = a.at("float");
+      ai.word = a.at("word");
+      ai.words = a.at("words");
       k.args.push_back(ai);
     }
   }

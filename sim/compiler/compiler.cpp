@@ -33,6 +33,7 @@
 #include "compiler/frontend.h"
 #include "compiler/lower.h"
 #include "compiler/regalloc.h"
+#include "compiler/split_i64.h"
 
 namespace simt::compiler {
 
@@ -265,12 +266,16 @@ std::vector<ArgInfo> kernelArgs(Function& f) {
       }
     } else if (t->isIntegerTy() && t->getIntegerBitWidth() <= 32) {
       ai.kind = ArgKind::Scalar;
+    } else if (t->isIntegerTy(64)) {  // long, ulong: two words, low first
+      ai.kind = ArgKind::Scalar;
+      ai.words = 2;
     } else if (t->isFloatTy()) {
       ai.kind = ArgKind::Scalar;
       ai.isFloat = true;
     } else {
       throw CompileError(sourcePos(at) + ": error: " + where + " (" + ai.typeName + "): this argument type is not supported");
     }
+    ai.word = args.empty() ? 0 : args.back().word + args.back().words;
     args.push_back(ai);
   }
   return args;
@@ -284,6 +289,7 @@ void prepareModule(Module& m, bool keepNoinline) {
   refuseRecursion(m);
   inlineAndOptimise(m, keepNoinline);
   scalarizeVectorLoads(m);
+  splitI64(m);
 }
 
 namespace {
@@ -321,6 +327,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   if (opt.alias.permitsOptimisation()) {
     const AliasOptStats as = optimiseForAliasFacts(*kernel, opt.alias);
     scalarizeVectorLoads(m);
+    splitI64(m);
     ck.aliasFacts = opt.alias.key();
     ck.unrolledLoops = as.unrollRequests;
     ck.vectorAccesses = as.vectorAccesses;
@@ -329,7 +336,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   ck.diagnostics = fe.diagnostics;
   ck.sources = fe.sources;
   ck.args = kernelArgs(*kernel);
-  ck.hiddenBase = static_cast<int>(ck.args.size());
+  ck.hiddenBase = ck.args.empty() ? 0 : ck.args.back().word + ck.args.back().words;
   if (!opt.subroutines) {
     for (BasicBlock& bb : *kernel) {
       for (Instruction& I : bb) {
@@ -444,7 +451,7 @@ CompiledKernel compileOne(const std::string& path, const CompileOptions& opt) {
   os << "; " << ck.name << ": compiled from " << path << " by simt cc (docs/compiler.md), variant " << ck.variant << "\n";
   os << "; params: ";
   for (size_t i = 0; i < ck.args.size(); ++i) {
-    os << "[" << 4 * i << "] " << (ck.args[i].name.empty() ? "arg" + std::to_string(i) : ck.args[i].name) << " ("
+    os << "[" << 4 * ck.args[i].word << (ck.args[i].words == 2 ? "," + std::to_string(4 * ck.args[i].word + 4) : "") << "] " << (ck.args[i].name.empty() ? "arg" + std::to_string(i) : ck.args[i].name) << " ("
        << argKindName(ck.args[i].kind) << ") ";
   }
   os << "[" << 4 * ck.hiddenBase << ".." << 4 * (ck.hiddenBase + ck.hiddenWords) - 1 << "] hidden launch block\n";

@@ -60,7 +60,7 @@ struct CompileOptions {
   AliasFacts alias;
 };
 
-// How the runtime passes one kernel parameter (one param word each).
+// How the runtime passes one kernel parameter (one param word each; a long or ulong two).
 enum class ArgKind { GlobalPtr, ConstantPtr, LocalPtr, Scalar };
 const char* argKindName(ArgKind k);
 
@@ -69,10 +69,13 @@ struct ArgInfo {
   std::string typeName;  // OpenCL type as written, e.g. "int*", "uint"
   ArgKind kind = ArgKind::Scalar;
   bool isFloat = false;  // scalar float
+  int word = 0;          // its first param word
+  int words = 1;         // 2 for long and ulong: the low word, then the high word
 };
 
 // The parameter words the runtime writes (docs/compiler.md, "Launch ABI"): the kernel's
-// arguments in order, one word each, then the hidden block at word hiddenBase.
+// arguments in order, one word each (two for long/ulong, ArgInfo::words), then the hidden
+// block at word hiddenBase.
 namespace hidden {
 constexpr int kWorkDim = 0;
 constexpr int kGlobalSize = 1;   // 3 words, x y z
@@ -129,7 +132,7 @@ struct CompiledKernel {
   bool structurized = false;  // StructurizeCFG ran (CompileOptions::structurize)
   std::string assembly;  // simt assembly text: .kernel, .text code, .data for __constant data
   std::vector<ArgInfo> args;
-  int hiddenBase = 0;           // param word of the hidden block (== args.size())
+  int hiddenBase = 0;           // param word of the hidden block (the arguments' words)
   int hiddenWords = hidden::kWords;  // its length: kWordsWithIds when the prologue divides ids
   uint32_t staticLocalBytes = 0;  // __local variables declared in the kernel (shared memory from 0)
   uint32_t frameBytes = 0;        // private memory per work-item (private arrays, spills)

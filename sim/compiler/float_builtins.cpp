@@ -173,9 +173,10 @@ void linkMathLibrary(Module& m) {
       if (auto* c = dyn_cast<CallInst>(u); c && c->getCalledFunction() == &f) c->setCallingConv(CallingConv::SPIR_FUNC);
     }
   }
-  // A built-in whose libclc code (or a function it calls) computes in 64-bit integers or
-  // double cannot be lowered: it goes back to a declaration that the lowering refuses,
-  // naming the built-in (sin, cos, tan: libclc's argument reduction multiplies in 64 bits).
+  // A built-in whose libclc code (or a function it calls) computes in double cannot be
+  // lowered: it goes back to a declaration that the lowering refuses, naming the built-in.
+  // 64-bit integers are split into words before lowering (split_i64.h): sin, cos and tan,
+  // whose argument reduction multiplies in 64 bits, compile.
   for (const std::string& n : wanted) {
     Function* f = m.getFunction(n);
     if (!f || f->isDeclaration()) continue;
@@ -188,21 +189,15 @@ void linkMathLibrary(Module& m) {
       if (!seen.insert(g).second || g->isDeclaration()) continue;
       for (BasicBlock& bb : *g) {
         for (Instruction& I : bb) {
-          auto bad = [](Type* t) { return t->isIntegerTy(64) || t->isDoubleTy(); };
-          wide |= bad(I.getType());
-          for (const Use& u : I.operands()) {
-            // a constant element index (libclc's are i64) is no 64-bit arithmetic
-            const bool index = (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) &&
-                               isa<ConstantInt>(u.get()) && u.getOperandNo() + 1 == I.getNumOperands();
-            wide |= !index && bad(u->getType());
-          }
+          wide |= I.getType()->isDoubleTy();
+          for (const Use& u : I.operands()) wide |= u->getType()->isDoubleTy();
           if (auto* c = dyn_cast<CallInst>(&I); c && c->getCalledFunction()) work.push_back(c->getCalledFunction());
         }
       }
     }
     if (wide) {
       f->deleteBody();
-      f->addFnAttr(kRefusedAttr, "libclc's float version needs 64-bit integers, which the lowering does not have");
+      f->addFnAttr(kRefusedAttr, "libclc's float version computes in double, which the core does not have");
     }
   }
 }

@@ -21,6 +21,7 @@
 #include <llvm/Support/DivisionByConstantInfo.h>
 
 #include "compiler/builtins.h"
+#include "compiler/split_i64.h"
 
 namespace simt::compiler {
 
@@ -358,6 +359,7 @@ int Lowering::reg(const Value* v) {
 }
 
 void Lowering::checkTypes(const Instruction& I) {
+  if (bool high; i64ArgumentWord(I, &high)) return;  // a word of a long argument (split_i64.h)
   std::function<void(Type*)> check = [&](Type* t) {
     if (t->isVoidTy() || t->isLabelTy() || t->isPointerTy() || t->isMetadataTy()) {
       if (t->isPointerTy()) {
@@ -698,13 +700,23 @@ int Lowering::workItem(const std::string& name, unsigned dim, const Instruction&
 }
 
 void Lowering::prologue() {
-  // Arguments: one param word each.
+  // Arguments: one param word each, two for a long (low word first; splitI64 left its uses
+  // as `trunc %a` and `trunc (lshr %a, 32)`, whose shift is the high word).
+  int argWord = 0;
   for (Argument& a : f_.args()) {
+    const int first = argWord;
+    argWord += a.getType()->isIntegerTy(64) ? 2 : 1;
     if (a.use_empty()) continue;
     if (a.getType()->isVectorTy())
       refuse(cur_, "a vector argument (" + typeName(a.getType()) + ") is not supported");
     if (mode_.isKernel) {
-      vregs_[&a] = paramWord(static_cast<int>(a.getArgNo()));
+      vregs_[&a] = paramWord(first);
+      for (const User* u : a.users()) {
+        bool high = false;
+        if (const auto* in = dyn_cast<Instruction>(u); in && i64ArgumentWord(*in, &high) == &a && high) {
+          vregs_[in] = paramWord(first + 1);
+        }
+      }
     } else {
       const int r = vreg();
       emit("ld.global", V(r), {Opnd::mem(kFramePointer, false, 4 + 4 * static_cast<int64_t>(a.getArgNo()))});
@@ -886,6 +898,7 @@ LoweredFunction Lowering::run() {
 
 void Lowering::lowerInst(Instruction& I) {
   if (isa<PHINode>(I) || isa<AllocaInst>(I)) return;  // phis: copies on the edges
+  if (bool high; I.getType()->isIntegerTy(64) && i64ArgumentWord(I, &high)) return;  // a param word (prologue)
   bool vector = I.getType()->isVectorTy();
   for (const Use& u : I.operands()) vector |= u->getType()->isVectorTy();
   if (vector) {

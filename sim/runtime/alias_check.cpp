@@ -86,7 +86,9 @@ AliasCheck checkAliasing(const compiler::CompiledKernel& ck, const LaunchImage& 
   AliasCheck out;
   compiler::LaunchValues v;
   const auto& params = img.kernel.params;
-  v.args.assign(params.begin(), params.begin() + std::min<size_t>(params.size(), ck.args.size()));
+  for (const auto& a : ck.args) {  // each argument's (first) param word
+    if (static_cast<size_t>(a.word) < params.size()) v.args.push_back(params[static_cast<size_t>(a.word)]);
+  }
   for (size_t d = 0; d < 3; ++d) {
     v.globalSize[d] = range.global[d];
     v.localSize[d] = range.local[d];
@@ -109,7 +111,7 @@ AliasCheck checkAliasing(const compiler::CompiledKernel& ck, const LaunchImage& 
     const bool firstRef = r.arg < 0;
     r.arg = ref.arg;
     r.buffer = ka.buffer;
-    r.pointer = params[static_cast<size_t>(ref.arg)];
+    r.pointer = params[static_cast<size_t>(ck.args[static_cast<size_t>(ref.arg)].word)];
     r.reads |= ref.reads;
     r.writes |= ref.writes;
     uint64_t lo = base, hi = limit;  // unknown: the whole buffer

@@ -57,6 +57,24 @@ uint32_t parseValue(const std::string& text, ElemType type, const std::string& w
   throw LaunchError(what + ": '" + text + "' is not a " + elemTypeName(type) + " value");
 }
 
+// A long (i64: -2^63..2^63-1) or ulong (u64: 0..2^64-1) value: decimal or 0x hex.
+uint64_t parseValue64(const std::string& text, bool isSigned, const std::string& what) {
+  size_t used = 0;
+  try {
+    if (!text.empty() && !std::isspace(static_cast<unsigned char>(text[0]))) {
+      if (isSigned) {
+        const long long v = std::stoll(text, &used, 0);
+        if (used == text.size()) return static_cast<uint64_t>(v);
+      } else if (text[0] != '-' && text[0] != '+') {
+        const unsigned long long v = std::stoull(text, &used, 0);
+        if (used == text.size()) return v;
+      }
+    }
+  } catch (const std::exception&) {  // out of range or no number
+  }
+  throw LaunchError(what + ": '" + text + "' is not a" + (isSigned ? "n i64 (long)" : " u64 (ulong)") + " value");
+}
+
 uint32_t parseCount(const std::string& text, const std::string& what) {
   size_t used = 0;
   try {
@@ -144,7 +162,7 @@ KernelArg parseArg(const std::string& spec, std::vector<Buffer>& buffers) {
   const std::string what = "--arg '" + spec + "'";
   const auto colon = spec.find(':');
   if (colon == std::string::npos)
-    throw LaunchError(what + ": expected i32:V, u32:V, f32:V, buf:..., view:... or local:BYTES");
+    throw LaunchError(what + ": expected i32:V, u32:V, i64:V, u64:V, f32:V, buf:..., view:... or local:BYTES");
   const std::string kind = spec.substr(0, colon);
   const std::string rest = spec.substr(colon + 1);
   if (kind == "i32" || kind == "u32" || kind == "f32") {
@@ -155,6 +173,14 @@ KernelArg parseArg(const std::string& spec, std::vector<Buffer>& buffers) {
                          : kind == "u32" ? ElemType::U32
                                          : ElemType::I32,
                          what);
+    return a;
+  }
+  if (kind == "i64" || kind == "u64") {  // a long or ulong argument: two param words
+    a.kind = KernelArg::Scalar;
+    a.is64 = true;
+    const uint64_t v = parseValue64(rest, kind == "i64", what);
+    a.value = static_cast<uint32_t>(v);
+    a.high = static_cast<uint32_t>(v >> 32);
     return a;
   }
   if (kind == "local") {
@@ -216,7 +242,7 @@ KernelArg parseArg(const std::string& spec, std::vector<Buffer>& buffers) {
     buffers.push_back(std::move(b));
     return a;
   }
-  throw LaunchError(what + ": unknown kind '" + kind + "' (i32, u32, f32, buf, view, local)");
+  throw LaunchError(what + ": unknown kind '" + kind + "' (i32, u32, i64, u64, f32, buf, view, local)");
 }
 
 NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup) {

@@ -43,8 +43,10 @@ std::vector<uint32_t> initialContents(const std::string& init, ElemType type, ui
 struct KernelArg {
   enum Kind { Scalar, BufferArg, View, Local } kind = Scalar;
   std::string spec;      // as given
-  uint32_t value = 0;    // Scalar: the word (f32: its bits)
+  uint32_t value = 0;    // Scalar: the word (f32: its bits; i64/u64: the low word)
   bool isFloat = false;  // Scalar given as f32
+  bool is64 = false;     // Scalar given as i64:V or u64:V (a long/ulong parameter, two words)
+  uint32_t high = 0;     // is64: the high word
   std::string buffer;    // BufferArg/View
   uint32_t offset = 0;   // View: element offset
   uint32_t localBytes = 0;

@@ -47,29 +47,33 @@ LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range
                       " work-items: more than the 256 MiB of global memory the simulator gives a launch");
   }
   if (ck.frameBytes > 0) k.data.resize(k.data.size() + privateBytes / 4, 0);
-  // Params: one word per argument, then the hidden block.
+  // Params: one word per argument (two for long/ulong: low, high), then the hidden block.
   uint32_t localTop = (ck.staticLocalBytes + 15u) & ~15u;
   k.params.assign(static_cast<size_t>(ck.hiddenBase + ck.hiddenWords), 0);
   for (size_t i = 0; i < args.size(); ++i) {
     const auto& p = ck.args[i];
     const auto& a = args[i];
+    const size_t w = static_cast<size_t>(p.word);
     const std::string where = "--arg " + std::to_string(i + 1) + " ('" + a.spec + "') for parameter '" +
                               p.typeName + " " + p.name + "'";
     switch (p.kind) {
       case ArgKind::GlobalPtr:
       case ArgKind::ConstantPtr:
         if (a.kind != KernelArg::BufferArg && a.kind != KernelArg::View) throw LaunchError(where + ": expected buf: or view:");
-        k.params[i] = img.bufferAddr.at(a.buffer) + 4 * a.offset;
+        k.params[w] = img.bufferAddr.at(a.buffer) + 4 * a.offset;
         break;
       case ArgKind::LocalPtr:
         if (a.kind != KernelArg::Local) throw LaunchError(where + ": expected local:BYTES");
-        k.params[i] = localTop;
+        k.params[w] = localTop;
         localTop += (a.localBytes + 15u) & ~15u;
         break;
       case ArgKind::Scalar:
-        if (a.kind != KernelArg::Scalar) throw LaunchError(where + ": expected a scalar (i32:V, u32:V or f32:V)");
-        if (a.isFloat != p.isFloat) throw LaunchError(where + (p.isFloat ? ": expected f32:V" : ": expected i32:V or u32:V"));
-        k.params[i] = a.value;
+        if (a.kind != KernelArg::Scalar) throw LaunchError(where + ": expected a scalar (i32:V, u32:V, i64:V, u64:V or f32:V)");
+        if (a.isFloat != p.isFloat || a.is64 != (p.words == 2)) {
+          throw LaunchError(where + (p.isFloat ? ": expected f32:V" : p.words == 2 ? ": expected i64:V or u64:V" : ": expected i32:V or u32:V"));
+        }
+        k.params[w] = a.value;
+        if (a.is64) k.params[w + 1] = a.high;
         break;
     }
   }

@@ -73,9 +73,21 @@ case $CASE in
     [ -s "$OUT" ] && fail "something ran"
     true ;;
   refused_float)  # FP32 compiles; a float built-in the lowering cannot take is refused
-    printf '__kernel void k(__global float* a) {\n  int i = get_global_id(0);\n  a[i] = sin(a[i]) * 2.5f;\n}\n' > "$TMP/f.cl"
+    printf '__kernel void k(__global float* a) {\n  int i = get_global_id(0);\n  a[i] = native_sin(a[i]) * 2.5f;\n}\n' > "$TMP/f.cl"
     expect_rc "$(cc "$TMP/f.cl")" 1
-    expect_err "f.cl:3:[0-9]*: error: the built-in 'sin' is not supported" ;;
+    expect_err "f.cl:3:[0-9]*: error: the LLVM intrinsic 'llvm.sin.f32' is not supported" ;;
+  long_args)  # long and ulong arguments: two param words each (--arg i64:V, u64:V)
+    printf '__kernel void k(__global long* a, long c, ulong d) {\n  int i = get_global_id(0);\n  a[i] = a[i] * c + (long)(d >> 3);\n}\n' > "$TMP/l.cl"
+    expect_rc "$(run "$TMP/l.cl" --global 2 --local 2 --arg buf:a:4:u32=list:5,1,4294967295,4294967295 \
+      --arg i64:-3 --arg u64:0x800000000 --engine model --json -)" 0
+    # a[0] = (2^32 + 5) * -3 + 2^32 = -2^33 - 15, a[1] = -1 * -3 + 2^32: word pairs, low first
+    expect_out '"a":\[4294967281,4294967293,3,1\]' ;;
+  bad_long_arg)  # a 32-bit value for a long parameter; an out-of-range long
+    printf '__kernel void k(__global long* a, long c) {\n  a[get_global_id(0)] += c;\n}\n' > "$TMP/l.cl"
+    expect_rc "$(run "$TMP/l.cl" --global 1 --arg buf:a:2 --arg i32:1 --engine model)" 1
+    expect_err "expected i64:V or u64:V"
+    expect_rc "$(run "$TMP/l.cl" --global 1 --arg buf:a:2 --arg i64:9223372036854775808 --engine model)" 1
+    expect_err "is not an i64 (long) value" ;;
   bad_arg_count)
     expect_rc "$(run $VA --engine model)" 1
     expect_err "kernel 'vector_add' takes 4 argument(s)" ;;

@@ -245,7 +245,12 @@ int run(const Options& o) {
       const bool isFloat = argTypeName(kern.get(), i) == "float";
       if (isFloat != a.isFloat)
         throw Failure(what + ": the parameter is " + argTypeName(kern.get(), i));
-      check(clSetKernelArg(kern.get(), i, 4, &a.value), what);
+      if (a.is64) {  // long, ulong
+        const uint64_t v = uint64_t{a.high} << 32 | a.value;
+        check(clSetKernelArg(kern.get(), i, 8, &v), what);
+      } else {
+        check(clSetKernelArg(kern.get(), i, 4, &a.value), what);
+      }
     } else if (a.kind == rt::KernelArg::Local) {
       if (q != CL_KERNEL_ARG_ADDRESS_LOCAL) throw Failure(what + ": the parameter is not __local");
       check(clSetKernelArg(kern.get(), i, a.localBytes, nullptr), what);

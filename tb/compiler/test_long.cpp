@@ -1,0 +1,421 @@
+// 64-bit integers in the OpenCL compiler (docs/compiler.md, "64-bit integers"): the split
+// into 32-bit words (sim/compiler/split_i64.*) against host-computed 64-bit results, for
+// directed operands (carries, borrows, equal high words, the extremes) and seeded random ones
+// (SIMT_SEED replays, the default is fixed) through every operation of long_ops.cl; long
+// loop-carried values, private and local longs; long and ulong arguments (two param words);
+// what is refused; sin, cos and tan from libclc (whose argument reduction multiplies in
+// 64 bits) and their error in ulp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cl_engines.h"
+#include "compiler/compiler.h"
+#include "runtime/cl_runtime.h"
+
+namespace {
+
+namespace cc = simt::compiler;
+namespace rt = simt::runtime;
+using simt::model::RunStatus;
+
+using simt::cltest::Eng;
+using simt::cltest::engineFor;
+using simt::cltest::engName;
+
+constexpr int kOps = 40;  // results per work-item of long_ops.cl
+
+cc::CompiledKernel compileKernel(const std::string& file) {
+  return cc::compileFile(std::string(SIMT_CL_KERNEL_DIR) + "/" + file, {});
+}
+
+rt::LaunchResult launch(const cc::CompiledKernel& ck, const std::string& global, const std::string& local,
+                        const std::vector<std::string>& specs, Eng engine) {
+  std::vector<rt::Buffer> buffers;
+  std::vector<rt::KernelArg> args;
+  for (const auto& a : specs) args.push_back(rt::parseArg(a, buffers));
+  rt::DeviceLimits limits;
+  simt::model::RunConfig cfg;
+  cfg.maxCycles = 20'000'000;
+  return rt::launch(ck, rt::parseRange(global, local, limits.maxThreadsPerGroup), args, buffers, cfg,
+                    engineFor(engine), limits);
+}
+
+// buf:NAME:2N=list:... holding n longs as word pairs, low word first.
+std::string longBuffer(const std::string& name, const std::vector<uint64_t>& v) {
+  std::string s = "buf:" + name + ":" + std::to_string(2 * v.size()) + ":u32=list:";
+  for (size_t i = 0; i < v.size(); ++i) {
+    s += (i ? "," : "") + std::to_string(static_cast<uint32_t>(v[i])) + "," + std::to_string(static_cast<uint32_t>(v[i] >> 32));
+  }
+  return s;
+}
+
+std::vector<uint64_t> longs(const std::vector<uint32_t>& words) {
+  std::vector<uint64_t> v;
+  for (size_t i = 0; i + 1 < words.size(); i += 2) v.push_back(uint64_t{words[i + 1]} << 32 | words[i]);
+  return v;
+}
+
+// long_ops.cl's results, computed on the host in 64 bits.
+std::vector<uint64_t> referenceOps(uint64_t ux, uint64_t y, int n, int64_t c, uint64_t d) {
+  const int64_t x = static_cast<int64_t>(ux), sy = static_cast<int64_t>(y);
+  auto clz64 = [](uint64_t v) {
+    int k = 0;
+    for (uint64_t bit = uint64_t{1} << 63; bit && !(v & bit); bit >>= 1) ++k;
+    return k;
+  };
+  const uint64_t flags = (x == sy) | (x != c) << 1 | (x < sy) << 2 | (x <= sy) << 3 | (x > sy) << 4 | (x >= sy) << 5 |
+                         (ux < y) << 6 | (ux <= y) << 7 | (ux > y) << 8 | (ux >= y) << 9 | (x < c) << 10 |
+                         (ux > d) << 11;
+  std::vector<uint64_t> r = {
+      ux + y,
+      ux - y,
+      ux * y,
+      uint64_t{static_cast<uint32_t>(ux)} * static_cast<uint32_t>(y),
+      static_cast<uint64_t>(int64_t{static_cast<int32_t>(ux)} * static_cast<int32_t>(y)),
+      ux & y,
+      ux | y,
+      ux ^ y,
+      ux << n,
+      y >> n,
+      static_cast<uint64_t>(x >> n),
+      ux << 7,
+      ux << 32,
+      ux << 45,
+      y >> 5,
+      y >> 32,
+      y >> 50,
+      static_cast<uint64_t>(x >> 9),
+      static_cast<uint64_t>(x >> 32),
+      static_cast<uint64_t>(x >> 63),
+      flags,
+      static_cast<uint64_t>(x < sy ? x : sy),
+      y > d ? y : d,
+      static_cast<uint64_t>(int64_t{static_cast<int32_t>(ux)}),
+      uint64_t{static_cast<uint32_t>(y)},
+      static_cast<uint64_t>(int64_t{static_cast<int16_t>(ux)}),
+      uint64_t{static_cast<uint8_t>(y)},
+      static_cast<uint64_t>(int64_t{static_cast<int32_t>(x >> 13)}),
+      ux * static_cast<uint64_t>(c) + d,
+      ux * 3 - y * 0x100000001ull,
+      0 - ux,
+      ~ux,
+      x >= 0 ? ux : 0 - ux,
+      static_cast<uint64_t>(__builtin_popcountll(y)),
+      static_cast<uint64_t>(clz64(y)),
+      static_cast<uint64_t>(x / 8 + static_cast<int64_t>(y % 16)),
+      uint64_t{ux == 0x123456789abcdefull},
+      uint64_t{static_cast<uint64_t>(n)} << 40 | static_cast<uint64_t>(n + 1),
+      static_cast<uint64_t>(c),
+      d,
+  };
+  return r;
+}
+
+struct OpsCase {
+  std::vector<uint64_t> a, b;
+  std::vector<int> shifts;
+  int64_t c = 0;
+  uint64_t d = 0;
+};
+
+// Runs long_ops.cl on one engine and compares every result with the host; the message names
+// the work-item, the result (kernel line o[K]) and the operands.
+void checkOps(const cc::CompiledKernel& ck, const OpsCase& t, Eng engine, const std::string& ctx) {
+  const size_t n = t.a.size();  // a multiple of 8
+  std::string shifts = "buf:s:" + std::to_string(n) + ":i32=list:";
+  for (size_t i = 0; i < n; ++i) shifts += (i ? "," : "") + std::to_string(t.shifts[i]);
+  const rt::LaunchResult r =
+      launch(ck, std::to_string(n), "8",
+             {longBuffer("a", t.a), longBuffer("b", t.b), shifts, "buf:out:" + std::to_string(2 * kOps * n) + ":u32",
+              "i64:" + std::to_string(t.c), "u64:" + std::to_string(t.d)},
+             engine);
+  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
+  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
+  ASSERT_EQ(out.size(), kOps * n);
+  int failures = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto want = referenceOps(t.a[i], t.b[i], t.shifts[i], t.c, t.d);
+    for (int k = 0; k < kOps; ++k) {
+      if (out[kOps * i + k] == want[k]) continue;
+      ADD_FAILURE() << ctx << " (" << engName(engine) << "): work-item " << i << ", o[" << k << "]: got 0x" << std::hex
+                    << out[kOps * i + k] << ", want 0x" << want[k] << " (x = 0x" << t.a[i] << ", y = 0x" << t.b[i]
+                    << std::dec << ", n = " << t.shifts[i] << ", c = " << t.c << ", d = " << t.d << ")";
+      if (++failures > 20) return;
+    }
+  }
+}
+
+// Operands that exercise the word boundary: carries and borrows, equal high words with
+// different low words, the signed and unsigned extremes.
+OpsCase directedCase() {
+  const std::vector<uint64_t> special = {0,
+                                         1,
+                                         0xffffffffull,
+                                         0x100000000ull,
+                                         0xffffffffffffffffull,
+                                         0x8000000000000000ull,
+                                         0x7fffffffffffffffull,
+                                         0x00000001fffffffeull,
+                                         0x0000000180000000ull,
+                                         0xfffffffe00000001ull,
+                                         0x123456789abcdefull,
+                                         0x8000000000000001ull};
+  OpsCase t;
+  for (size_t i = 0; i < special.size(); ++i) {
+    for (size_t j = 0; j < special.size(); j += 3) {
+      t.a.push_back(special[i]);
+      t.b.push_back(special[(i + j) % special.size()]);
+      t.shifts.push_back(static_cast<int>((i * 7 + j * 13) % 64));
+    }
+  }
+  t.shifts[0] = 0;
+  t.shifts[1] = 32;
+  t.shifts[2] = 63;
+  t.shifts[3] = 31;
+  t.c = -3;
+  t.d = 0xffffffff00000000ull;
+  return t;
+}
+
+// Random operands whose words are often special (0, all ones, the sign bit) so that carries
+// and equal high words are common.
+OpsCase randomCase(uint64_t seed, size_t n) {
+  rt::SplitMix64 g(seed);
+  auto word = [&]() -> uint32_t {
+    const uint64_t r = g.next();
+    switch (r % 8) {
+      case 0: return 0;
+      case 1: return 0xffffffffu;
+      case 2: return 0x80000000u;
+      case 3: return static_cast<uint32_t>(r >> 40) & 3u;
+      default: return static_cast<uint32_t>(r >> 32);
+    }
+  };
+  auto value = [&]() { return uint64_t{word()} << 32 | word(); };
+  OpsCase t;
+  for (size_t i = 0; i < n; ++i) {
+    t.a.push_back(value());
+    // a high word shared with a: the low words decide the order
+    t.b.push_back(g.next() % 4 == 0 ? (t.a.back() & 0xffffffff00000000ull) | word() : value());
+    t.shifts.push_back(static_cast<int>(g.next() % 64));
+  }
+  t.c = static_cast<int64_t>(value());
+  t.d = value();
+  return t;
+}
+
+uint64_t seedFromEnv(uint64_t fallback) {
+  const char* v = std::getenv("SIMT_SEED");
+  return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
+}
+
+// ---------------------------------------------------------------------------------------
+
+TEST(CompilerLong, EveryOperationOnDirectedOperands) {
+  const cc::CompiledKernel ck = compileKernel("long_ops.cl");
+  checkOps(ck, directedCase(), Eng::Model, "directed operands");
+}
+
+TEST(CompilerLong, RandomOperandsThroughEveryOperation) {
+  const uint64_t seed0 = seedFromEnv(64);
+  const cc::CompiledKernel ck = compileKernel("long_ops.cl");
+  const int rounds = 8;
+  for (int k = 0; k < rounds; ++k) {
+    const uint64_t seed = seed0 + static_cast<uint64_t>(k);
+    checkOps(ck, randomCase(seed, 64), Eng::Model, "random operands, replay with SIMT_SEED=" + std::to_string(seed));
+    if (HasFailure()) break;
+  }
+  std::printf("long random: %d x 64 operand pairs through %d operations (SIMT_SEED=%llu)\n", rounds, kOps,
+              static_cast<unsigned long long>(seed0));
+}
+
+TEST(CompilerLong, TheCoreAndCosimGiveTheHostsResults) {
+  const cc::CompiledKernel ck = compileKernel("long_ops.cl");
+  const uint64_t seed = seedFromEnv(64);
+  checkOps(ck, randomCase(seed + 100, 8), Eng::Rtl, "random operands, replay with SIMT_SEED=" + std::to_string(seed));
+  OpsCase d = directedCase();
+  d.a.resize(8);
+  d.b.resize(8);
+  d.shifts.resize(8);
+  checkOps(ck, d, Eng::Cosim, "directed operands");
+}
+
+// FNV-1a over a window in a loop (two-word phis), a private array and a __local array of
+// ulong, a divergent branch on a ulong compare.
+TEST(CompilerLong, LoopCarriedPrivateAndLocalLongs) {
+  const int n = 64, local = 32, steps = 7;
+  rt::SplitMix64 g(9);
+  std::vector<uint64_t> in(64);
+  for (auto& v : in) v = g.next();
+  const cc::CompiledKernel ck = compileKernel("long_loop.cl");
+  const rt::LaunchResult r = launch(ck, std::to_string(n), std::to_string(local),
+                                    {longBuffer("in", in), "buf:out:" + std::to_string(2 * n) + ":u32",
+                                     "i32:" + std::to_string(steps)},
+                                    Eng::Model);
+  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
+  std::vector<uint64_t> h(n), p1(n), p2(n);
+  for (int i = 0; i < n; ++i) {
+    uint64_t hash = 0xcbf29ce484222325ull, sum = 0, priv[4] = {};
+    for (int k = 0; k < steps; ++k) {
+      const uint64_t v = in[static_cast<size_t>((i + k) % 64)];
+      hash = (hash ^ (v & 0xff)) * 0x100000001b3ull;
+      sum += v;
+      priv[k & 3] = sum;
+    }
+    h[i] = hash;
+    p1[i] = priv[1];
+    p2[i] = priv[2];
+  }
+  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
+  ASSERT_EQ(out.size(), static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const int base = i / local * local;
+    uint64_t want = h[static_cast<size_t>(base + (i - base + 1) % local)];
+    want = want > h[i] ? want - p1[i] : want ^ (p2[i] << 3);
+    EXPECT_EQ(out[i], want) << "work-item " << i;
+  }
+}
+
+// A long and a ulong argument take two param words each, low word first; the hidden block
+// follows them (docs/compiler.md, "Launch ABI").
+TEST(CompilerLong, LongArgumentsAreTwoParamWords) {
+  const cc::CompiledKernel ck = compileKernel("long_ops.cl");
+  ASSERT_EQ(ck.args.size(), 6u);
+  const int words[6] = {0, 1, 2, 3, 4, 6};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(ck.args[i].word, words[i]) << i;
+  EXPECT_EQ(ck.args[4].words, 2);
+  EXPECT_EQ(ck.args[5].words, 2);
+  EXPECT_EQ(ck.hiddenBase, 8);
+  EXPECT_NE(ck.assembly.find("[16,20] c"), std::string::npos) << ck.assembly.substr(0, 400);
+  // A 32-bit value for a long parameter, and the reverse, are refused naming the parameter.
+  OpsCase t = directedCase();
+  std::vector<rt::Buffer> buffers;
+  std::vector<rt::KernelArg> args;
+  for (const char* a : {"buf:a:2:u32", "buf:b:2:u32", "buf:s:1:i32", "buf:out:80:u32", "i32:5", "u64:1"})
+    args.push_back(rt::parseArg(a, buffers));
+  rt::DeviceLimits limits;
+  try {
+    rt::buildLaunch(ck, rt::parseRange("1", "1", limits.maxThreadsPerGroup), args, buffers, limits);
+    ADD_FAILURE() << "i32 for a long accepted";
+  } catch (const rt::LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected i64:V or u64:V"), std::string::npos) << e.what();
+  }
+  // Bad values: out of range, a negative ulong, not a number.
+  for (const char* bad : {"i64:9223372036854775808", "u64:-1", "u64:18446744073709551616", "i64:12x", "i64:"}) {
+    std::vector<rt::Buffer> none;
+    EXPECT_THROW(rt::parseArg(bad, none), rt::LaunchError) << bad;
+  }
+  std::vector<rt::Buffer> none;
+  const rt::KernelArg m = rt::parseArg("i64:-2", none);
+  EXPECT_TRUE(m.is64);
+  EXPECT_EQ(m.value, 0xfffffffeu);
+  EXPECT_EQ(m.high, 0xffffffffu);
+  const rt::KernelArg u = rt::parseArg("u64:0x123456789", none);
+  EXPECT_EQ(u.value, 0x23456789u);
+  EXPECT_EQ(u.high, 1u);
+}
+
+// What the split does not cover is refused naming the construct and the source line.
+TEST(CompilerLong, DivisionByAVariableIsRefusedNamingTheLine) {
+  const std::string path = ::testing::TempDir() + "/long_div.cl";
+  {
+    std::ofstream f(path);
+    f << "__kernel void k(__global long* a, long d) {\n"
+         "  const int i = get_global_id(0);\n"
+         "  a[i] = a[i] / d;\n"
+         "}\n";
+  }
+  try {
+    cc::compileFile(path, {});
+    FAIL() << "compiled";
+  } catch (const cc::CompileError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("long_div.cl:3:"), std::string::npos) << m;
+    EXPECT_NE(m.find("division on 64-bit integers"), std::string::npos) << m;
+  }
+}
+
+// sin, cos and tan from libclc (their argument reduction multiplies in 64 bits): the error in
+// ulp against the host's double-precision functions (as docs/compiler.md's accuracy table),
+// within OpenCL's 4 ulp, on the model; the core gives the model's bits.
+struct TrigError {
+  double maxUlp[3] = {0, 0, 0}, meanUlp[3] = {0, 0, 0};
+};
+
+double ulpError(float got, double want) {
+  const double a = std::fabs(want);
+  if (a < std::ldexp(1.0, -126)) return -1;  // the flushed range: skipped
+  int e = 0;
+  std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1)
+  return std::fabs(static_cast<double>(got) - want) / std::ldexp(1.0, e - 24);
+}
+
+TrigError measureTrig(const cc::CompiledKernel& ck, float lo, float hi, Eng engine, std::vector<uint32_t>* bits) {
+  const int n = 4096;
+  char range[64];
+  std::snprintf(range, sizeof range, "f32:%.9g", lo);
+  std::string los = range;
+  std::snprintf(range, sizeof range, "f32:%.9g", hi);
+  const rt::LaunchResult r =
+      launch(ck, std::to_string(n), "64",
+             {"buf:r:4096:f32=rand:5", "buf:x:4096:f32", "buf:s:4096:f32", "buf:c:4096:f32", "buf:t:4096:f32", los, range},
+             engine);
+  TrigError err;
+  EXPECT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
+  if (r.run.status != RunStatus::Ok) return err;
+  const auto x = simt::cltest::bufferWords(r.buffers, "x");
+  const char* names[3] = {"s", "c", "t"};
+  for (int f = 0; f < 3; ++f) {
+    const auto w = simt::cltest::bufferWords(r.buffers, names[f]);
+    if (bits) bits->insert(bits->end(), w.begin(), w.end());
+    int counted = 0;
+    for (int i = 0; i < n; ++i) {
+      float xf, got;
+      std::memcpy(&xf, &x[i], 4);
+      std::memcpy(&got, &w[i], 4);
+      const double xd = xf;
+      const double want = f == 0 ? std::sin(xd) : f == 1 ? std::cos(xd) : std::tan(xd);
+      const double e = ulpError(got, want);
+      if (e < 0) continue;
+      err.maxUlp[f] = std::max(err.maxUlp[f], e);
+      err.meanUlp[f] += e;
+      ++counted;
+    }
+    err.meanUlp[f] /= counted;
+  }
+  return err;
+}
+
+TEST(CompilerLong, SinCosTanFromLibclcWithinOpenCLsUlp) {
+  const cc::CompiledKernel ck = compileKernel("trig.cl");
+  const struct {
+    float lo, hi;
+  } ranges[] = {{-3.2f, 3.2f}, {-100.0f, 100.0f}, {-1e6f, 1e6f}};
+  for (const auto& rg : ranges) {
+    const TrigError e = measureTrig(ck, rg.lo, rg.hi, Eng::Model, nullptr);
+    std::printf("[%g, %g]: max ulp sin %.2f cos %.2f tan %.2f; mean %.2f %.2f %.2f\n", rg.lo, rg.hi, e.maxUlp[0],
+                e.maxUlp[1], e.maxUlp[2], e.meanUlp[0], e.meanUlp[1], e.meanUlp[2]);
+    for (int f = 0; f < 3; ++f) {
+      EXPECT_LE(e.maxUlp[f], 4.0) << "sin cos tan"[4 * f] << " in [" << rg.lo << ", " << rg.hi << "]";
+      EXPECT_GT(e.meanUlp[f], 0.0);  // the comparison ran
+    }
+  }
+}
+
+TEST(CompilerLong, SinCosTanOnTheCoreGiveTheModelsBits) {
+  const cc::CompiledKernel ck = compileKernel("trig.cl");
+  std::vector<uint32_t> model, core;
+  measureTrig(ck, -1e6f, 1e6f, Eng::Model, &model);
+  measureTrig(ck, -1e6f, 1e6f, Eng::Rtl, &core);
+  ASSERT_EQ(model.size(), core.size());
+  for (size_t i = 0; i < model.size(); ++i) ASSERT_EQ(model[i], core[i]) << i;
+}
+
+}  // namespace
