@@ -16,6 +16,9 @@
 //   0x0020       W maintenance command {idx, warp, op} (issued when written); 0x0021 W {tail, head};
 //                0x0022/23 W write data low/high; R 0x0020 {read data valid, busy};
 //                0x0022/23 R read data low/high
+//   0x0030-3C    R geometry (constants): magic "SIMT", layout version, warp slots, resident CTAs,
+//                queue depth, instruction words, param words, shared bytes per CTA, data words,
+//                FP lanes, line bytes, barrier slots, threads per warp; writes are ignored
 //   0x0040-5F    R performance counter n (docs/blocks/sm.md)
 //   0x1000+2i    W instruction i, low word (held), then 0x1000+2i+1 the high word (written)
 //   0x2000+i     W param word i
@@ -33,6 +36,7 @@ module simt_fpga_top #(
   parameter int SharedBanks = 4,    // shared-memory banks: a 32 x 4 crossbar, not 32 x 32
   parameter int LineBytes   = 16,   // the core's memory port: narrow lines keep the LSU small
   parameter int MemIdW      = 2,
+  parameter bit HasFpu      = 1'b0, // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
   localparam int ParamAW    = $clog2(ParamWords),
@@ -142,7 +146,7 @@ module simt_fpga_top #(
     .MemIdW      (MemIdW),
     .LsuSlots    (4),
     .L1Bytes     (0),     // the data memory is on-chip block RAM: nothing for a cache to hide
-    .HasFpu      (1'b0)   // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
+    .HasFpu      (HasFpu)
   ) u_sm (
     .clk_i               (clk_i),
     .rst_ni              (core_rst_n),
@@ -301,6 +305,14 @@ module simt_fpga_top #(
     .host_rdata_o (data_host_rdata)
   );
 
+  // ---- geometry ---------------------------------------------------------------------------
+  // What this build can run, read-only at 0x0030-0x003C, so that one host drives a board built
+  // with any parameters: it checks the magic and the layout version, then takes its limits
+  // (threads per CTA, memories, the queue depth its re-centring needs) from the board. Only
+  // constants, muxed into the register read path. A new or reordered word is a new version.
+  localparam logic [31:0] GeomMagic   = 32'h5349_4D54;  // "SIMT"
+  localparam logic [31:0] GeomVersion = 32'd1;          // the layout of 0x0030-0x003C
+
   // ---- host registers and read data -------------------------------------------------------
   logic [31:0] ctrl_rdata;
   always_comb begin
@@ -326,6 +338,19 @@ module simt_fpga_top #(
       8'h20: ctrl_rdata = {30'd0, mnt_rvalid_q, mnt_pend_q || mnt_rd_wait_q};
       8'h22: ctrl_rdata = mnt_rdata_q[31:0];
       8'h23: ctrl_rdata = mnt_rdata_q[63:32];
+      8'h30: ctrl_rdata = GeomMagic;
+      8'h31: ctrl_rdata = GeomVersion;
+      8'h32: ctrl_rdata = 32'(NumWarps);
+      8'h33: ctrl_rdata = 32'(NumCtas);
+      8'h34: ctrl_rdata = 32'(QueueDepth);
+      8'h35: ctrl_rdata = 32'(ImemDepth);
+      8'h36: ctrl_rdata = 32'(ParamWords);
+      8'h37: ctrl_rdata = 32'(SharedWords * 4);
+      8'h38: ctrl_rdata = 32'(DataWords);
+      8'h39: ctrl_rdata = {31'd0, HasFpu};
+      8'h3A: ctrl_rdata = 32'(LineBytes);
+      8'h3B: ctrl_rdata = 32'(NumBarSlots);
+      8'h3C: ctrl_rdata = 32'(simt_pkg::WarpSize);
       default: if (host_addr_i[7:5] == 3'b010) ctrl_rdata = perf;
     endcase
   end
@@ -443,6 +468,21 @@ module simt_fpga_top #(
   assign exc_o   = exc_pend_q;
 
 `ifdef VERILATOR
+  // The host map's windows bound the parameters (and so what the geometry words report):
+  // instruction i at 0x1000 + 2i, param words from 0x2000, data words from 0x8000, the warp
+  // slot in 8 bits of 0x0018.
+  initial begin
+    assert (ImemDepth >= 2 && ImemDepth <= 2048)
+      else $error("fpga_top: ImemDepth %0d outside the 0x1000-0x1FFF window", ImemDepth);
+    assert (ParamWords >= 2 && ParamWords <= 4096)
+      else $error("fpga_top: ParamWords %0d outside the 0x2000-0x2FFF window", ParamWords);
+    assert (DataWords >= 2 && DataWords <= 32768)
+      else $error("fpga_top: DataWords %0d outside the 0x8000-0xFFFF window", DataWords);
+    assert (NumWarps >= 1 && NumWarps <= 256 && NumCtas >= 1 && QueueDepth >= 2)
+      else $error("fpga_top: geometry NumWarps %0d NumCtas %0d QueueDepth %0d not reportable",
+                  NumWarps, NumCtas, QueueDepth);
+  end
+
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // Kernel addresses are checked by the core against cfg_global_bytes_i.

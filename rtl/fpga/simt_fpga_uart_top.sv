@@ -2,7 +2,8 @@
 // clock, reset and pins (docs/blocks/uart_bridge.md). A host on the serial line loads code,
 // params and data, starts the kernel, polls the status and reads results through the
 // bridge's framed protocol; every host-port access of simt_fpga_top's register map is
-// reachable. BaudDiv: core clocks per bit (clock / baud rate, at least 4).
+// reachable, the geometry words the host takes its limits from included. BaudDiv: core
+// clocks per bit (clock / baud rate, at least 4).
 module simt_fpga_uart_top #(
   parameter int NumWarps    = 2,
   parameter int NumCtas     = 2,
@@ -14,6 +15,7 @@ module simt_fpga_uart_top #(
   parameter int DataWords   = 2048,
   parameter int LineBytes   = 16,
   parameter int MemIdW      = 2,
+  parameter bit HasFpu      = 1'b0,
   parameter int BaudDiv     = 217,   // 25 MHz / 115200
   parameter int MaxBurst    = 64,
   parameter int TimeoutBits = 2000
@@ -62,7 +64,8 @@ module simt_fpga_uart_top #(
     .SharedWords (SharedWords),
     .DataWords   (DataWords),
     .LineBytes   (LineBytes),
-    .MemIdW      (MemIdW)
+    .MemIdW      (MemIdW),
+    .HasFpu      (HasFpu)
   ) u_top (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

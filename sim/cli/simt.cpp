@@ -125,45 +125,70 @@ struct DeviceLink {
   std::unique_ptr<simt::host::DeviceEngine> engine;
 };
 
-// --device PORT [--baud N]: opens the port; false after a message (no such port, not a
-// terminal, a rate it refuses).
-bool openDevice(const po::variables_map& vm, DeviceLink& dev) {
-  dev.port = vm["device"].as<std::string>();
-  dev.baud = vm["baud"].as<uint32_t>();
-  try {
-    dev.serial = std::make_unique<simt::host::SerialPort>(dev.port, dev.baud);
-  } catch (const simt::host::PortError& e) {
-    std::cerr << "simt run: --device: " << e.what() << "\n";
-    return false;
-  }
-  simt::host::DeviceEngine::Options opt;
-  opt.link.baud = dev.baud;
-  opt.link.latencyUs = 100'000;  // USB and the OS on top of the line time, generously
-  dev.engine = std::make_unique<simt::host::DeviceEngine>(*dev.serial, opt);
-  return true;
-}
-
-// The board stopped answering (or garbles every answer): a message and exit status 5.
+// The board stopped answering (or garbles every answer, or is not an FPGA top this host
+// knows): a message and exit status 5.
 int linkFailed(const DeviceLink& dev, const simt::host::LinkError& e) {
   using Kind = simt::host::LinkError::Kind;
   std::cerr << "simt run: device " << dev.port << " at " << dev.baud << " baud: "
-            << (e.kind() == Kind::NoAnswer  ? "the board does not answer"
-                : e.kind() == Kind::Corrupt ? "the link garbles the answers"
-                                            : "the bridge refuses a request")
+            << (e.kind() == Kind::NoAnswer      ? "the board does not answer"
+                : e.kind() == Kind::Corrupt     ? "the link garbles the answers"
+                : e.kind() == Kind::WrongDevice ? "not an FPGA top this host knows"
+                                                : "the bridge refuses a request")
             << " (" << e.what() << ")\n";
-  if (e.kind() != Kind::Refused) {
+  if (e.kind() == Kind::WrongDevice) {
+    std::cerr << "  program the board with a simt_fpga_uart_top of this version (make bitstream)\n";
+  } else if (e.kind() != Kind::Refused) {
     std::cerr << "  is the board powered, programmed with simt_fpga_uart_top and its UART set to "
               << dev.baud << " baud (--baud)?\n";
   }
   return kExitLink;
 }
 
-// What the link did: one line of the summary and the JSON's "device" object.
+// --device PORT [--baud N]: opens the port and reads the board's geometry (what it can run);
+// 0, or the exit status after a message (1: no such port, not a terminal, a rate it refuses;
+// 5: the board does not answer or is not an FPGA top this host knows).
+int openDevice(const po::variables_map& vm, DeviceLink& dev) {
+  dev.port = vm["device"].as<std::string>();
+  dev.baud = vm["baud"].as<uint32_t>();
+  try {
+    dev.serial = std::make_unique<simt::host::SerialPort>(dev.port, dev.baud);
+  } catch (const simt::host::PortError& e) {
+    std::cerr << "simt run: --device: " << e.what() << "\n";
+    return 1;
+  }
+  simt::host::DeviceEngine::Options opt;
+  opt.link.baud = dev.baud;
+  opt.link.latencyUs = 100'000;  // USB and the OS on top of the line time, generously
+  dev.engine = std::make_unique<simt::host::DeviceEngine>(*dev.serial, opt);
+  try {
+    dev.engine->geometry();
+  } catch (const simt::host::LinkError& e) {
+    return linkFailed(dev, e);
+  }
+  return 0;
+}
+
+// What the link did and what the board reported: one line each of the summary, and the
+// JSON's "device" object.
 nlohmann::ordered_json deviceJson(const DeviceLink& dev) {
   const auto& r = dev.engine->lastLink();
+  const simt::host::DeviceGeometry& g = dev.engine->geometry();
   nlohmann::ordered_json d;
   d["port"] = dev.port;
   d["baud"] = dev.baud;
+  nlohmann::ordered_json geo;
+  geo["warp_slots"] = g.warpSlots;
+  geo["max_threads_per_cta"] = g.maxThreadsPerCta();
+  geo["resident_ctas"] = g.residentCtas;
+  geo["queue_depth"] = g.queueDepth;
+  geo["imem_words"] = g.imemWords;
+  geo["param_words"] = g.paramWords;
+  geo["shared_bytes"] = g.sharedBytes;
+  geo["data_words"] = g.dataWords;
+  geo["fp_lanes"] = g.fpLanes;
+  geo["line_bytes"] = g.lineBytes;
+  geo["barrier_slots"] = g.barrierSlots;
+  d["geometry"] = geo;
   d["transactions"] = r.stats.transactions;
   d["retries"] = r.stats.retries;
   d["payload_words"] = r.stats.payloadWords;
@@ -178,6 +203,7 @@ void printDeviceSummary(const DeviceLink& dev) {
             << " transactions, " << r.stats.payloadWords << " payload words, "
             << r.stats.bytesSent + r.stats.bytesReceived << " bytes, " << r.stats.retries
             << " retries, " << r.seconds << " s\n";
+  std::cout << "  device geometry: " << dev.engine->geometry().describe() << "\n";
 }
 
 // Runs a kernel image on one engine: the ISA model, the verilated core, both in lockstep, or
@@ -398,7 +424,9 @@ int cmdRun(const std::vector<std::string>& args) {
       return usage("--ctas/--threads do not apply to an OpenCL kernel: use --global and --local");
     }
     DeviceLink device;
-    if (engine == "device" && !openDevice(vm, device)) return 1;
+    if (engine == "device") {
+      if (const int st = openDevice(vm, device)) return st;
+    }
     return runOpenCl(files[0], vm, cfg, engine, div, wavePath, dumps, &device);
 #else
     return usage("this build has no OpenCL compiler (clang-16/llvm-16-dev missing)");
@@ -433,7 +461,9 @@ int cmdRun(const std::vector<std::string>& args) {
   }
 
   DeviceLink device;
-  if (engine == "device" && !openDevice(vm, device)) return 1;
+  if (engine == "device") {
+    if (const int st = openDevice(vm, device)) return st;
+  }
   simt::model::RunResult res;
   try {
     res = runEngine(kernel, cfg, engine, wavePath, &device);
@@ -585,7 +615,7 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   rt::DeviceLimits limits;
   if (engine == "model") limits.maxThreadsPerGroup = simt::model::RunConfig::maxThreadsPerCta();
   if (engine == "device") {
-    const simt::host::DeviceGeometry g;
+    const simt::host::DeviceGeometry& g = dev->engine->geometry();  // what the board reported
     limits.maxThreadsPerGroup = g.maxThreadsPerCta();
     limits.sharedBytes = g.sharedBytes;
     limits.paramWords = static_cast<uint32_t>(g.paramWords);

@@ -1,6 +1,7 @@
 #include "host/device_engine.h"
 
 #include <chrono>
+#include <iomanip>
 #include <sstream>
 #include <vector>
 
@@ -25,12 +26,91 @@ constexpr int kMaintenancePolls = 100;
 // A counter's increase since `before` (32-bit counters that wrap).
 uint64_t since(uint32_t now, uint32_t before) { return static_cast<uint32_t>(now - before); }
 
+std::string hex(uint32_t v, int digits = 8) {
+  std::ostringstream os;
+  os << "0x" << std::hex << std::setw(digits) << std::setfill('0') << v;
+  return os.str();
+}
+std::string hexAddr(size_t a) { return hex(static_cast<uint32_t>(a), 4); }
+
+LinkError wrongDevice(const std::string& what) {
+  return LinkError(LinkError::Kind::WrongDevice, what);
+}
+
 }  // namespace
+
+DeviceGeometry DeviceGeometry::decode(const std::vector<uint32_t>& w) {
+  if (w.size() != map::kGeometryWords) {
+    throw wrongDevice("the geometry is " + std::to_string(map::kGeometryWords) + " words, not " +
+                      std::to_string(w.size()));
+  }
+  if (w[0] != map::kGeometryMagic) {
+    throw wrongDevice("the board reads " + hex(w[0]) + " at " + hexAddr(map::kGeometry) +
+                      ", not the FPGA top's magic " + hex(map::kGeometryMagic) +
+                      " (\"SIMT\"): not simt_fpga_top, or one built before it reported its "
+                      "geometry");
+  }
+  if (w[1] != map::kGeometryVersion) {
+    throw wrongDevice("the FPGA top's geometry layout is version " + std::to_string(w[1]) +
+                      " (" + hex(w[1]) + " at " + hexAddr(map::kGeometry + 1u) +
+                      "); this host knows version " + std::to_string(map::kGeometryVersion));
+  }
+  // The bounds are the host map's windows (the RTL asserts the same) and what the host's
+  // own fields hold: a value outside them is a corrupt or unknown board, not a limit.
+  auto field = [&w](size_t i, const char* name, uint32_t lo, uint32_t hi) {
+    if (w[i] < lo || w[i] > hi) {
+      throw wrongDevice("the board reports " + std::to_string(w[i]) + " " + name + " (at " +
+                        hexAddr(map::kGeometry + i) + "), outside " +
+                        std::to_string(lo) + ".." + std::to_string(hi));
+    }
+    return static_cast<int>(w[i]);
+  };
+  DeviceGeometry g;
+  g.warpSlots = field(2, "warp slots", 1, 256);
+  g.residentCtas = field(3, "resident CTAs", 1, 256);
+  g.queueDepth = field(4, "token-queue entries", 2, 0x7FFF);
+  g.imemWords = field(5, "instruction words", 1, 2048);
+  g.paramWords = field(6, "param words", 1, 4096);
+  g.sharedBytes = static_cast<uint32_t>(field(7, "shared bytes per CTA", 0, 1u << 30));
+  g.dataWords = field(8, "data words", 1, 32768);
+  g.fpLanes = field(9, "FP lanes (a flag)", 0, 1) != 0;
+  g.lineBytes = field(10, "line bytes", 4, 4096);
+  g.barrierSlots = field(11, "barrier slots", 1, 1024);
+  g.warpSize = field(12, "threads per warp (the ISA's 32)", 32, 32);
+  return g;
+}
+
+bool DeviceGeometry::operator==(const DeviceGeometry& o) const {
+  return warpSlots == o.warpSlots && residentCtas == o.residentCtas && queueDepth == o.queueDepth &&
+         imemWords == o.imemWords && paramWords == o.paramWords && sharedBytes == o.sharedBytes &&
+         dataWords == o.dataWords && fpLanes == o.fpLanes && lineBytes == o.lineBytes &&
+         barrierSlots == o.barrierSlots && warpSize == o.warpSize;
+}
+
+std::string DeviceGeometry::describe() const {
+  std::ostringstream os;
+  os << warpSlots << " warp slots (" << maxThreadsPerCta() << " threads per CTA), " << residentCtas
+     << " resident CTAs, " << imemWords << " instructions, " << paramWords << " param words, "
+     << sharedBytes << " shared bytes per CTA, " << dataWords << " data words, queue depth "
+     << queueDepth << ", " << (fpLanes ? "FP lanes" : "no FP lanes");
+  return os.str();
+}
 
 DeviceEngine::DeviceEngine(ByteLink& link, const Options& opt) : link_(link), opt_(opt) {}
 
+const DeviceGeometry& DeviceEngine::geometry() {
+  if (!geometry_) {
+    // Reads only: a run's client after this one starts its SEQ anew without a write that
+    // could be taken for a repeat.
+    UartClient client(link_, opt_.link);
+    client.setMaxBurst(client.status().maxBurst);
+    geometry_ = DeviceGeometry::decode(client.readBurst(map::kGeometry, map::kGeometryWords));
+  }
+  return *geometry_;
+}
+
 std::string DeviceEngine::configError(const assembler::Kernel& k, int ctas, int threads) const {
-  const DeviceGeometry& g = opt_.geometry;
+  const DeviceGeometry& g = *geometry_;
   if (k.code.size() > static_cast<size_t>(g.imemWords)) {
     return "the kernel has " + std::to_string(k.code.size()) +
            " instructions; the device's instruction memory holds " + std::to_string(g.imemWords);
@@ -100,7 +180,7 @@ uint64_t DeviceEngine::maintenance(uint32_t cmd, bool read) {
 bool DeviceEngine::recentre(std::string& fault) {
   const std::vector<uint32_t> exc = client_->readBurst(map::kExc, 2);  // {back, warp}, pointers
   const int warp = static_cast<int>(exc[0] & 0xFF);
-  runtime::RecentreRuntime rt(opt_.geometry.queueDepth);
+  runtime::RecentreRuntime rt(geometry_->queueDepth);
   rt.start(warp, static_cast<int>(exc[1] & 0xFFFF), static_cast<int>(exc[1] >> 16));
   if (rt.lastWasUnrecoverable()) {
     fault = "fault: unrecoverable token-queue overflow (warp slot " + std::to_string(warp) + ")";
@@ -148,6 +228,7 @@ RunResult DeviceEngine::run(const assembler::Kernel& k, const model::RunConfig& 
   RunResult res;
   const int ctas = cfg.ctas > 0 ? cfg.ctas : k.ctas;
   const int threads = cfg.threads > 0 ? cfg.threads : k.threads;
+  geometry();  // once per engine: what fits is the board's
   if (const std::string err = configError(k, ctas, threads); !err.empty()) {
     res.status = RunStatus::Error;
     res.message = "error: " + err;

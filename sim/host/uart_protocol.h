@@ -64,7 +64,8 @@ class ByteLink {
 
 class LinkError : public std::runtime_error {
  public:
-  enum class Kind { NoAnswer, Corrupt, Refused };
+  // WrongDevice: the board answers, but is not the FPGA top (of a layout) the host knows.
+  enum class Kind { NoAnswer, Corrupt, Refused, WrongDevice };
   LinkError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
   Kind kind() const { return kind_; }
 

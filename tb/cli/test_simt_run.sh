@@ -127,6 +127,19 @@ case $CASE in
     expect_err 'after 5 attempts'
     [ ! -s "$OUT" ] || fail "no result expected on stdout"
     [ $(($(date +%s) - start)) -lt 10 ] || fail "took 10 s or more" ;;
+  device_wrong_board)
+    # A bridge in front of a RAM (tb/cli/ram_bridge.py, the ULX3S link test's design): it
+    # answers, but its geometry words read 0: exit 5 naming what was read, nothing loaded.
+    python3 "$(dirname "$0")/ram_bridge.py" >"$TMP/pty" &
+    bridge=$!
+    for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/pty" ] && break; sleep 0.2; done
+    rc=$(run "$K/vector_add.s" --device "$(cat "$TMP/pty")" --baud 3000000 --json -)
+    kill "$bridge"
+    expect_rc "$rc" 5
+    expect_err 'not an FPGA top this host knows'
+    expect_err 'reads 0x00000000 at 0x0030'
+    expect_err 'program the board with a simt_fpga_uart_top'
+    [ ! -s "$OUT" ] || fail "no result expected on stdout" ;;
   help)
     expect_rc "$(run --help)" 0
     expect_out '--max-cycles'

@@ -1,6 +1,6 @@
 // A simulated board behind a pseudo-terminal, for `simt run --device /dev/pts/N` without a
-// board: a thread runs the verilated simt_fpga_uart_top (UartBoard, tb/fpga/uart_board.h) in
-// real time and moves bytes between the pty's master side and the board's pins, through
+// board: a thread runs the verilated simt_fpga_uart_top (UartBoard, tb/fpga/uart_board.h; either
+// build) in real time and moves bytes between the pty's master side and the board's pins, through
 // LineFaults (flipped bits, dropped bytes, a dead line). The slave side is what the host opens,
 // in-process (host::SerialPort) or in another process (the simt binary).
 //
@@ -31,7 +31,8 @@ namespace simt::tb {
 
 class PtyBoard {
  public:
-  explicit PtyBoard(uint64_t seed) : faults(seed ^ 0x5EED), seed_(seed) {
+  explicit PtyBoard(uint64_t seed, BoardBuild build = BoardBuild::Default)
+      : faults(seed ^ 0x5EED), seed_(seed), build_(build) {
     master_.reset(::posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
     if (master_.get() < 0 || ::grantpt(master_.get()) != 0 || ::unlockpt(master_.get()) != 0) {
       throw std::runtime_error(std::string("pseudo-terminal: ") + std::strerror(errno));
@@ -66,7 +67,7 @@ class PtyBoard {
 
  private:
   void loop() {
-    UartBoard board(seed_);  // made and run on this thread only
+    UartBoard board(seed_, build_);  // made and run on this thread only
     constexpr int kBatch = 256, kQuietBeforeSleep = 1024, kSleepMs = 2;
     uint64_t quiet = 0;
     std::vector<uint8_t> out;
@@ -117,6 +118,7 @@ class PtyBoard {
 
   host::UniqueFd master_, slave_;
   uint64_t seed_;
+  BoardBuild build_;
   std::string path_;
   std::atomic<bool> stop_{false};
   std::thread thread_;

@@ -139,10 +139,17 @@ TEST(DevicePty, RetriesAbsorbFlippedBitsAndDroppedBytes) {
   }
   ASSERT_EQ(ref.res.status, RunStatus::Ok) << ref.res.message;
   PtyBoard board(baseSeed());
-  for (uint64_t i : {30, 700}) board.faults.flipAt(LineFaults::ToBoard, i);
-  for (uint64_t i : {360, 1000}) board.faults.dropAt(LineFaults::ToBoard, i);
-  for (uint64_t i : {20, 640}) board.faults.flipAt(LineFaults::ToHost, i);
-  for (uint64_t i : {330, 950}) board.faults.dropAt(LineFaults::ToHost, i);
+  // The run's bytes, after the engine's geometry read (the bridge's status, then a burst),
+  // whose retries the run's report does not count.
+  namespace uart = host::uart;
+  const uint64_t toBoard0 = host::requestBytes(uart::CmdStatus, 0) +
+                            host::requestBytes(uart::CmdBurstRead, host::fpga_map::kGeometryWords);
+  const uint64_t toHost0 = host::responseBytes(uart::CmdStatus, 0) +
+                           host::responseBytes(uart::CmdBurstRead, host::fpga_map::kGeometryWords);
+  for (uint64_t i : {30, 700}) board.faults.flipAt(LineFaults::ToBoard, toBoard0 + i);
+  for (uint64_t i : {360, 1000}) board.faults.dropAt(LineFaults::ToBoard, toBoard0 + i);
+  for (uint64_t i : {20, 640}) board.faults.flipAt(LineFaults::ToHost, toHost0 + i);
+  for (uint64_t i : {330, 950}) board.faults.dropAt(LineFaults::ToHost, toHost0 + i);
   const PtyRun r = runOnPty(board, k, {});
   ASSERT_EQ(r.res.status, RunStatus::Ok) << r.res.message;
   EXPECT_EQ(r.res.global, ref.res.global);
@@ -218,12 +225,14 @@ TEST(DevicePty, ATimeoutStopsTheKernelAndTheNextRunGoesOn) {
   EXPECT_EQ(b.res.instructions, m.instructions);
 }
 
-// What the FPGA top cannot run is refused before anything is sent: a CTA wider than its 2
-// warp slots, FP32 instructions (it has no FP lanes).
+// What the FPGA top cannot run is refused before anything is loaded (only the geometry is
+// read): a CTA wider than its 2 warp slots, FP32 instructions (it has no FP lanes).
 TEST(DevicePty, KernelsBeyondTheTopAreRefusedBeforeLoading) {
   PtyBoard board(baseSeed());
   host::SerialPort port(board.path(), kPtyBaud);
   host::DeviceEngine dev(port, ptyOptions());
+  EXPECT_EQ(dev.geometry(), verilatedGeometry(BoardBuild::Default));
+  const uint64_t geometryBytes = board.bytesToBoard;
   const std::pair<const char*, const char*> cases[] = {
       {"bar_sync.s", "a CTA of 96 threads needs more than the device's 2 warp slots"},
       {"fp32.s", "has FP32 instructions ("}};
@@ -233,7 +242,7 @@ TEST(DevicePty, KernelsBeyondTheTopAreRefusedBeforeLoading) {
     EXPECT_NE(r.message.find(words), std::string::npos) << r.message;
     EXPECT_EQ(dev.lastLink().stats.transactions, 0u) << name;
   }
-  EXPECT_EQ(board.bytesToBoard, 0u);
+  EXPECT_EQ(board.bytesToBoard, geometryBytes) << "nothing sent after the geometry";
 }
 
 // The simt binary, as a user runs it.
@@ -275,6 +284,17 @@ TEST(DevicePtyCli, SimtRunDeviceGivesTheRtlEnginesJson) {
   EXPECT_EQ(jd["device"]["port"], board.path());
   EXPECT_EQ(jd["device"]["retries"], 0);
   EXPECT_GT(jd["device"]["payload_words"].get<int>(), 0);
+  const host::DeviceGeometry g = verilatedGeometry(BoardBuild::Default);
+  const auto& geo = jd["device"]["geometry"];
+  EXPECT_EQ(geo["warp_slots"], g.warpSlots) << geo;
+  EXPECT_EQ(geo["max_threads_per_cta"], 64) << geo;
+  EXPECT_EQ(geo["resident_ctas"], g.residentCtas) << geo;
+  EXPECT_EQ(geo["queue_depth"], g.queueDepth) << geo;
+  EXPECT_EQ(geo["imem_words"], g.imemWords) << geo;
+  EXPECT_EQ(geo["param_words"], g.paramWords) << geo;
+  EXPECT_EQ(geo["shared_bytes"], g.sharedBytes) << geo;
+  EXPECT_EQ(geo["data_words"], g.dataWords) << geo;
+  EXPECT_EQ(geo["fp_lanes"], false) << geo;
 
   // The summary: the engine's line and the dumps, then the link's.
   const Command sum = runCommand("run " + kernelPath("vector_add.s") + " --dump c:4 --device " +
@@ -284,6 +304,35 @@ TEST(DevicePtyCli, SimtRunDeviceGivesTheRtlEnginesJson) {
   EXPECT_NE(sum.out.find("  c: 101 105 109 113\n"), std::string::npos) << sum.out;
   EXPECT_NE(sum.out.find("  device " + board.path() + " at 9600 baud: "), std::string::npos)
       << sum.out;
+  EXPECT_NE(sum.out.find("  device geometry: 2 warp slots (64 threads per CTA), 2 resident CTAs"),
+            std::string::npos)
+      << sum.out;
+}
+
+// The CLI's limits are the board's: bar_sync.s (a CTA of 96 threads) is refused by the
+// default build (2 warp slots) and runs on the other (4) as on --engine rtl; the JSON says
+// which board it was.
+TEST(DevicePtyCli, TheLimitsAreTheBoardsGeometry) {
+  const std::string kernel = kernelPath("bar_sync.s") + " --json -";
+  const Command rtl = runCommand("run " + kernel);
+  ASSERT_EQ(rtl.status, 0) << rtl.err;
+  {
+    PtyBoard board(baseSeed());
+    const Command dev = runCommand("run " + kernel + " --device " + board.path() + " --baud 9600");
+    EXPECT_EQ(dev.status, 1) << dev.err;
+    EXPECT_NE(dev.err.find("a CTA of 96 threads needs more than the device's 2 warp slots"),
+              std::string::npos)
+        << dev.err;
+  }
+  PtyBoard board(baseSeed(), BoardBuild::Other);
+  const Command dev = runCommand("run " + kernel + " --device " + board.path() + " --baud 9600");
+  ASSERT_EQ(dev.status, 0) << dev.err;
+  const auto jr = nlohmann::json::parse(rtl.out), jd = nlohmann::json::parse(dev.out);
+  EXPECT_EQ(jd["memory"], jr["memory"]);
+  EXPECT_EQ(jd["instructions"], jr["instructions"]);
+  EXPECT_EQ(jd["device"]["geometry"]["warp_slots"], 4);
+  EXPECT_EQ(jd["device"]["geometry"]["data_words"], 4096);
+  EXPECT_TRUE(board.rtlOk);
 }
 
 // An OpenCL kernel (one argument: the launch ABI's 15 words and it fit the top's 16 param

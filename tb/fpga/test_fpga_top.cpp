@@ -11,6 +11,8 @@
 #include "Vsimt_fpga_top.h"
 #include "asm/assembler.h"
 #include "common/sim_context.h"
+#include "fpga/board_builds.h"
+#include "host/device_engine.h"
 #include "model/sm/sm_model.h"
 #include "runtime/recentre_runtime.h"
 
@@ -22,7 +24,7 @@ constexpr uint16_t kCtrl = 0x0000, kNtid = 0x0001, kNctaid = 0x0002, kCodeSize =
                    kParamWords = 0x0004, kSharedBytes = 0x0005, kBarPrio = 0x0009, kFaultCause = 0x0010,
                    kFaultPc = 0x0012, kFaultAddr = 0x0014, kExc = 0x0018, kQPtrs = 0x0019,
                    kMntCmd = 0x0020, kMntPtrs = 0x0021, kMntData = 0x0022, kPerf = 0x0040,
-                   kImem = 0x1000, kParam = 0x2000, kData = 0x8000;
+                   kGeometry = 0x0030, kImem = 0x1000, kParam = 0x2000, kData = 0x8000;
 constexpr int kQueueDepth = 16;   // the top's default
 constexpr int kDataWords = 2048;
 
@@ -251,6 +253,33 @@ TEST(FpgaTop, DataOutsideTheKernelsImageIsTheHostsScratch) {
   EXPECT_EQ(host.read(static_cast<uint16_t>(kData + kDataWords - 1)), 0xCAFEF00Du);
   EXPECT_EQ(host.read(kData + 7), 42u);
   EXPECT_EQ(host.read(kCtrl) & 0x7u, 0u) << "idle, not done, no fault before a start";
+}
+
+// The geometry words: the parameters Vsimt_fpga_top was verilated with (its defaults),
+// constants that a write does not change; the words around them read 0.
+TEST(FpgaTop, TheGeometryWordsReportTheParametersAndIgnoreWrites) {
+  HostPort host;
+  std::vector<uint32_t> words;
+  for (uint16_t a = kGeometry; a < kGeometry + host::fpga_map::kGeometryWords; ++a) {
+    words.push_back(host.read(a));
+  }
+  EXPECT_EQ(words[0], 0x53494D54u) << "\"SIMT\"";
+  EXPECT_EQ(words[1], 1u) << "layout version";
+  const host::DeviceGeometry g = host::DeviceGeometry::decode(words);
+  const host::DeviceGeometry want = verilatedGeometry(BoardBuild::Default);
+  EXPECT_EQ(g, want) << g.describe() << " instead of " << want.describe();
+  EXPECT_EQ(g.queueDepth, kQueueDepth);
+  EXPECT_EQ(g.dataWords, kDataWords);
+  for (uint16_t a = kGeometry; a < kGeometry + host::fpga_map::kGeometryWords; ++a) {
+    host.write(a, 0xFFFFFFFFu);
+  }
+  for (uint16_t a = kGeometry; a < kGeometry + host::fpga_map::kGeometryWords; ++a) {
+    EXPECT_EQ(host.read(a), words[a - kGeometry]) << "address " << a << " is read-only";
+  }
+  EXPECT_EQ(host.read(kGeometry - 1), 0u);
+  EXPECT_EQ(host.read(static_cast<uint16_t>(kGeometry + host::fpga_map::kGeometryWords)), 0u);
+  EXPECT_EQ(host.read(kNtid), 0u) << "no launch register written";
+  EXPECT_TRUE(host.ok());
 }
 
 }  // namespace

@@ -5,16 +5,21 @@
 // loaded, started, polled and read back, compared with the ISA model, on a clean line and
 // with bytes corrupted in both directions, which the client's retries (and the bridge's
 // repeated-write detection) absorb (2 in 1000 bytes with a flipped bit, both ways). The
-// link's throughput is measured here.
+// link's throughput is measured here. The host takes what fits from the geometry the top
+// reports, at the top's defaults and at other parameters, and refuses a board whose geometry
+// words it does not know.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "asm/assembler.h"
 #include "fpga/uart_board.h"
+#include "host/uart_protocol.h"
 #include "host/device_engine.h"
 #include "model/sm/sm_model.h"
 
@@ -194,6 +199,169 @@ TEST(FpgaUartTop, ALinkWithTurnaroundsKeepsTheCoreWaitingNotDeadlocked) {
       static_cast<unsigned long long>(o.res.cycles),
       static_cast<unsigned long long>(o.res.stats.at("divergence_unit_wait_cycles")),
       o.cycles / 12e3);
+}
+
+// A board of either build on a clean simulated line.
+struct CleanBoard {
+  explicit CleanBoard(BoardBuild build)
+      : board(baseSeed(), build), clean(baseSeed()), link(board, clean) {}
+  UartBoard board;
+  LineFaults clean;
+  SimTimeLink link;
+};
+
+const char* buildName(BoardBuild b) { return b == BoardBuild::Default ? "default build" : "other build"; }
+
+// The geometry the host reads is the one each build was verilated with (CMakeLists.txt).
+TEST(FpgaUartTop, TheHostReadsTheGeometryEachBuildWasVerilatedWith) {
+  for (const BoardBuild build : {BoardBuild::Default, BoardBuild::Other}) {
+    SCOPED_TRACE(buildName(build));
+    CleanBoard b(build);
+    host::DeviceEngine dev(b.link, simOptions());
+    const host::DeviceGeometry want = verilatedGeometry(build);
+    const host::DeviceGeometry& got = dev.geometry();
+    EXPECT_EQ(got, want) << got.describe() << " instead of " << want.describe();
+    const uint64_t bytes = b.link.bytesToBoard;
+    EXPECT_GT(bytes, 0u);
+    dev.geometry();
+    EXPECT_EQ(b.link.bytesToBoard, bytes) << "read once per engine";
+    EXPECT_TRUE(b.board.ok());
+  }
+}
+
+// A CTA of 128 threads and a data image beyond 2048 words: refused on the default build (2
+// warp slots, 2048 data words), run on the other (4 warp slots, 4096 words) with the model's
+// results; its queues are re-centred at the reported depth (32).
+TEST(FpgaUartTop, WhatFitsFollowsTheBoardsGeometry) {
+  std::string src =
+      ".launch ctas=3 threads=128\n.data\npad: .zero 8192\nout: .zero 1536\n.text\n"
+      "mov r1, %gtid\nshl r2, r1, 2\nmov r3, 0\n";
+  for (int i = 0; i < 20; ++i) src += "ssy l" + std::to_string(i) + "\nadd r3, r3, 1\n";
+  for (int i = 19; i >= 0; --i) {
+    src += "sync l" + std::to_string(i) + "\nl" + std::to_string(i) + ":\n";
+  }
+  src += "add r3, r3, r1\nst.global [r2+out], r3\nexit\n";
+  const auto k = assembler::assemble(src, "wide.s");
+  ASSERT_GT(k.data.size(), 2048u);
+  const model::RunResult m = modelRun(k);
+  for (const BoardBuild build : {BoardBuild::Default, BoardBuild::Other}) {
+    SCOPED_TRACE(buildName(build));
+    CleanBoard b(build);
+    host::DeviceEngine dev(b.link, simOptions());
+    const model::RunResult r = dev.run(k, model::RunConfig{});
+    if (build == BoardBuild::Default) {
+      EXPECT_EQ(r.status, model::RunStatus::Error);
+      EXPECT_NE(r.message.find("2048-word data memory"), std::string::npos) << r.message;
+      EXPECT_EQ(dev.lastLink().stats.transactions, 0u) << "nothing loaded";
+      continue;
+    }
+    ASSERT_EQ(r.status, model::RunStatus::Ok) << r.message;
+    EXPECT_EQ(r.global, m.global);
+    EXPECT_EQ(r.global[2048 + 383], 20u + 383u);
+    EXPECT_EQ(r.instructions, m.instructions);
+    EXPECT_GT(r.stats.at("queue_overflows"), 0u) << "20 nested ssy overflow 32 entries";
+    EXPECT_TRUE(b.board.ok());
+  }
+}
+
+// Between the host and the board: the answer to a read of `addr` edited (and its CRC made
+// anew), as a board with another top, or another layout of its geometry, would answer.
+class TamperLink : public host::ByteLink {
+ public:
+  TamperLink(host::ByteLink& inner, uint16_t addr, std::function<void(std::vector<uint32_t>&)> edit)
+      : inner_(inner), addr_(addr), edit_(std::move(edit)) {}
+  void send(const std::vector<uint8_t>& bytes) override {
+    // A5 CMD SEQ ADDR_L ADDR_H CNT ...: one request per send.
+    const uint8_t cmd = bytes.size() > 5 ? bytes[1] : 0;
+    armed_ = (cmd == host::uart::CmdRead || cmd == host::uart::CmdBurstRead) &&
+             (bytes[3] | bytes[4] << 8) == addr_;
+    writes += cmd == host::uart::CmdWrite || cmd == host::uart::CmdBurstWrite;
+    inner_.send(bytes);
+  }
+  std::optional<uint8_t> recv(uint64_t timeoutUs) override {
+    if (armed_ && out_.empty()) {
+      host::ResponseDecoder dec;
+      for (;;) {
+        const auto b = inner_.recv(timeoutUs);
+        if (!b) return std::nullopt;
+        const auto ev = dec.feed(*b);
+        if (ev == host::ResponseDecoder::Event::None) continue;
+        EXPECT_EQ(ev, host::ResponseDecoder::Event::Frame) << "a clean line";
+        break;
+      }
+      host::Response r = dec.frame();
+      edit_(r.data);
+      const std::vector<uint8_t> bytes = host::encodeResponse(r);
+      out_.assign(bytes.begin(), bytes.end());
+      armed_ = false;
+      ++edited;
+    }
+    if (out_.empty()) return inner_.recv(timeoutUs);
+    const uint8_t b = out_.front();
+    out_.pop_front();
+    return b;
+  }
+  int edited = 0, writes = 0;
+
+ private:
+  host::ByteLink& inner_;
+  uint16_t addr_;
+  std::function<void(std::vector<uint32_t>&)> edit_;
+  bool armed_ = false;
+  std::deque<uint8_t> out_;
+};
+
+// A board whose geometry words are not what this host knows (another top, one built before
+// it had them, another layout version, a value out of range): a LinkError (WrongDevice)
+// naming what was read, at once, before anything is loaded.
+TEST(FpgaUartTop, AGeometryTheHostDoesNotKnowIsAClearErrorBeforeLoading) {
+  const auto k = assembler::assembleFile(std::string(SIMT_KERNEL_DIR) + "/vector_add.s");
+  struct Case {
+    const char* name;
+    std::function<void(std::vector<uint32_t>&)> edit;
+    std::vector<const char*> words;
+  };
+  const Case cases[] = {
+      {"wrong magic", [](std::vector<uint32_t>& w) { w[0] = 0xDEADBEEF; },
+       {"reads 0xdeadbeef at 0x0030", "magic 0x53494d54"}},
+      {"no geometry words", [](std::vector<uint32_t>& w) { std::fill(w.begin(), w.end(), 0u); },
+       {"reads 0x00000000 at 0x0030", "built before it reported its geometry"}},
+      {"layout version 2", [](std::vector<uint32_t>& w) { w[1] = 2; },
+       {"layout is version 2", "this host knows version 1"}},
+      {"no warp slots", [](std::vector<uint32_t>& w) { w[2] = 0; },
+       {"reports 0 warp slots (at 0x0032), outside 1..256"}},
+      {"a warp of 64", [](std::vector<uint32_t>& w) { w[12] = 64; }, {"64 threads per warp"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    CleanBoard b(BoardBuild::Default);
+    TamperLink link(b.link, host::fpga_map::kGeometry, c.edit);
+    host::DeviceEngine dev(link, simOptions());
+    const uint64_t c0 = b.board.cycle();
+    try {
+      dev.run(k, model::RunConfig{});
+      ADD_FAILURE() << "a run on an unknown board must not start";
+    } catch (const host::LinkError& e) {
+      EXPECT_EQ(e.kind(), host::LinkError::Kind::WrongDevice) << e.what();
+      for (const char* w : c.words) EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(link.edited, 1);
+    EXPECT_EQ(link.writes, 0) << "nothing loaded, nothing started";
+    EXPECT_EQ(b.link.bytesToBoard, host::requestBytes(host::uart::CmdStatus, 0) +
+                                    host::requestBytes(host::uart::CmdBurstRead, 0))
+        << "the bridge's status and the geometry, once: no retries";
+    EXPECT_LT(b.board.cycle() - c0, 20'000u) << "at once, not after timeouts";
+  }
+}
+
+TEST(FpgaUartTop, GeometryWordsOfTheWrongCountAreRefused) {
+  try {
+    host::DeviceGeometry::decode({host::fpga_map::kGeometryMagic, host::fpga_map::kGeometryVersion});
+    FAIL() << "two words are no geometry";
+  } catch (const host::LinkError& e) {
+    EXPECT_EQ(e.kind(), host::LinkError::Kind::WrongDevice);
+    EXPECT_NE(std::string(e.what()).find("13 words, not 2"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

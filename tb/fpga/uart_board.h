@@ -1,6 +1,6 @@
 // A simulated board for the host link's tests: the verilated simt_fpga_uart_top (the UART
-// bridge in front of the core's FPGA top, verilated with BaudDiv 4 and TimeoutBits 64,
-// CMakeLists.txt) with the line model at its pins (tb/fpga/uart_line.h), faults on the line
+// bridge in front of the core's FPGA top, verilated with BaudDiv 4 and TimeoutBits 64 at the
+// top's defaults and at other parameters, CMakeLists.txt) with the line model at its pins (tb/fpga/uart_line.h), faults on the line
 // (flipped bits and dropped bytes in either direction), and SimTimeLink, a host::ByteLink to
 // it in simulated time: 12 MHz, so 4 clocks per bit are 3 Mbaud. The pseudo-terminal board
 // (tb/fpga/pty_board.h) runs the same UartBoard in real time.
@@ -9,14 +9,17 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include "Vsimt_fpga_uart_top.h"
+#include "Vsimt_fpga_uart_top_other.h"
 #include "common/harness.h"
 #include "common/sim_context.h"
+#include "fpga/board_builds.h"
 #include "fpga/uart_line.h"
 #include "host/uart_protocol.h"
 
@@ -32,31 +35,63 @@ constexpr uint32_t kBoardBaud = kBoardClockHz / kBoardDiv;  // 3 Mbaud
 // tx pin is decoded into bytes for the host.
 class UartBoard {
  public:
-  explicit UartBoard(uint64_t seed)
-      : sim_("simt_fpga_uart_top", seed), line_(kBoardDiv), rx_(kBoardDiv) {
-    sim_->uart_rx_i = 1;
-    sim_.reset();
+  explicit UartBoard(uint64_t seed, BoardBuild build = BoardBuild::Default)
+      : line_(kBoardDiv), rx_(kBoardDiv) {
+    if (build == BoardBuild::Other) {
+      pins_ = std::make_unique<Pins<Vsimt_fpga_uart_top_other>>(seed);
+    } else {
+      pins_ = std::make_unique<Pins<Vsimt_fpga_uart_top>>(seed);
+    }
   }
   // A byte onto the line (flip: serial bits to invert, UartLine::put).
   void send(uint8_t b, uint16_t flip = 0) { line_.put(b, flip); }
   // One clock; the byte the host's receiver completes at it, if any.
   std::optional<uint8_t> clock() {
-    sim_->uart_rx_i = line_.next();
-    sim_.eval();
-    const auto b = rx_.clock(sim_->uart_tx_o);
-    linkErrors += sim_->link_err_o;
-    sim_.tick();
+    pins_->setRx(line_.next());
+    pins_->eval();
+    const auto b = rx_.clock(pins_->tx());
+    linkErrors += pins_->linkErr();
+    pins_->tick();
     if (b) return b->data;
     return std::nullopt;
   }
   // Nothing on the line either way and the core idle: the board only waits for the host.
-  bool quiet() { return line_.empty() && rx_.idle() && sim_->uart_tx_o && !sim_->busy_o; }
-  uint64_t cycle() const { return sim_.cycle(); }
-  bool ok() const { return sim_.ok(); }
+  bool quiet() { return line_.empty() && rx_.idle() && pins_->tx() && !pins_->busy(); }
+  uint64_t cycle() const { return pins_->cycle(); }
+  bool ok() const { return pins_->ok(); }
   uint64_t linkErrors = 0;  // frames the bridge answered with an error (link_err_o)
 
  private:
-  SimContext<Vsimt_fpga_uart_top> sim_;
+  // The pins of either verilated build (the same ports, other parameters).
+  struct PinsIf {
+    virtual ~PinsIf() = default;
+    virtual void setRx(bool v) = 0;
+    virtual bool tx() = 0;
+    virtual bool linkErr() = 0;
+    virtual bool busy() = 0;
+    virtual void eval() = 0;
+    virtual void tick() = 0;
+    virtual uint64_t cycle() const = 0;
+    virtual bool ok() const = 0;
+  };
+  template <class V>
+  struct Pins : PinsIf {
+    explicit Pins(uint64_t seed) : sim("simt_fpga_uart_top", seed) {
+      sim->uart_rx_i = 1;
+      sim.reset();
+    }
+    void setRx(bool v) override { sim->uart_rx_i = v; }
+    bool tx() override { return sim->uart_tx_o; }
+    bool linkErr() override { return sim->link_err_o; }
+    bool busy() override { return sim->busy_o; }
+    void eval() override { sim.eval(); }
+    void tick() override { sim.tick(); }
+    uint64_t cycle() const override { return sim.cycle(); }
+    bool ok() const override { return sim.ok(); }
+    SimContext<V> sim;
+  };
+
+  std::unique_ptr<PinsIf> pins_;
   UartLine line_;
   UartRxModel rx_;
 };
