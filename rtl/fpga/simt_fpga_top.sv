@@ -16,9 +16,10 @@
 //   0x0020       W maintenance command {idx, warp, op} (issued when written); 0x0021 W {tail, head};
 //                0x0022/23 W write data low/high; R 0x0020 {read data valid, busy};
 //                0x0022/23 R read data low/high
-//   0x0030-3C    R geometry (constants): magic "SIMT", layout version, warp slots, resident CTAs,
+//   0x0030-3D    R geometry (constants): magic "SIMT", layout version, warp slots, resident CTAs,
 //                queue depth, instruction words, param words, shared bytes per CTA, data words,
-//                FP lanes, line bytes, barrier slots, threads per warp; writes are ignored
+//                FP lanes, line bytes, barrier slots, threads per warp, physical ALU lanes;
+//                writes are ignored
 //   0x0040-5F    R performance counter n (docs/blocks/sm.md)
 //   0x1000+2i    W instruction i, low word (held), then 0x1000+2i+1 the high word (written)
 //   0x2000+i     W param word i
@@ -37,6 +38,7 @@ module simt_fpga_top #(
   parameter int LineBytes   = 16,   // the core's memory port: narrow lines keep the LSU small
   parameter int MemIdW      = 2,
   parameter bit HasFpu      = 1'b0, // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
+  parameter int NumLanes    = 32,   // physical ALU lanes (32, 16, 8): a warp in 32/NumLanes passes
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
   localparam int ParamAW    = $clog2(ParamWords),
@@ -146,7 +148,8 @@ module simt_fpga_top #(
     .MemIdW      (MemIdW),
     .LsuSlots    (4),
     .L1Bytes     (0),     // the data memory is on-chip block RAM: nothing for a cache to hide
-    .HasFpu      (HasFpu)
+    .HasFpu      (HasFpu),
+    .NumLanes    (NumLanes)
   ) u_sm (
     .clk_i               (clk_i),
     .rst_ni              (core_rst_n),
@@ -306,12 +309,12 @@ module simt_fpga_top #(
   );
 
   // ---- geometry ---------------------------------------------------------------------------
-  // What this build can run, read-only at 0x0030-0x003C, so that one host drives a board built
+  // What this build can run, read-only at 0x0030-0x003D, so that one host drives a board built
   // with any parameters: it checks the magic and the layout version, then takes its limits
   // (threads per CTA, memories, the queue depth its re-centring needs) from the board. Only
   // constants, muxed into the register read path. A new or reordered word is a new version.
   localparam logic [31:0] GeomMagic   = 32'h5349_4D54;  // "SIMT"
-  localparam logic [31:0] GeomVersion = 32'd1;          // the layout of 0x0030-0x003C
+  localparam logic [31:0] GeomVersion = 32'd2;          // the layout of 0x0030-0x003D
 
   // ---- host registers and read data -------------------------------------------------------
   logic [31:0] ctrl_rdata;
@@ -351,6 +354,7 @@ module simt_fpga_top #(
       8'h3A: ctrl_rdata = 32'(LineBytes);
       8'h3B: ctrl_rdata = 32'(NumBarSlots);
       8'h3C: ctrl_rdata = 32'(simt_pkg::WarpSize);
+      8'h3D: ctrl_rdata = 32'(NumLanes);
       default: if (host_addr_i[7:5] == 3'b010) ctrl_rdata = perf;
     endcase
   end

@@ -16,6 +16,7 @@ module simt_fpga_uart_top #(
   parameter int LineBytes   = 16,
   parameter int MemIdW      = 2,
   parameter bit HasFpu      = 1'b0,
+  parameter int NumLanes    = 32,
   parameter int BaudDiv     = 217,   // 25 MHz / 115200
   parameter int MaxBurst    = 64,
   parameter int TimeoutBits = 2000
@@ -65,7 +66,8 @@ module simt_fpga_uart_top #(
     .DataWords   (DataWords),
     .LineBytes   (LineBytes),
     .MemIdW      (MemIdW),
-    .HasFpu      (HasFpu)
+    .HasFpu      (HasFpu),
+    .NumLanes    (NumLanes)
   ) u_top (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

@@ -188,6 +188,7 @@ nlohmann::ordered_json deviceJson(const DeviceLink& dev) {
   geo["fp_lanes"] = g.fpLanes;
   geo["line_bytes"] = g.lineBytes;
   geo["barrier_slots"] = g.barrierSlots;
+  geo["lanes"] = g.lanes;
   d["geometry"] = geo;
   d["transactions"] = r.stats.transactions;
   d["retries"] = r.stats.retries;

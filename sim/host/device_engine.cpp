@@ -77,6 +77,11 @@ DeviceGeometry DeviceGeometry::decode(const std::vector<uint32_t>& w) {
   g.lineBytes = field(10, "line bytes", 4, 4096);
   g.barrierSlots = field(11, "barrier slots", 1, 1024);
   g.warpSize = field(12, "threads per warp (the ISA's 32)", 32, 32);
+  g.lanes = field(13, "physical ALU lanes", 1, 32);
+  if (g.warpSize % g.lanes != 0) {
+    throw wrongDevice("the board reports " + std::to_string(g.lanes) + " ALU lanes (at " +
+                      hexAddr(map::kGeometry + 13u) + "), which do not divide a warp");
+  }
   return g;
 }
 
@@ -84,7 +89,7 @@ bool DeviceGeometry::operator==(const DeviceGeometry& o) const {
   return warpSlots == o.warpSlots && residentCtas == o.residentCtas && queueDepth == o.queueDepth &&
          imemWords == o.imemWords && paramWords == o.paramWords && sharedBytes == o.sharedBytes &&
          dataWords == o.dataWords && fpLanes == o.fpLanes && lineBytes == o.lineBytes &&
-         barrierSlots == o.barrierSlots && warpSize == o.warpSize;
+         barrierSlots == o.barrierSlots && warpSize == o.warpSize && lanes == o.lanes;
 }
 
 std::string DeviceGeometry::describe() const {
@@ -92,7 +97,7 @@ std::string DeviceGeometry::describe() const {
   os << warpSlots << " warp slots (" << maxThreadsPerCta() << " threads per CTA), " << residentCtas
      << " resident CTAs, " << imemWords << " instructions, " << paramWords << " param words, "
      << sharedBytes << " shared bytes per CTA, " << dataWords << " data words, queue depth "
-     << queueDepth << ", " << (fpLanes ? "FP lanes" : "no FP lanes");
+     << queueDepth << ", " << lanes << " ALU lanes, " << (fpLanes ? "FP lanes" : "no FP lanes");
   return os.str();
 }
 

@@ -33,7 +33,7 @@ constexpr uint16_t kExc = 0x0018;         // {back end, warp}; 0x0019 {tail, hea
 constexpr uint16_t kMntCmd = 0x0020;      // W {idx, warp, op}; R {read data valid, busy}
 constexpr uint16_t kMntPtrs = 0x0021;     // W {tail, head}
 constexpr uint16_t kMntData = 0x0022;     // 0x0022/23 the token, low and high word
-constexpr uint16_t kGeometry = 0x0030;    // R: 0x0030-0x003C, DeviceGeometry's words
+constexpr uint16_t kGeometry = 0x0030;    // R: 0x0030-0x003D, DeviceGeometry's words
 constexpr uint16_t kPerf = 0x0040;        // performance counter n at 0x0040 + n
 constexpr uint16_t kImem = 0x1000;        // instruction i: low word at 2i, high at 2i+1
 constexpr uint16_t kParam = 0x2000;
@@ -44,11 +44,11 @@ constexpr uint32_t kStart = 1, kCoreReset = 2;                       // 0x0000 w
 // depth, instruction words, param words, shared bytes per CTA, data words, FP lanes, line
 // bytes, barrier slots, threads per warp.
 constexpr uint32_t kGeometryMagic = 0x53494D54;
-constexpr uint32_t kGeometryVersion = 1;
-constexpr size_t kGeometryWords = 13;
+constexpr uint32_t kGeometryVersion = 2;  // 2: the physical lanes (0x003D) added
+constexpr size_t kGeometryWords = 14;
 }  // namespace fpga_map
 
-// What a build of the FPGA top can run: its parameters, as its geometry words (0x0030-0x003C)
+// What a build of the FPGA top can run: its parameters, as its geometry words (0x0030-0x003D)
 // report them. The host reads them when it connects (DeviceEngine::geometry) and takes every
 // limit from them: threads per CTA, the memories, the queue depth its re-centring needs.
 struct DeviceGeometry {
@@ -63,6 +63,7 @@ struct DeviceGeometry {
   int lineBytes = 0;         // LineBytes: the core's memory port
   int barrierSlots = 0;      // NumBarSlots
   int warpSize = 0;          // threads per warp
+  int lanes = 0;             // NumLanes: physical ALU lanes (a warp in warpSize / lanes passes)
   int maxThreadsPerCta() const { return warpSlots * warpSize; }
   bool operator==(const DeviceGeometry& o) const;
   // The geometry words from 0x0030 (kGeometryWords of them): throws LinkError (WrongDevice)

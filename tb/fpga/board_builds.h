@@ -27,6 +27,7 @@ inline host::DeviceGeometry verilatedGeometry(BoardBuild b) {
   g.lineBytes = 16;
   g.barrierSlots = 4;
   g.warpSize = 32;
+  g.lanes = o ? 8 : 32;
   return g;
 }
 

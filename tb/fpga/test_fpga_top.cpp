@@ -264,7 +264,7 @@ TEST(FpgaTop, TheGeometryWordsReportTheParametersAndIgnoreWrites) {
     words.push_back(host.read(a));
   }
   EXPECT_EQ(words[0], 0x53494D54u) << "\"SIMT\"";
-  EXPECT_EQ(words[1], 1u) << "layout version";
+  EXPECT_EQ(words[1], host::fpga_map::kGeometryVersion) << "layout version";
   const host::DeviceGeometry g = host::DeviceGeometry::decode(words);
   const host::DeviceGeometry want = verilatedGeometry(BoardBuild::Default);
   EXPECT_EQ(g, want) << g.describe() << " instead of " << want.describe();

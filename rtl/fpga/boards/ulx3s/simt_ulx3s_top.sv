@@ -22,6 +22,7 @@ module simt_ulx3s_top #(
   parameter int ParamWords     = 16,
   parameter int SharedWords    = 256,
   parameter int DataWords      = 2048,
+  parameter int NumLanes       = 32,   // physical ALU lanes: 8 is the board's design point
   // The PLL: 25 MHz * PllClkfbDiv / PllClkiDiv (ecppll's values; default 50 MHz).
   parameter int PllClkiDiv     = 1,
   parameter int PllClkfbDiv    = 2,
@@ -74,6 +75,7 @@ module simt_ulx3s_top #(
       .ParamWords  (ParamWords),
       .SharedWords (SharedWords),
       .DataWords   (DataWords),
+      .NumLanes    (NumLanes),
       .BaudDiv     (BaudDiv)
     ) u_top (
       .clk_i      (clk),
