@@ -42,7 +42,8 @@ int main() {
   constexpr int kLanes = simt::rtl::CoreGeometry::kNumLanes;
   std::printf("== The core has %d ALU lanes (NumLanes): a full warp's ALU instruction takes %d "
               "EXEC cycle(s)\n", kLanes, simt::rtl::CoreGeometry::kPasses);
-  std::printf("== IPC on an ALU-bound kernel (warp-instructions per cycle; the limit is %.3f)\n",
+  std::printf("== IPC on an ALU-bound kernel (warp-instructions per cycle; the limit is 1.0, "
+              "%.3f for a full warp's ALU instructions)\n",
               static_cast<double>(kLanes) / 32.0);
   std::printf("%6s %10s %12s %8s\n", "warps", "cycles", "instructions", "IPC");
   for (int warps : {1, 2, 4, 8}) {
