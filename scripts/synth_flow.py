@@ -635,7 +635,7 @@ def write_ecp5_only(data, path):
 
 def ecp5_markdown(data):
     t = data["ecp5_tools"]
-    rows, unit_rows = [], []
+    rows, unit_tables = [], []
     for r in data["ecp5"]:
         e = r["ecp5"]
         if e["fits"]:
@@ -661,6 +661,7 @@ def ecp5_markdown(data):
                        "{:,}".format(e["ff"]), e["dp16kd"], e["mult18"], slots, path,
                        "%d s" % (e["synth_s"] + e.get("units_s", 0)), pnr
                        + (", at %s" % e["commit"] if e.get("commit") else ""), r["note"]))
+        unit_rows = []
         for u in e.get("units", []):
             name = ("&nbsp;&nbsp;" * u["depth"]) + "`%s`" % u["module"]
             if u["count"] > 1:
@@ -668,24 +669,28 @@ def ecp5_markdown(data):
             unit_rows.append("| %s | %s | %s | %s | %d | %d |" % (
                 name, "{:,}".format(u["LUT4"]), "{:,}".format(u["CCU2C"]),
                 "{:,}".format(u["TRELLIS_FF"]), u["DP16KD"], u["MULT18X18D"]))
-    units = ""
-    core = [r for r in data["ecp5"] if r["ecp5"].get("units")]
-    if core:
-        r = core[0]
-        units = """
-Area per unit (`%s`,
-synthesized without flattening, `synth_ecp5 -noflatten` with the same coarse steps, %d s;
-each unit with its submodules, units under 1 %% of the LUT4s not expanded; Yosys then
-optimizes nothing across unit boundaries, so the sum is a little above a flat synthesis's).
-A configuration that needs more than %.1f times the device this way is neither flattened
-(the flat synthesis of the whole core spent over 40 minutes in ABC9 under WebAssembly
-without finishing) nor placed: its row above is this synthesis.
+        if unit_rows:
+            unit_tables.append("""Area per unit, `%s` (%d s%s):
 
 | unit | LUT4 | CCU2C | FF | DP16KD | MULT18X18D |
 |---|---|---|---|---|---|
 %s
+""" % (r["name"], e.get("units_s", 0),
+       ", at %s" % e["commit"] if e.get("commit") else "", "\n".join(unit_rows)))
+    units = ""
+    if unit_tables:
+        units = """
+Area per unit: the configurations marked "units" synthesized without flattening,
+`synth_ecp5 -noflatten` with the same coarse steps; each unit with its submodules, units under
+1 %% of the LUT4s not expanded; Yosys then optimizes nothing across unit boundaries, so the
+sum is a little above a flat synthesis's. A configuration that needs more than %.1f times the
+device this way is neither flattened (the flat synthesis of the whole core spent over 40
+minutes in ABC9 under WebAssembly without finishing) nor placed: its row above is this
+synthesis. (The two core rows were synthesized at different commits: compare the units that
+differ in what the row names, here the execute unit and its lanes.)
 
-No configuration of the core fits the 85F, and no parameter of the FPGA top makes one fit.
+%s
+No configuration of the core fits the 85F yet.
 The smallest the top's parameters give (1 CTA x 1 warp, 2 barrier slots, 8-token queues, 128
 instructions, 64 shared words in 2 banks, 8-byte lines, 1 request id, 512 data words;
 synthesized once by hand the same way without flattening, 2026-11-24 at commit f154b67, and
@@ -696,9 +701,13 @@ coalescer and shared-memory crossbar (33,884 with 2 banks and 8-byte lines; 51,6
 board's 4 banks and 16-byte lines), decode's register-file side with its written bit per
 register and lane (17,893) and the divergence and barrier units' per-thread state and logic
 in registers (25,549). The fix is in the core (issue #26): fewer physical lanes than threads
-(`NumLanes`, a warp in several passes) and per-thread state in block RAM. Until then `make
+(`NumLanes`, a warp in several passes) and per-thread state in block RAM. The first step is
+in: at 8 ALU lanes (`ecp5_ulx3s_core_1x1_l8`) the execute unit takes 12,061 LUT4 instead of
+35,874 (8 lane ALUs, 6,792, and the per-lane operand selection) and 25 MULT18X18D instead of
+97, and the core 141 %% of the device instead of 177 %%; the load/store unit (52,196), the
+synchronisation blocks (24,736) and decode (14,028) are next. Until the core fits, `make
 bitstream BOARD=ulx3s` builds the board without the core (`ecp5_ulx3s_link`).
-""" % (r["name"], r["ecp5"].get("units_s", 0), OVERFULL, "\n".join(unit_rows))
+""" % (OVERFULL, "\n".join(unit_tables))
     return """%s
 ## ECP5 (LFE5U-85F, the ULX3S)
 
