@@ -1,0 +1,42 @@
+// Golden model of simt_sm_pass, the pass sequencer (docs/blocks/sm.md, "Passes"): a warp's
+// 32 threads on `lanes` physical lanes. An instruction that computes on the lanes visits the
+// groups of `lanes` threads (group g: threads g*lanes .. g*lanes + lanes-1) that have an
+// executing thread, in ascending order, one per cycle (group 0 once when none has); anything
+// else spends one cycle. The same transactions as the RTL, cycle by cycle: each EXEC cycle
+// gives the group on the lanes, its threads and whether another pass follows.
+#pragma once
+
+#include <cstdint>
+
+namespace simt::model {
+
+class SmPass {
+ public:
+  struct Cycle {
+    int pass = 0;          // the group on the lanes
+    uint32_t threads = 0;  // its threads
+    bool more = false;     // another pass follows: EXEC stays
+  };
+
+  explicit SmPass(int lanes);
+
+  int lanes() const { return lanes_; }
+  int groups() const { return 32 / lanes_; }
+
+  // One cycle with an instruction in EXEC (valid) or none; `multi`: it computes on the lanes
+  // (and does not fault); `mask`: its executing threads.
+  Cycle step(bool valid, bool multi, uint32_t mask);
+
+  // The passes an instruction with this mask takes (multi): what EXEC costs.
+  int passes(uint32_t mask) const;
+
+ private:
+  uint32_t groupsWithWork(uint32_t mask) const;
+  uint32_t groupThreads(int g) const;
+
+  int lanes_;
+  bool busy_ = false;  // passes of the instruction in EXEC remain
+  uint32_t left_ = 0;  // ... these groups
+};
+
+}  // namespace simt::model

@@ -1,0 +1,109 @@
+// simt_sm_pass (the pass sequencer, docs/blocks/sm.md "Passes") on its own against
+// model::SmPass at 8 and 16 lanes: a random stream of instructions in EXEC, each with a random
+// executing mask (sparse, dense, empty, single groups) and class (on the lanes or not), held
+// in EXEC exactly as long as more_o says, with idle cycles between; every cycle's pass_o,
+// threads_o and more_o are compared, and every instruction's passes are the groups with work.
+#include <cstdint>
+
+#include "Vsm_pass16.h"
+#include "Vsm_pass8.h"
+#include "common/harness.h"
+#include "common/sim_context.h"
+#include "model/sm/pass.h"
+
+namespace simt::tb {
+namespace {
+
+uint32_t randomMask(Rng& rng) {
+  switch (rng.below(5)) {
+    case 0: return 0;
+    case 1: return ~0u;
+    case 2: return static_cast<uint32_t>(rng.bits(32));
+    case 3: return 1u << rng.below(32);  // one thread: one group
+    default: return static_cast<uint32_t>(rng.bits(32)) & static_cast<uint32_t>(rng.bits(32)) &
+                    static_cast<uint32_t>(rng.bits(32));  // sparse
+  }
+}
+
+template <class Dut>
+void randomStream(int lanes, const char* name) {
+  for (uint64_t seed : testSeeds()) {
+    SIMT_SEED_TRACE(seed);
+    Rng rng(seed);
+    SimContext<Dut> sim(name, seed);
+    auto& d = sim.dut();
+    d.valid_i = 0;
+    d.multi_i = 0;
+    d.mask_i = 0;
+    sim.reset();
+    model::SmPass m(lanes);
+    uint64_t insts = 0, multiPass = 0, skipped = 0;
+    const int n = 3000 * lengthScale();
+    for (int i = 0; i < n && sim.ok(); ++i) {
+      if (rng.chance(20)) {  // an idle cycle: nothing in EXEC
+        d.valid_i = 0;
+        d.multi_i = rng.below(2);
+        d.mask_i = static_cast<uint32_t>(rng.bits(32));
+        sim.eval();
+        const model::SmPass::Cycle c = m.step(false, d.multi_i, d.mask_i);
+        ASSERT_EQ(d.more_o, 0u) << "nothing in EXEC, no pass follows";
+        ASSERT_EQ(static_cast<int>(d.pass_o), c.pass);
+        sim.tick();
+        continue;
+      }
+      const bool multi = rng.chance(70);
+      const uint32_t mask = randomMask(rng);
+      d.valid_i = 1;
+      d.multi_i = multi;
+      d.mask_i = mask;
+      int cycles = 0;
+      uint32_t covered = 0;
+      int last = -1;
+      for (;;) {
+        sim.eval();
+        const model::SmPass::Cycle c = m.step(true, multi, mask);
+        ASSERT_EQ(static_cast<int>(d.pass_o), c.pass) << "instruction " << insts << ", cycle " << cycles;
+        ASSERT_EQ(d.threads_o, c.threads) << "instruction " << insts << ", cycle " << cycles;
+        ASSERT_EQ(d.more_o != 0, c.more) << "instruction " << insts << ", cycle " << cycles;
+        ASSERT_GT(c.pass, last) << "groups in ascending order";
+        last = c.pass;
+        covered |= c.threads;
+        ++cycles;
+        const bool more = d.more_o;
+        sim.tick();
+        if (!more) break;
+      }
+      ASSERT_EQ(cycles, multi ? m.passes(mask) : 1) << "mask " << std::hex << mask;
+      if (multi) {
+        ASSERT_EQ(mask & ~covered, 0u) << "every executing thread was on the lanes";
+      }
+      multiPass += cycles > 1;
+      skipped += multi && mask != 0 && cycles < m.groups();
+      ++insts;
+    }
+    ASSERT_TRUE(sim.ok());
+    EXPECT_GT(multiPass, 0u);
+    EXPECT_GT(skipped, 0u) << "some instruction skipped a group without work";
+    std::printf("SmPassRtl(%d lanes): %llu instructions, %llu in several passes, %llu skipped a group\n",
+                lanes, static_cast<unsigned long long>(insts), static_cast<unsigned long long>(multiPass),
+                static_cast<unsigned long long>(skipped));
+  }
+}
+
+TEST(SmPassRtl, EightLanesFollowTheModelOnRandomMasks) { randomStream<Vsm_pass8>(8, "simt_sm_pass8"); }
+TEST(SmPassRtl, SixteenLanesFollowTheModelOnRandomMasks) { randomStream<Vsm_pass16>(16, "simt_sm_pass16"); }
+
+TEST(SmPass, AModelOfThirtyTwoLanesNeverSequences) {
+  model::SmPass m(32);
+  for (uint32_t mask : {0u, 1u, 0x80000000u, ~0u}) {
+    const model::SmPass::Cycle c = m.step(true, true, mask);
+    EXPECT_EQ(c.pass, 0);
+    EXPECT_EQ(c.threads, ~0u);
+    EXPECT_FALSE(c.more);
+    EXPECT_EQ(m.passes(mask), 1);
+  }
+  EXPECT_THROW(model::SmPass(12), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace simt::tb
