@@ -9,7 +9,8 @@
 // thread still to request. Its threads are selected onto the lanes (lane l: thread
 // first + l), the leader is the group's lowest, and only the group's threads on the
 // leader's line join the request; the next group's requests follow once the group's are
-// sent. A line touched by two groups is requested once per group (the L1 hits the second).
+// sent. A line touched by two groups is requested once per group (in the L1 a load's second
+// request merges into the first's miss or hits).
 // The comparators and the line crossbar are NumLanes wide; at 32 there is one group.
 module simt_sm_lsu_coalesce #(
   parameter int  NumLanes  = 32,
