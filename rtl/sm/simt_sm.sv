@@ -624,6 +624,7 @@ module simt_sm #(
   logic                   lsu_mem_rsp_valid, lsu_mem_rsp_ready, lsu_mem_rsp_err;
 
   simt_sm_lsu #(
+    .NumLanes    (NumLanes),
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
     .SharedWords (SharedWords),

@@ -20,7 +20,13 @@
 // line, not four.
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
 // performs requests in the order it accepts them). Shared memory is simt_sm_lsu_shared.
+//
+// NumLanes (issue #26): the coalescer and the shared-memory crossbar serve one group of
+// NumLanes threads at a time (the pass sequencer's groups, ascending, only those with a
+// thread to serve); the address check stays 32 threads wide, so a faulting instruction is
+// still refused before anything of it reaches memory, and so do the register writes.
 module simt_sm_lsu #(
+  parameter int  NumLanes    = 32,  // lanes of the coalescer and the shared crossbar
   parameter int  NumWarps    = 8,
   parameter int  NumCtas     = 4,
   parameter int  SharedWords = 1024,
@@ -156,6 +162,7 @@ module simt_sm_lsu #(
   logic [31:0] sh_rf_we;
   logic [32*32-1:0] sh_rf_wdata;
   simt_sm_lsu_shared #(
+    .NumLanes    (NumLanes),
     .NumCtas     (NumCtas),
     .SharedWords (SharedWords),
     .Banks       (SharedBanks)
@@ -186,7 +193,10 @@ module simt_sm_lsu #(
   logic [31:0]            line_addr;
   logic [LineBytes-1:0]   line_be;
   logic [LineBytes*8-1:0] line_wdata;
-  simt_sm_lsu_coalesce #(.LineBytes(LineBytes)) u_coalesce (
+  simt_sm_lsu_coalesce #(
+    .NumLanes  (NumLanes),
+    .LineBytes (LineBytes)
+  ) u_coalesce (
     .pend_i      (pend_q),
     .addr_i      (addr),
     .elem_i      (elem_q),

@@ -4,10 +4,18 @@
 // words are merged in ascending lane order, so where lanes write one word the highest lane's
 // data is the one written (ISA.md: lanes take effect in ascending lane order).
 //
-// Also the word a lane's access takes in its line, which the unit uses to scatter a load's
-// response to the lanes.
+// With NumLanes physical lanes (issue #26) it looks at one group of NumLanes threads at a
+// time, as the pass sequencer groups them (simt_sm_pkg::group_of): the group of the lowest
+// thread still to request. Its threads are selected onto the lanes (lane l: thread
+// first + l), the leader is the group's lowest, and only the group's threads on the
+// leader's line join the request; the next group's requests follow once the group's are
+// sent. A line touched by two groups is requested once per group (in the L1 a load's second
+// request merges into the first's miss or hits).
+// The comparators and the line crossbar are NumLanes wide; at 32 there is one group.
 module simt_sm_lsu_coalesce #(
+  parameter int  NumLanes  = 32,
   parameter int  LineBytes = 64,
+  localparam int LaneW     = $clog2(NumLanes),
   localparam int LineWords = LineBytes / 4,
   localparam int OffW      = $clog2(LineBytes)
 ) (
@@ -24,38 +32,58 @@ module simt_sm_lsu_coalesce #(
   output logic [LineBytes*8-1:0]   wdata_o
 );
 
+  // The group on the lanes: its first thread, its threads still to request, their
+  // addresses and store data on lanes 0 .. NumLanes-1.
+  logic [4:0]          first;
+  logic [NumLanes-1:0] pend;
+  logic [4:0]          leader;  // a lane
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] leader_addr;  // its line
+  logic [32*32-1:0]    addr, data;  // lanes NumLanes.. are zero
+  logic [31:0]         pend_sh;
+  logic [31:0]         leader_addr;  // its line
   /* verilator lint_on UNUSEDSIGNAL */
-  assign leader_o    = simt_sm_pkg::lowest(pend_i);
-  assign leader_addr = addr_i[leader_o*32 +: 32];
+  assign first   = simt_sm_pkg::group_first(pend_i, NumLanes);
+  assign pend_sh = pend_i >> first;
+  assign pend    = pend_sh[NumLanes-1:0];
+  assign addr    = simt_sm_pkg::group_words(addr_i, first, NumLanes);
+  assign data    = simt_sm_pkg::group_words(data_i, first, NumLanes);
+  assign leader  = simt_sm_pkg::lowest(32'(pend));
+
+  assign leader_o    = first + leader;
+  logic [31:0] lane_addr [NumLanes];
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) lane_addr[l] = addr[l*32 +: 32];
+  end
+  assign leader_addr = lane_addr[leader[LaneW-1:0]];
   assign line_addr_o = {leader_addr[31:OffW], {OffW{1'b0}}};
 
   // A lane's word in its line: v4 lanes are 16-byte aligned, so element e is word e of the
   // lane's 16 bytes and never leaves the line.
-  logic [OffW-3:0] word [32];
+  logic [OffW-3:0]     word [NumLanes];
+  logic [NumLanes-1:0] group;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
+    for (int l = 0; l < NumLanes; l++) begin
       /* verilator lint_off UNUSEDSIGNAL */
       logic [31:0] a;  // word-aligned (checked)
       /* verilator lint_on UNUSEDSIGNAL */
-      a       = addr_i[l*32 +: 32];
-      word[l] = (OffW-2)'(simt_sm_pkg::line_word(a[31:2], v4_i, elem_i));
-      group_o[l] = pend_i[l] && (a[31:OffW] == leader_addr[31:OffW]) &&
-                   (!single_i || leader_o == 5'(l));
+      a        = lane_addr[l];
+      word[l]  = (OffW-2)'(simt_sm_pkg::line_word(a[31:2], v4_i, elem_i));
+      group[l] = pend[l] && (a[31:OffW] == leader_addr[31:OffW]) &&
+                 (!single_i || leader == 5'(l));
     end
   end
+  assign group_o = 32'(group) << first;
 
   // Word by word, the highest lane of the group on it (one-hot), then an AND-OR mux: the
-  // 32-lane by LineWords crossbar without priority chains.
-  logic [31:0] drive [LineWords];
+  // NumLanes by LineWords crossbar without priority chains.
+  logic [NumLanes-1:0] drive [LineWords];
   always_comb begin
     for (int w = 0; w < LineWords; w++) begin
       logic seen;
       seen = 1'b0;
-      for (int l = 31; l >= 0; l--) begin
-        drive[w][l] = group_o[l] && word[l] == (OffW-2)'(w) && !seen;
-        seen        = seen || (group_o[l] && word[l] == (OffW-2)'(w));
+      for (int l = NumLanes - 1; l >= 0; l--) begin
+        drive[w][l] = group[l] && word[l] == (OffW-2)'(w) && !seen;
+        seen        = seen || (group[l] && word[l] == (OffW-2)'(w));
       end
     end
   end
@@ -65,8 +93,8 @@ module simt_sm_lsu_coalesce #(
     wdata_o = '0;
     for (int w = 0; w < LineWords; w++) begin
       be_o[w*4 +: 4] = {4{drive[w] != '0}};
-      for (int l = 0; l < 32; l++) begin
-        wdata_o[w*32 +: 32] = wdata_o[w*32 +: 32] | (drive[w][l] ? data_i[l*32 +: 32] : 32'd0);
+      for (int l = 0; l < NumLanes; l++) begin
+        wdata_o[w*32 +: 32] = wdata_o[w*32 +: 32] | (drive[w][l] ? data[l*32 +: 32] : 32'd0);
       end
     end
   end
@@ -76,6 +104,8 @@ module simt_sm_lsu_coalesce #(
     if (pend_i != '0) begin
       assert (group_o[leader_o]) else $error("lsu coalesce: the leader is not in its request");
       assert ((group_o & ~pend_i) == '0) else $error("lsu coalesce: a lane requested twice");
+      assert ((group_o & ~simt_sm_pkg::group_of(pend_i, NumLanes)) == '0)
+        else $error("lsu coalesce: a request mixes groups of lanes");
     end
   end
 `endif

@@ -7,7 +7,16 @@
 // storing to one word are served together and the highest one's data is written (ascending
 // lane order). Atomics go one lane per two cycles (read, then write), in ascending lane
 // order. A load's words reach the register file the cycle after their banks are read.
+//
+// With NumLanes physical lanes (issue #26) the crossbar serves one group of NumLanes threads
+// at a time, grouped as the pass sequencer does (simt_sm_pkg::group_of): the group of the
+// lowest thread waiting, its threads on lanes 0 .. NumLanes-1 (lane l: thread first + l).
+// Bank conflicts are found and serialised within the group; the next group starts the cycle
+// after the group's last access. The register file stays 32 threads wide: lane l's word is
+// written to thread first + l (every thread t carries lane t mod NumLanes's word; the write
+// enables name the group's threads). At 32 lanes there is one group.
 module simt_sm_lsu_shared #(
+  parameter int  NumLanes    = 32,
   parameter int  NumCtas     = 4,
   parameter int  SharedWords = 1024,
   parameter int  Banks       = 32,
@@ -15,7 +24,8 @@ module simt_sm_lsu_shared #(
   localparam int ShAW        = $clog2(NumCtas * SharedWords),
   localparam int IdxW        = $clog2(SharedWords),
   localparam int BankW       = $clog2(Banks),
-  localparam int RowW        = ShAW - BankW
+  localparam int RowW        = ShAW - BankW,
+  localparam int LaneW       = $clog2(NumLanes)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -41,36 +51,58 @@ module simt_sm_lsu_shared #(
 );
 
   logic [31:0] pend_d, pend_q;
-  logic [31:0] wb_d, wb_q;       // lanes whose banks were read last cycle (a load)
+  logic [31:0] wb_d, wb_q;       // threads whose banks were read last cycle (a load)
+  logic [4:0]  wb_first_d, wb_first_q;  // the group read last cycle (a load's, an atomic's)
   logic        phase_d, phase_q; // atomic: 0 read the leader's word, 1 write it
   logic        active_d, active_q;
 
+  // The group on the lanes: its first thread, its threads still waiting, their operands.
+  logic [4:0]          first;
+  logic [NumLanes-1:0] pend;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0]         pend_sh;
+  logic [32*32-1:0]    addr, data, swap;  // lanes NumLanes.. are zero
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign first   = simt_sm_pkg::group_first(pend_q, NumLanes);
+  assign pend_sh = pend_q >> first;
+  assign pend    = pend_sh[NumLanes-1:0];
+  assign addr    = simt_sm_pkg::group_words(addr_i, first, NumLanes);
+  assign data    = simt_sm_pkg::group_words(data_i, first, NumLanes);
+  assign swap    = simt_sm_pkg::group_words(swap_i, first, NumLanes);
+
   // Each lane's word index in its CTA's region, bank and row.
-  logic [IdxW-1:0]  idx  [32];
-  logic [BankW-1:0] bank [32];
-  logic [RowW-1:0]  row  [32];
+  logic [IdxW-1:0]  idx  [NumLanes];
+  logic [BankW-1:0] bank [NumLanes];
+  logic [RowW-1:0]  row  [NumLanes];
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      idx[l]  = addr_i[l*32 + 2 +: IdxW];
+    for (int l = 0; l < NumLanes; l++) begin
+      idx[l]  = addr[l*32 + 2 +: IdxW];
       bank[l] = idx[l][BankW-1:0];
       row[l]  = RowW'((ShAW'(cta_i) * ShAW'(SharedWords) + ShAW'(idx[l])) >> BankW);
     end
   end
 
-  // Lanes served this cycle: no lower waiting lane uses the bank for another word.
-  logic [31:0] conflict, served;
-  logic [4:0]  leader;
-  assign leader = simt_sm_pkg::lowest(pend_q);
+  // Lanes served this cycle: no lower waiting lane of the group uses the bank for another
+  // word.
+  logic [NumLanes-1:0] conflict, served;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [4:0]          leader_w;  // below NumLanes
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [LaneW-1:0]    leader;
+  assign leader_w = simt_sm_pkg::lowest(32'(pend));
+  assign leader   = leader_w[LaneW-1:0];
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
+    for (int l = 0; l < NumLanes; l++) begin
       conflict[l] = 1'b0;
       for (int k = 0; k < l; k++) begin
-        if (pend_q[k] && bank[k] == bank[l] && idx[k] != idx[l]) conflict[l] = 1'b1;
+        if (pend[k] && bank[k] == bank[l] && idx[k] != idx[l]) conflict[l] = 1'b1;
       end
     end
-    if (atom_i) served = (pend_q != '0 && !phase_q) ? (32'd1 << leader) : '0;
-    else served = pend_q & ~conflict;
+    if (atom_i) served = (pend != '0 && !phase_q) ? (NumLanes'(1) << leader) : '0;
+    else served = pend & ~conflict;
   end
+  logic [31:0] served_t;  // ... as threads
+  assign served_t = 32'(served) << first;
 
   // ---- Banks ------------------------------------------------------------------------------
   logic [Banks-1:0]  b_we, b_re;
@@ -82,20 +114,27 @@ module simt_sm_lsu_shared #(
   assign atom_old = b_rdata[bank[leader]];
   // cas: the swap value (rc) in if the old word equals the compare operand (rb).
   logic [31:0] atom_operand;
-  assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? swap_i[leader*32 +: 32]
-                                                        : data_i[leader*32 +: 32];
-  assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, atom_operand,
-                                            data_i[leader*32 +: 32]);
+  logic [31:0] lane_data [NumLanes];
+  logic [31:0] lane_swap [NumLanes];
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) begin
+      lane_data[l] = data[l*32 +: 32];
+      lane_swap[l] = swap[l*32 +: 32];
+    end
+  end
+  assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? lane_swap[leader] : lane_data[leader];
+  assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, atom_operand, lane_data[leader]);
 
   // Per bank, the highest served lane on it drives it (all served lanes on a bank address
   // one word; the highest one's store data is the one written). One-hot selects and AND-OR
-  // muxes rather than priority chains: 32 lanes by 32 banks stay small and quick to build.
-  logic [31:0] drive [Banks];
+  // muxes rather than priority chains: NumLanes lanes by Banks banks stay small and quick to
+  // build.
+  logic [NumLanes-1:0] drive [Banks];
   always_comb begin
     for (int b = 0; b < Banks; b++) begin
       logic seen;
       seen = 1'b0;
-      for (int l = 31; l >= 0; l--) begin
+      for (int l = NumLanes - 1; l >= 0; l--) begin
         drive[b][l] = served[l] && bank[l] == BankW'(b) && !seen;
         seen        = seen || (served[l] && bank[l] == BankW'(b));
       end
@@ -112,9 +151,9 @@ module simt_sm_lsu_shared #(
         b_we[b] = store_i;
         b_re[b] = !store_i;
       end
-      for (int l = 0; l < 32; l++) begin
+      for (int l = 0; l < NumLanes; l++) begin
         b_waddr[b] = b_waddr[b] | (drive[b][l] ? row[l] : '0);
-        b_wdata[b] = b_wdata[b] | (drive[b][l] ? data_i[l*32 +: 32] : 32'd0);
+        b_wdata[b] = b_wdata[b] | (drive[b][l] ? lane_data[l] : 32'd0);
       end
       b_raddr[b] = b_waddr[b];
       if (active_q && atom_i && phase_q && bank[leader] == BankW'(b)) begin
@@ -143,6 +182,20 @@ module simt_sm_lsu_shared #(
   end
 
   // ---- Sequencing and the register-file write -----------------------------------------------
+  // The words read last cycle, lane by lane (the group read then: wb_first_q's), and thread
+  // t's the word of lane t mod NumLanes.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [32*32-1:0] wb_addr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [31:0]      wb_word [NumLanes];
+  assign wb_addr = simt_sm_pkg::group_words(addr_i, wb_first_q, NumLanes);
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) wb_word[l] = b_rdata[wb_addr[l*32 + 2 +: BankW]];
+  end
+  logic [31:0] leader_t;  // the atomic's thread
+  assign leader_t   = 32'd1 << (first + 5'(leader));
+  assign wb_first_d = first;
+
   always_comb begin
     pend_d   = pend_q;
     phase_d  = phase_q;
@@ -150,7 +203,7 @@ module simt_sm_lsu_shared #(
     wb_d     = '0;
     done_o   = 1'b0;
     rf_we_o  = '0;
-    for (int l = 0; l < 32; l++) rf_wdata_o[l*32 +: 32] = b_rdata[bank[l]];
+    for (int t = 0; t < 32; t++) rf_wdata_o[t*32 +: 32] = wb_word[t % NumLanes];
 
     if (start_i) begin
       pend_d   = exec_i;
@@ -160,13 +213,13 @@ module simt_sm_lsu_shared #(
       rf_we_o = wb_q;
       if (atom_i) begin
         if (phase_q) begin
-          rf_we_o = 32'd1 << leader;
-          pend_d  = pend_q & ~(32'd1 << leader);
+          rf_we_o = leader_t;
+          pend_d  = pend_q & ~leader_t;
         end
         phase_d = !phase_q;
       end else begin
-        pend_d = pend_q & ~served;
-        wb_d   = store_i ? '0 : served;
+        pend_d = pend_q & ~served_t;
+        wb_d   = store_i ? '0 : served_t;
       end
       // Done in the cycle the last words are written: loads write the cycle after their
       // read; stores and atomics end with their last bank write.
@@ -177,19 +230,21 @@ module simt_sm_lsu_shared #(
     end
   end
   assign busy_o     = active_q;
-  assign conflict_o = active_q && !atom_i && (pend_q & ~served) != '0;
+  assign conflict_o = active_q && !atom_i && (pend & ~served) != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pend_q   <= '0;
-      wb_q     <= '0;
-      phase_q  <= 1'b0;
-      active_q <= 1'b0;
+      pend_q     <= '0;
+      wb_q       <= '0;
+      wb_first_q <= '0;
+      phase_q    <= 1'b0;
+      active_q   <= 1'b0;
     end else begin
-      pend_q   <= pend_d;
-      wb_q     <= wb_d;
-      phase_q  <= phase_d;
-      active_q <= active_d;
+      pend_q     <= pend_d;
+      wb_q       <= wb_d;
+      wb_first_q <= wb_first_d;
+      phase_q    <= phase_d;
+      active_q   <= active_d;
     end
   end
 
@@ -201,6 +256,8 @@ module simt_sm_lsu_shared #(
       assert (!(clr_i && active_q)) else $error("lsu shared: clear during an access");
       assert (!(active_q && !atom_i && pend_q != '0 && served == '0))
         else $error("lsu shared: no lane served while lanes wait");
+      assert ((served_t & ~simt_sm_pkg::group_of(pend_q, NumLanes)) == '0)
+        else $error("lsu shared: a cycle serves threads of two groups");
     end
   end
 `endif

@@ -23,36 +23,21 @@ module simt_sm_pass #(
   output logic             more_o      // another pass follows: EXEC stays
 );
 
-  logic [NumPasses-1:0] work;          // groups with an executing thread
-  logic [NumPasses-1:0] todo, rest;    // groups still to run, this one included / not
-  logic [NumPasses-1:0] left_d, left_q;
-  logic                 busy_d, busy_q;  // passes of the instruction in EXEC remain
+  // The threads still to run, this pass's included (the first pass: the executing ones);
+  // the pass takes the group of the lowest (simt_sm_pkg::group_of, the rule the load/store
+  // unit shares; group 0 when there is none: the instruction still spends its one cycle in
+  // EXEC), and the rest wait for the next passes.
+  logic [31:0] todo, rest;
+  logic [31:0] left_d, left_q;
+  logic        busy_d, busy_q;  // passes of the instruction in EXEC remain
+  logic [4:0]  first;           // the group's first thread
 
-  always_comb begin
-    for (int g = 0; g < NumPasses; g++) begin
-      work[g] = mask_i[g*NumLanes +: NumLanes] != '0;
-    end
-  end
-
-  // The first pass takes the lowest group with work (group 0 when there is none: the
-  // instruction still spends its one cycle in EXEC); later passes the lowest group left.
-  assign todo = busy_q ? left_q : work;
-  always_comb begin
-    pass_o = '0;
-    for (int g = NumPasses - 1; g >= 0; g--) begin
-      if (todo[g]) pass_o = PassW'(g);
-    end
-    rest = todo;
-    rest[pass_o] = 1'b0;
-  end
-
-  assign more_o = valid_i && multi_i && rest != '0;
-  always_comb begin
-    threads_o = '0;
-    for (int g = 0; g < NumPasses; g++) begin
-      if (pass_o == PassW'(g)) threads_o[g*NumLanes +: NumLanes] = '1;
-    end
-  end
+  assign todo      = busy_q ? left_q : mask_i;
+  assign first     = simt_sm_pkg::group_first(todo, NumLanes);
+  assign threads_o = simt_sm_pkg::group_of(todo, NumLanes);
+  assign rest      = todo & ~threads_o;
+  assign pass_o    = PassW'(32'(first) >> $clog2(NumLanes));
+  assign more_o    = valid_i && multi_i && rest != '0;
 
   always_comb begin
     busy_d = more_o;
@@ -79,8 +64,8 @@ module simt_sm_pass #(
       // An instruction with passes left stays in EXEC, and its mask does not change.
       if (busy_q) assert (valid_i && multi_i)
         else $error("sm pass: the instruction left EXEC with passes to run");
-      if (busy_q) assert ((left_q & ~work) == '0)
-        else $error("sm pass: a group left to run has no executing thread");
+      if (busy_q) assert ((left_q & ~mask_i) == '0)
+        else $error("sm pass: a thread left to run does not execute");
     end
   end
 `endif

@@ -200,6 +200,43 @@ package simt_sm_pkg;
     lowest = r;
   endfunction
 
+  // Groups of lanes (issue #26; docs/blocks/sm.md, "Passes"): with `lanes` physical lanes
+  // (32, 16, 8: a power of two), group g is threads g*lanes .. g*lanes + lanes-1, and the
+  // units visit the groups that have a thread to serve in ascending order. The rule, shared
+  // by the pass sequencer and the load/store unit: the next group is the one of the lowest
+  // thread still to serve (group 0 when none is). group_first gives its first thread.
+  // (The mask is 32 - lanes, the high bits of a thread index: Yosys 0.23 mis-reads
+  // ~5'(lanes - 1) and keeps every bit.)
+  function automatic logic [4:0] group_first(logic [31:0] m, int lanes);
+    group_first = lowest(m) & 5'(32 - lanes);
+  endfunction
+
+  // ... and its threads.
+  function automatic logic [31:0] group_of(logic [31:0] m, int lanes);
+    logic [4:0]  first;
+    logic [31:0] r;
+    first = group_first(m, lanes);
+    for (int t = 0; t < 32; t++) r[t] = (5'(t) & 5'(32 - lanes)) == first;
+    group_of = r;
+  endfunction
+
+  // The words of the group starting at thread `first` of a 32-thread vector, in its low
+  // `lanes` words (lane l: thread first + l; the rest zero). An AND-OR select over the groups
+  // (a fixed index per group) rather than a dynamic part-select of 1024 bits.
+  function automatic logic [32*32-1:0] group_words(logic [32*32-1:0] v, logic [4:0] first,
+                                                   int lanes);
+    logic [32*32-1:0] r;
+    r = '0;
+    for (int g = 0; g < 32; g++) begin
+      for (int l = 0; l < 32; l++) begin
+        if (l < lanes && g * lanes + l < 32 && first == 5'(g * lanes)) begin
+          r[l*32 +: 32] = r[l*32 +: 32] | v[(g*lanes + l)*32 +: 32];
+        end
+      end
+    end
+    group_words = r;
+  endfunction
+
   // A warp's predicates with predicate pd (0..6) of the executing lanes replaced by their
   // results (setp and the predicate operations in execute, fsetp in the FP unit).
   function automatic logic [32*7-1:0] pred_write(logic [32*7-1:0] pred, logic [31:0] exec,

@@ -8,6 +8,9 @@
 // A second test keeps several instructions of several warps in flight, as the core does, and
 // lets the unit's scoreboard order the dependent ones. Directed tests pin the timing:
 // coalesced requests, latency overlap, bank conflicts, the release before the responses.
+// Every test runs on the unit with 32 lanes (Vsm_lsu) and with 8 (Vsm_lsu8, issue #26: the
+// coalescer and the shared crossbar serve a group of 8 threads at a time; the model follows
+// with Config::numLanes).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "Vsm_lsu.h"
+#include "Vsm_lsu8.h"
 #include "asm/isa.h"
 #include "common/harness.h"
 #include "common/port_bits.h"
@@ -33,7 +37,7 @@ using model::LineMemory;
 using model::SmLsu;
 using model::WarpRegs;
 
-// The verilated geometry (CMakeLists.txt: Vsm_lsu).
+// The verilated geometry (CMakeLists.txt: Vsm_lsu, and Vsm_lsu8 with NumLanes = 8).
 constexpr int kWarpW = 2;       // NumWarps = 4
 constexpr int kWarps = 1 << kWarpW;
 constexpr int kCtas = 2;
@@ -58,10 +62,11 @@ struct Observed {
   bool ok = true;          // finished without a hang or an RTL assertion
 };
 
+template <class Dut>
 class LsuBench {
  public:
   LsuBench(const SmLsu::Config& cfg, uint64_t seed)
-      : cfg_(cfg), sim_("simt_sm_lsu", seed), model_(cfg), mem_(cfg.globalBytes / 4, 0) {
+      : cfg_(cfg), sim_(cfg.numLanes == 32 ? "simt_sm_lsu" : "simt_sm_lsu (8 lanes)", seed), model_(cfg), mem_(cfg.globalBytes / 4, 0) {
     sim_->cfg_global_bytes_i = cfg.globalBytes;
     sim_->cfg_shared_bytes_i = cfg.sharedBytes;
     sim_->start_i = 0;
@@ -85,7 +90,7 @@ class LsuBench {
     setTiming({});
   }
 
-  SimContext<Vsm_lsu>& sim() { return sim_; }
+  SimContext<Dut>& sim() { return sim_; }
   SmLsu& model() { return model_; }
   std::vector<uint32_t>& memory() { return mem_; }
   WarpRegs& regs(int warp = 0) { return regs_[static_cast<size_t>(warp)]; }
@@ -181,7 +186,7 @@ class LsuBench {
     start(in, warp);
     // Between instructions the memory offers nothing (the response of the last cycle was taken).
     struct Quiet {
-      Vsm_lsu& dut;
+      Dut& dut;
       ~Quiet() { dut.mem_rsp_valid_i = 0; }
     } quiet{sim_.dut()};
     bool done = false;
@@ -302,7 +307,7 @@ class LsuBench {
   };
 
   SmLsu::Config cfg_;
-  SimContext<Vsm_lsu> sim_;
+  SimContext<Dut> sim_;
   SmLsu model_;
   std::vector<uint32_t> mem_;
   std::unique_ptr<LineMemory> port_;
@@ -401,8 +406,9 @@ void compare(SmLsu::Result want, Observed got, const std::string& ctx, Scoreboar
   }
 }
 
-SmLsu::Config smallConfig() {
+SmLsu::Config smallConfig(int lanes) {
   SmLsu::Config cfg;
+  cfg.numLanes = lanes;
   cfg.globalBytes = 2048;
   cfg.sharedBytes = 512;
   cfg.numCtas = kCtas;
@@ -426,12 +432,13 @@ LineMemory::Timing timing(uint32_t latency, uint32_t refuse256, uint32_t jitter,
 
 // The random stream into both, under four memory timings: the next cycle, back-pressure with
 // short random latency, a slow memory with long random latency (out of order), and errors.
-TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndErrors) {
+template <class Dut>
+void randomInstructionsMatchTheModel(int lanes) {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
-    const SmLsu::Config cfg = smallConfig();
-    LsuBench bench(cfg, seed);
+    const SmLsu::Config cfg = smallConfig(lanes);
+    LsuBench<Dut> bench(cfg, seed);
     bench.fill(rng);
     bench.clearShared(0, kSharedWords);
     bench.clearShared(1, kSharedWords);
@@ -484,9 +491,12 @@ TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndE
       }
       compare(want, got, ctx, sb);
       if (SmLsu::accessOf(in.op).shared && !SmLsu::accessOf(in.op).atom && want.fault == SmLsu::Fault::None) {
-        sb.check(ctx + " bank conflicts", {{"conflict_cycles", static_cast<uint64_t>(want.sharedRounds - 1)}},
+        // A conflict cycle leaves a thread of the group on the lanes unserved: every round but
+        // each group's first.
+        sb.check(ctx + " bank conflicts",
+                 {{"conflict_cycles", static_cast<uint64_t>(want.sharedRounds - want.sharedGroups)}},
                  {{"conflict_cycles", static_cast<uint64_t>(got.conflictCycles)}});
-        cov.sample("bank_conflict", want.sharedRounds > 1);
+        cov.sample("bank_conflict", want.sharedRounds > want.sharedGroups);
       }
       if (!sb.clean()) break;
 
@@ -542,6 +552,13 @@ TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndE
   }
 }
 
+TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndErrors) {
+  randomInstructionsMatchTheModel<Vsm_lsu>(32);
+}
+TEST(SmLsuRtl8Lanes, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndErrors) {
+  randomInstructionsMatchTheModel<Vsm_lsu8>(8);
+}
+
 // The registers an instruction reads or writes, as the core's decode tells the scoreboard
 // (simt_sm_decode: ra, rb when read, v4 ranges, rc, rd when written).
 uint32_t registersOf(const SmLsu::Instruction& in) {
@@ -561,14 +578,15 @@ uint32_t registersOf(const SmLsu::Instruction& in) {
 // register of it still to be loaded (else another warp goes); the model runs the instructions
 // in start order. The registers and memory at the end must match: a missed hazard would feed
 // an instruction a stale operand or let a late load overwrite a newer value.
-TEST(SmLsuRtl, ManyInstructionsInFlightAndTheScoreboardOrdersDependentOnes) {
+template <class Dut>
+void manyInstructionsInFlight(int lanes) {
   const Op kGlobalOps[] = {Op::LdGlobal, Op::StGlobal, Op::LdGlobalV4, Op::StGlobalV4, Op::AtomGlobal,
                            Op::AtomGlobalCas};
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
-    const SmLsu::Config cfg = smallConfig();
-    LsuBench bench(cfg, seed);
+    const SmLsu::Config cfg = smallConfig(lanes);
+    LsuBench<Dut> bench(cfg, seed);
     bench.fill(rng);
     bench.setTiming(timing(30, 20, 10, 0, seed));
     bench.setPortBusy(64, seed + 1);
@@ -655,19 +673,29 @@ TEST(SmLsuRtl, ManyInstructionsInFlightAndTheScoreboardOrdersDependentOnes) {
     EXPECT_GT(hazards, 0);
     EXPECT_GT(ob.wbWaitCycles, 0);
     EXPECT_GE(ob.maxOutstanding, 6);
-    std::printf("[ lsu ] %d instructions of %d warps in %d cycles; %d started with others in flight, "
-                "%d hazards, %d write-port waits, up to %d requests outstanding\n",
-                started, kWarps, cycles, overlapped, hazards, ob.wbWaitCycles, ob.maxOutstanding);
+    std::printf("[ lsu %d lanes ] %d instructions of %d warps in %d cycles; %d started with others in "
+                "flight, %d hazards, %d write-port waits, up to %d requests outstanding\n",
+                lanes, started, kWarps, cycles, overlapped, hazards, ob.wbWaitCycles, ob.maxOutstanding);
   }
+}
+
+TEST(SmLsuRtl, ManyInstructionsInFlightAndTheScoreboardOrdersDependentOnes) {
+  manyInstructionsInFlight<Vsm_lsu>(32);
+}
+TEST(SmLsuRtl8Lanes, ManyInstructionsInFlightAndTheScoreboardOrdersDependentOnes) {
+  manyInstructionsInFlight<Vsm_lsu8>(8);
 }
 
 // The timing, counted from the start cycle (EXEC in the core) to done: one cycle to check
 // every lane, then one request per distinct line per cycle while the memory takes them, the
 // responses overlapping; shared memory one cycle per conflict-free round (plus one for a
-// load's last register write).
-TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
-  const SmLsu::Config cfg = smallConfig();
-  LsuBench bench(cfg, baseSeed());
+// load's last register write). With L lanes the requests and rounds are per group of L
+// threads (groups = 32 / L): lines and banks shared by two groups are visited once by each.
+template <class Dut>
+void coalescedRequestsAndBankRounds(int lanes) {
+  const SmLsu::Config cfg = smallConfig(lanes);
+  const int groups = 32 / lanes;
+  LsuBench<Dut> bench(cfg, baseSeed());
   auto run = [&](Op op, uint32_t exec, uint32_t stride, const LineMemory::Timing& t) {
     bench.setTiming(t);
     for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = stride * static_cast<uint32_t>(l);
@@ -680,8 +708,8 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
     return bench.runRtl(in, 0);
   };
   const auto next = timing(1, 0, 0);
-  // 32 consecutive words: 4 lines of 32 bytes, 4 requests back to back, the last response a
-  // cycle after the last request.
+  // 32 consecutive words: 4 lines of 32 bytes (8 words: one line per group of 8 lanes or
+  // more), 4 requests back to back, the last response a cycle after the last request.
   Observed o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
   EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
@@ -689,9 +717,10 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   o = run(Op::StGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
   EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
-  // Every lane on one word: one request.
+  // Every lane on one word: one request per group.
   o = run(Op::LdGlobal, 0xFFFFFFFFu, 0, next);
-  EXPECT_EQ(o.requests.size(), 1u);
+  EXPECT_EQ(o.requests.size(), static_cast<size_t>(groups));
+  EXPECT_EQ(o.doneCycles, 1 + 1 + groups);
   // A memory 50 cycles away: the 4 requests overlap their latency (not 4 x 50).
   o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, timing(50, 0, 0));
   EXPECT_EQ(o.cycles, 1 + 1 + 4 + 50);
@@ -701,7 +730,8 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   o = run(Op::AtomGlobal, 0x000000FFu, 0, timing(10, 0, 0));
   EXPECT_EQ(o.requests.size(), 8u);
   EXPECT_EQ(o.cycles, 1 + 1 + 8 + 10);
-  // v4 loads: four passes of 16 lines (16 bytes a lane).
+  // v4 loads: four passes of 16 lines (16 bytes a lane; two lanes a line, never split by a
+  // group).
   o = run(Op::LdGlobalV4, 0xFFFFFFFFu, 16, next);
   EXPECT_EQ(o.requests.size(), 4u * 16u);
   // v4 stores: one request per line with all four elements of its two lanes, each line
@@ -710,18 +740,20 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   EXPECT_EQ(o.requests.size(), 16u);
   for (const auto& rq : o.requests) EXPECT_EQ(rq.be, 0xFFFFFFFFull);
   EXPECT_EQ(o.doneCycles, 1 + 1 + 16 * (4 + 1));
-  // Shared, 8 banks: 32 consecutive words are 4 rounds; a stride of 8 words puts every lane on
-  // one bank (16 lanes: 16 rounds); every lane on one word is a broadcast (1 round).
+  // Shared, 8 banks: 32 consecutive words are 4 rounds (at 8 lanes, one per group and no
+  // conflict); a stride of 8 words puts every lane on one bank (16 lanes: 16 rounds, each
+  // group's first without a conflict); every lane on one word is a broadcast (1 round per
+  // group).
   o = run(Op::LdShared, 0xFFFFFFFFu, 4, next);
-  EXPECT_EQ(o.conflictCycles, 3);
+  EXPECT_EQ(o.conflictCycles, 4 - groups);
   EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
   o = run(Op::StShared, 0x0000FFFFu, 32, next);
   EXPECT_EQ(o.fault, 0);
-  EXPECT_EQ(o.conflictCycles, 15);
+  EXPECT_EQ(o.conflictCycles, 16 - std::min(groups, 2));
   EXPECT_EQ(o.cycles, 1 + 1 + 16);
   o = run(Op::LdShared, 0xFFFFFFFFu, 0, next);
   EXPECT_EQ(o.conflictCycles, 0);
-  EXPECT_EQ(o.cycles, 1 + 1 + 1 + 1);
+  EXPECT_EQ(o.cycles, 1 + 1 + groups + 1);
   // The scoreboard: while a load of warp 0 into r3 is in flight, warp 0's instructions that
   // read or write r3 (or a membar) wait; other registers and other warps do not.
   bench.setTiming(timing(40, 0, 0));
@@ -754,6 +786,11 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) {
   o = run(Op::StGlobal, 0xFFFFFFFFu, 4, timing(1, 200, 0));
   EXPECT_GT(o.stallCycles, 0);
   EXPECT_EQ(o.requests.size(), 4u);
+}
+
+TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) { coalescedRequestsAndBankRounds<Vsm_lsu>(32); }
+TEST(SmLsuRtl8Lanes, CoalescedRequestsAndBankRoundsSetTheCycles) {
+  coalescedRequestsAndBankRounds<Vsm_lsu8>(8);
 }
 
 }  // namespace

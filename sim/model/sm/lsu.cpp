@@ -35,6 +35,12 @@ SmLsu::Access SmLsu::accessOf(Op op) {
   return a;
 }
 
+uint32_t SmLsu::groupOf(uint32_t m) const {
+  if (cfg_.numLanes >= 32) return 0xFFFFFFFFu;
+  const uint32_t lanes = (1u << cfg_.numLanes) - 1;
+  return lanes << (static_cast<uint32_t>(lowest(m)) & ~static_cast<uint32_t>(cfg_.numLanes - 1));
+}
+
 void SmLsu::clearShared(int cta, int words) {
   for (int i = 0; i < words; ++i) shared_[index(cta, i)] = 0;
 }
@@ -80,16 +86,18 @@ void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
   auto addr = [&](int l) { return (in.immB ? 0u : base[static_cast<size_t>(l)]) + in.imm; };
   auto line = [&](int l) { return addr(l) & ~(cfg_.lineBytes - 1); };
   if (acc.v4 && acc.store) {
-    // One request per line with all four elements of its lanes (the RTL gathers them).
+    // One request per line and group with all four elements of its lanes (the RTL gathers
+    // them).
     uint32_t pend = in.exec;
     while (pend) {
       const int leader = lowest(pend);
+      const uint32_t group = groupOf(pend);
       MemRequest rq;
       rq.write = true;
       rq.addr = line(leader);
       rq.wdata.assign(lineWords, 0);
       for (int l = leader; l < 32; ++l) {
-        if (!((pend >> l) & 1u) || line(l) != rq.addr) continue;
+        if (!((pend & group) >> l & 1u) || line(l) != rq.addr) continue;
         rq.lanes |= 1u << l;
         for (int e = 0; e < 4; ++e) {
           const uint32_t w = (((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e)) & (lineWords - 1);
@@ -116,6 +124,7 @@ void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
     uint32_t pend = in.exec;
     while (pend) {
       const int leader = lowest(pend);
+      const uint32_t group = groupOf(pend);
       MemRequest rq;
       rq.write = acc.store;
       rq.amo = amo;
@@ -124,7 +133,7 @@ void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
       rq.cmp = opb[static_cast<size_t>(leader)];
       rq.elem = e;
       for (int l = leader; l < 32; ++l) {
-        if (!((pend >> l) & 1u) || line(l) != rq.addr || (acc.atom && l != leader)) continue;
+        if (!((pend & group) >> l & 1u) || line(l) != rq.addr || (acc.atom && l != leader)) continue;
         rq.lanes |= 1u << l;
         rq.be |= 0xFull << (4 * word(l));
         rq.wdata[word(l)] = data[static_cast<size_t>(l)];
@@ -170,12 +179,18 @@ void SmLsu::executeShared(const Instruction& in, WarpRegs& regs, Result& res) {
     return;
   }
   uint32_t pend = in.exec;
+  uint32_t lastGroup = 0;
   while (pend) {
+    // Rounds within the group of the lowest waiting thread.
+    const uint32_t group = groupOf(pend);
+    const uint32_t wait = pend & group;
+    if (group != lastGroup) ++res.sharedGroups;
+    lastGroup = group;
     uint32_t served = 0;
     for (int l = 0; l < 32; ++l) {
-      if (!((pend >> l) & 1u)) continue;
+      if (!((wait >> l) & 1u)) continue;
       bool conflict = false;
-      for (int k = 0; k < l; ++k) conflict |= ((pend >> k) & 1u) && bank(k) == bank(l) && idx(k) != idx(l);
+      for (int k = 0; k < l; ++k) conflict |= ((wait >> k) & 1u) && bank(k) == bank(l) && idx(k) != idx(l);
       if (!conflict) served |= 1u << l;
     }
     for (int l = 0; l < 32; ++l) {  // ascending: the highest lane's store to a word is last

@@ -6,7 +6,12 @@
 // request carries all four elements of its lanes), atomics one request per lane in
 // ascending lane order; the memory performs requests in the order they are issued.
 // Shared accesses are served in rounds: every waiting lane whose bank no lower waiting lane
-// uses for another word. The same transactions as the RTL: a test drives one random stream
+// uses for another word. With numLanes physical lanes (issue #26) the coalescer and the
+// shared crossbar serve one group of numLanes threads at a time (group g: threads g*numLanes
+// .. g*numLanes + numLanes-1; the groups with a thread to serve, ascending, as the core's
+// pass sequencer): a request joins only its group's threads (a line touched by two groups is
+// requested twice), and bank conflicts are rounds within a group. The same transactions as
+// the RTL: a test drives one random stream
 // into both and compares the port's requests (in order), the register writes (as a set:
 // responses may come in any order), the memories, the fault, and the shared rounds.
 #pragma once
@@ -36,6 +41,7 @@ class SmLsu {
     int sharedWords = 256;        // words per resident CTA (the RTL parameter)
     int sharedBanks = 32;         // SharedBanks
     uint32_t lineBytes = 64;      // LineBytes
+    int numLanes = 32;            // NumLanes: 32, 16 or 8
   };
 
   // One instruction: opcode and fields as encoded (isa.h), the executing lanes.
@@ -74,6 +80,7 @@ class SmLsu {
     int faultLane = 0;
     uint32_t faultAddr = 0;
     int sharedRounds = 0;  // shared loads/stores: cycles of bank access
+    int sharedGroups = 0;  // ... groups of numLanes threads served (each 1 round or more)
   };
 
   explicit SmLsu(const Config& cfg);
@@ -96,6 +103,8 @@ class SmLsu {
   size_t index(int cta, int word) const {
     return static_cast<size_t>(cta) * static_cast<size_t>(cfg_.sharedWords) + static_cast<size_t>(word);
   }
+  // The threads of the group of m's lowest thread (the next group to serve).
+  uint32_t groupOf(uint32_t m) const;
   bool check(const Instruction& in, const WarpRegs& regs, Result& res) const;
   void executeGlobal(const Instruction& in, WarpRegs& regs, Result& res);
   void executeShared(const Instruction& in, WarpRegs& regs, Result& res);
