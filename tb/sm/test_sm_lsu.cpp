@@ -622,7 +622,23 @@ void manyInstructionsInFlight(int lanes) {
       return in;
     };
     std::vector<std::vector<SmLsu::Instruction>> program(kWarps);
-    for (auto& p : program) for (int i = 0; i < perWarp; ++i) p.push_back(next());
+    for (auto& p : program) {
+      for (int i = 0; i < perWarp; ++i) {
+        SmLsu::Instruction in = next();
+        // Two in three right after a load read or rewrite the register it loads (a store or
+        // atomic's operand, a load's destination): dependent pairs in every stream, so the
+        // scoreboard has hazards to hold on every seed, not only where registers collide.
+        if (i > 0 && rng.chance(67)) {
+          const SmLsu::Instruction& prev = p.back();
+          const SmLsu::Access pa = SmLsu::accessOf(prev.op), ca = SmLsu::accessOf(in.op);
+          if (!pa.store && !pa.atom) {
+            if (ca.atom || (ca.store && !ca.v4)) in.rb = prev.rd;
+            else if (!ca.store && ca.v4 == pa.v4) in.rd = prev.rd;
+          }
+        }
+        p.push_back(in);
+      }
+    }
     std::vector<size_t> pc(kWarps, 0);
     Observed ob;
     int started = 0, hazards = 0, overlapped = 0, turn = 0, cycles = 0;
