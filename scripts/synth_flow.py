@@ -256,8 +256,9 @@ ECP5_CONFIGS = [
      "memory system (16-byte lines, 4 shared banks), no FP lanes"),
     ("ecp5_ulx3s_core_1x1_l8", "simt_ulx3s_top", dict(CORE_1X1, WithCore=1, NumLanes=8), 50,
      {"units": True},
-     "the same core on 8 ALU lanes (NumLanes=8: a warp's ALU instruction in 4 passes; the "
-     "load/store unit, register file and FP lanes still 32 wide, issue #26)"),
+     "the same core on 8 lanes (NumLanes=8: a warp's ALU instruction in 4 passes, the "
+     "load/store unit's coalescer and shared-memory crossbar per group of 8; its address "
+     "check, the register file and the FP lanes still 32 wide, issue #26)"),
 ]
 
 
