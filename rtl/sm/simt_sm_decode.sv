@@ -8,8 +8,8 @@
 // (read_b_i) and latches it in READC (read_c_i). The load/store unit reads through port a
 // (lsu_re_i) for v4 store data; the register file has one write port, which the sequencer's
 // units share (one writer at a time). Registers start at 0 (ISA.md) without being cleared:
-// each (warp, register) remembers which lanes were written since the slot's launch (clr_i),
-// and a read gives 0 in the others.
+// each (warp, register) remembers whether it was written since the slot's launch (clr_i);
+// its first write zeroes the lanes it does not write, and a read of one never written gives 0.
 module simt_sm_decode #(
   parameter int NumWarps   = 8,
   parameter int ParamWords = 64,
@@ -151,41 +151,49 @@ module simt_sm_decode #(
   logic [32*32-1:0] rf_rdata, rf_rdata_b;        // what a read gives
   logic [32*32-1:0] rf_rdata_raw, rf_rdata_b_raw;  // the banks' data
 
-  // Lanes written since the slot's launch, per (warp, register) entry; read with the banks.
-  // One register per entry and an AND-OR read: Yosys maps a dynamic index over 8,192 bits
-  // into shifters it takes minutes to synthesize.
+  // Registers read 0 until written since the slot's launch, without a clear: one bit per
+  // (warp, register) entry says whether it was written since (clr_i). The first write after
+  // that writes every lane's bank, 0 where the lane is not written, so afterwards the banks
+  // hold the launch's values in every lane and a read needs only the entry's bit. (Per lane
+  // bits cost 32 flip-flops per entry and a 32-wide AND-OR read per port.)
   localparam int NumEnt = 1 << RfAW;
-  logic [NumEnt*32-1:0] written;
-  for (genvar e = 0; e < NumEnt; e++) begin : g_written
-    logic [31:0] wr_d, wr_q;
-    always_comb begin
-      wr_d = wr_q;
-      if (clr_i && clr_warp_i == WarpW'(e / 32)) wr_d = '0;
-      if (rf_waddr_i == RfAW'(e)) wr_d = wr_d | rf_we_i;
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) wr_q <= '0;
-      else         wr_q <= wr_d;
-    end
-    assign written[e*32 +: 32] = wr_q;
-  end
-  logic [31:0] wr_a_d, wr_a_q, wr_b_d, wr_b_q, wr_a_rd, wr_b_rd;
+  logic [NumEnt-1:0] used_d, used_q;
+  logic              rf_fresh;                 // the write is the entry's first since launch
+  logic [31:0]       rf_bank_we;
+  logic [32*32-1:0]  rf_bank_wdata;
+  assign rf_fresh = rf_we_i != '0 &&
+                    (!used_q[rf_waddr_i] || (clr_i && clr_warp_i == rf_waddr_i[RfAW-1:5]));
   always_comb begin
-    wr_a_rd = '0;
-    wr_b_rd = '0;
+    used_d = used_q;
     for (int e = 0; e < NumEnt; e++) begin
-      if (rf_raddr == RfAW'(e))   wr_a_rd = wr_a_rd | written[e*32 +: 32];
-      if (rf_raddr_b == RfAW'(e)) wr_b_rd = wr_b_rd | written[e*32 +: 32];
+      if (clr_i && clr_warp_i == WarpW'(e / 32)) used_d[e] = 1'b0;
     end
-    wr_a_d = rf_re   ? wr_a_rd : wr_a_q;
-    wr_b_d = rf_re_b ? wr_b_rd : wr_b_q;
+    if (rf_we_i != '0) used_d[rf_waddr_i] = 1'b1;
   end
   always_comb begin
+    rf_bank_we = rf_fresh ? '1 : rf_we_i;
     for (int l = 0; l < 32; l++) begin
-      rf_rdata[l*32 +: 32]   = wr_a_q[l] ? rf_rdata_raw[l*32 +: 32] : 32'd0;
-      rf_rdata_b[l*32 +: 32] = wr_b_q[l] ? rf_rdata_b_raw[l*32 +: 32] : 32'd0;
+      rf_bank_wdata[l*32 +: 32] = rf_we_i[l] ? rf_wdata_i[l*32 +: 32] : 32'd0;
     end
   end
+  // The entry's bit, read with the banks.
+  logic used_a_d, used_a_q, used_b_d, used_b_q;
+  assign used_a_d = rf_re ? used_q[rf_raddr] : used_a_q;
+  assign used_b_d = rf_re_b ? used_q[rf_raddr_b] : used_b_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      used_q   <= '0;
+      used_a_q <= 1'b0;
+      used_b_q <= 1'b0;
+    end else begin
+      used_q   <= used_d;
+      used_a_q <= used_a_d;
+      used_b_q <= used_b_d;
+    end
+  end
+  assign rf_rdata   = used_a_q ? rf_rdata_raw : '0;
+  assign rf_rdata_b = used_b_q ? rf_rdata_b_raw : '0;
+
   always_comb begin
     rf_re    = 1'b0;
     rf_raddr = {w_q, inst_o.ra};
@@ -209,18 +217,18 @@ module simt_sm_decode #(
     // 2^RfAW entries: NumWarps * 32 for a power-of-two NumWarps >= 2.
     simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank (
       .clk_i   (clk_i),
-      .we_i    (rf_we_i[l]),
+      .we_i    (rf_bank_we[l]),
       .waddr_i (rf_waddr_i),
-      .wdata_i (rf_wdata_i[l*32 +: 32]),
+      .wdata_i (rf_bank_wdata[l*32 +: 32]),
       .re_i    (rf_re),
       .raddr_i (rf_raddr),
       .rdata_o (rf_rdata_raw[l*32 +: 32])
     );
     simt_ram_1r1w #(.Width(32), .Depth(1 << RfAW)) u_bank_b (
       .clk_i   (clk_i),
-      .we_i    (rf_we_i[l]),
+      .we_i    (rf_bank_we[l]),
       .waddr_i (rf_waddr_i),
-      .wdata_i (rf_wdata_i[l*32 +: 32]),
+      .wdata_i (rf_bank_wdata[l*32 +: 32]),
       .re_i    (rf_re_b),
       .raddr_i (rf_raddr_b),
       .rdata_o (rf_rdata_b_raw[l*32 +: 32])
@@ -305,8 +313,6 @@ module simt_sm_decode #(
       guard_q  <= '0;
       fwd_a_q  <= 1'b0;
       fwd_b_q  <= 1'b0;
-      wr_a_q   <= '0;
-      wr_b_q   <= '0;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
     end else begin
       w_q      <= w_d;
@@ -316,8 +322,6 @@ module simt_sm_decode #(
       guard_q  <= guard_d;
       fwd_a_q  <= fwd_a_d;
       fwd_b_q  <= fwd_b_d;
-      wr_a_q   <= wr_a_d;
-      wr_b_q   <= wr_b_d;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
     end
   end
