@@ -39,6 +39,8 @@ module simt_fpga_top #(
   parameter int MemIdW      = 2,
   parameter bit HasFpu      = 1'b0, // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
   parameter int NumLanes    = 32,   // physical ALU lanes (32, 16, 8): a warp in 32/NumLanes passes
+  parameter bit FastThreadTargets = 1'b0,  // the divergence unit's fast path for brx/jmx/ret:
+                                           // off, the small-FPGA set (simt_sm)
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
   localparam int ParamAW    = $clog2(ParamWords),
@@ -149,7 +151,8 @@ module simt_fpga_top #(
     .LsuSlots    (4),
     .L1Bytes     (0),     // the data memory is on-chip block RAM: nothing for a cache to hide
     .HasFpu      (HasFpu),
-    .NumLanes    (NumLanes)
+    .NumLanes    (NumLanes),
+    .FastThreadTargets (FastThreadTargets)
   ) u_sm (
     .clk_i               (clk_i),
     .rst_ni              (core_rst_n),

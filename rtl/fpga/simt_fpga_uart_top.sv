@@ -17,6 +17,7 @@ module simt_fpga_uart_top #(
   parameter int MemIdW      = 2,
   parameter bit HasFpu      = 1'b0,
   parameter int NumLanes    = 32,
+  parameter bit FastThreadTargets = 1'b0,
   parameter int BaudDiv     = 217,   // 25 MHz / 115200
   parameter int MaxBurst    = 64,
   parameter int TimeoutBits = 2000
@@ -67,7 +68,8 @@ module simt_fpga_uart_top #(
     .LineBytes   (LineBytes),
     .MemIdW      (MemIdW),
     .HasFpu      (HasFpu),
-    .NumLanes    (NumLanes)
+    .NumLanes    (NumLanes),
+    .FastThreadTargets (FastThreadTargets)
   ) u_top (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

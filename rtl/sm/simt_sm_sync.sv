@@ -12,6 +12,7 @@ module simt_sm_sync #(
   parameter int QueueDepth  = 32,
   parameter bit DequeMode   = 1'b1,
   parameter int NumBarSlots = 16,
+  parameter bit FastThreadTargets = 1'b1,  // the divergence unit's (simt_sm)
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int PtrW       = $clog2(QueueDepth + 1),
@@ -132,7 +133,8 @@ module simt_sm_sync #(
   simt_divergence_unit #(
     .NumWarps  (NumWarps),
     .Depth     (QueueDepth),
-    .DequeMode (DequeMode)
+    .DequeMode (DequeMode),
+    .FastThreadTargets (FastThreadTargets)
   ) u_du (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),
