@@ -1,6 +1,8 @@
 // Simple dual-port RAM: one synchronous read, one write per cycle, no reset, so Yosys maps it
-// to block RAM (iCE40 SB_RAM40_4K, Xilinx RAMB). A read of the address written in the same
-// cycle returns the old data on some targets: users must not rely on it (asserted).
+// to block RAM (iCE40 SB_RAM40_4K, ECP5 DP16KD, Xilinx RAMB). A read of the address written
+// in the same cycle is undefined: users must not do it (asserted). no_rw_check tells Yosys so;
+// without it Yosys builds old-data bypass logic around each RAM (ECP5, 64 x 32: 39 LUT4 and
+// 72 flip-flops; the register file has 64 of them).
 module simt_ram_1r1w #(
   parameter int Width = 64,
   parameter int Depth = 256,
@@ -15,6 +17,7 @@ module simt_ram_1r1w #(
   output logic [Width-1:0] rdata_o
 );
 
+  (* no_rw_check *)
   logic [Width-1:0] mem [Depth];
 
   always_ff @(posedge clk_i) begin
