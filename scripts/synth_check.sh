@@ -31,9 +31,6 @@ declare -A PARAMS=(
   [simt_sm_lsu_coalesce]="-set LineBytes 16"
   [simt_sm_lsu]="-set NumWarps 1 -set NumCtas 1 -set SharedWords 256 -set SharedBanks 4 -set LineBytes 16 -set IdW 2 -set Slots 4"
   [simt_sm_lsu_inflight]="-set NumWarps 1 -set IdW 2 -set Slots 4 -set LineBytes 16"
-  # Decode's written-lane bits (one per warp slot, register and lane: 8,192 flip-flops at the
-  # defaults) take Yosys minutes: checked at 2 warps.
-  [simt_sm_decode]="-set NumWarps 2"
 )
 
 check_one() {
