@@ -45,6 +45,21 @@ module simt_sm_execute #(
   output simt_sm_pkg::fault_t        fault_o
 );
 
+  // The group's operands and predicates: one NumPasses:1 choice among the groups' slices
+  // (one mux per bit, not a chain of comparisons per lane).
+  logic [NumLanes*32-1:0] opa_grp [NumPasses];
+  logic [NumLanes*32-1:0] opb_grp [NumPasses];
+  logic [NumLanes*7-1:0]  pr_grp  [NumPasses];
+  for (genvar p = 0; p < NumPasses; p++) begin : g_grp
+    assign opa_grp[p] = opa_i[p*NumLanes*32 +: NumLanes*32];
+    assign opb_grp[p] = opb_i[p*NumLanes*32 +: NumLanes*32];
+    assign pr_grp[p]  = pred_i[p*NumLanes*7 +: NumLanes*7];
+  end
+  logic [NumLanes*32-1:0] opa_sel, opb_sel;
+  logic [NumLanes*7-1:0]  pr_sel;
+  assign opa_sel = opa_grp[pass_i];
+  assign opb_sel = opb_grp[pass_i];
+  assign pr_sel  = pr_grp[pass_i];
   // Per lane: the thread it computes for in this pass, its operands and predicates.
   logic [4:0]             tid  [NumLanes];
   logic [31:0]            opa  [NumLanes];
@@ -52,18 +67,10 @@ module simt_sm_execute #(
   logic [6:0]             pr_l [NumLanes];
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      tid[l]  = 5'(l);
-      opa[l]  = opa_i[l*32 +: 32];
-      opb[l]  = opb_i[l*32 +: 32];
-      pr_l[l] = pred_i[l*7 +: 7];
-      for (int p = 1; p < NumPasses; p++) begin
-        if (pass_i == PassW'(p)) begin
-          tid[l]  = 5'(p * NumLanes + l);
-          opa[l]  = opa_i[(p*NumLanes + l)*32 +: 32];
-          opb[l]  = opb_i[(p*NumLanes + l)*32 +: 32];
-          pr_l[l] = pred_i[(p*NumLanes + l)*7 +: 7];
-        end
-      end
+      tid[l]  = 5'(32'(pass_i) * NumLanes + l);
+      opa[l]  = opa_sel[l*32 +: 32];
+      opb[l]  = opb_sel[l*32 +: 32];
+      pr_l[l] = pr_sel[l*7 +: 7];
     end
   end
 

@@ -99,66 +99,50 @@ module simt_sm_fpu #(
   assign start_ds   = start_i && (inst_i.op == simt_pkg::OpFDiv || inst_i.op == simt_pkg::OpFSqrt);
   assign start_pipe = start_i && !start_ds;
 
-  // ---- Tags: one per pipeline stage (stage k: started k + 1 cycles ago), one division -----
-  logic             pv_d [Lat];
-  logic             pv_q [Lat];
-  logic             pcmp_d [Lat];
-  logic             pcmp_q [Lat];
-  logic [WarpW-1:0] pw_d [Lat];
-  logic [WarpW-1:0] pw_q [Lat];
-  logic [4:0]       prd_d [Lat];
-  logic [4:0]       prd_q [Lat];
-  logic [31:0]      pex_d [Lat];
-  logic [31:0]      pex_q [Lat];
+  // ---- Tags: one per pipeline stage (stage k: started k + 1 cycles ago), one division, one
+  // per queue entry: what a result in flight is for.
+  typedef struct packed {
+    logic             v;    // in flight (a queue entry: held)
+    logic             cmp;  // fsetp: a predicate, not a register
+    logic [WarpW-1:0] w;    // the warp
+    logic [4:0]       rd;   // its register (fsetp: its predicate)
+    logic [31:0]      ex;   // the lanes written
+  } tag_t;
+
+  tag_t p_d [Lat];
+  tag_t p_q [Lat];
   always_comb begin
-    pv_d[0]   = start_pipe;
-    pcmp_d[0] = start_cmp;
-    pw_d[0]   = warp_i;
-    prd_d[0]  = inst_i.rd;
-    pex_d[0]  = exec_i;
-    for (int k = 1; k < Lat; k++) begin
-      pv_d[k]   = pv_q[k-1];
-      pcmp_d[k] = pcmp_q[k-1];
-      pw_d[k]   = pw_q[k-1];
-      prd_d[k]  = prd_q[k-1];
-      pex_d[k]  = pex_q[k-1];
-    end
+    p_d[0].v   = start_pipe;  // (Yosys 0.23 takes no assignment patterns)
+    p_d[0].cmp = start_cmp;
+    p_d[0].w   = warp_i;
+    p_d[0].rd  = inst_i.rd;
+    p_d[0].ex  = exec_i;
+    for (int k = 1; k < Lat; k++) p_d[k] = p_q[k-1];
   end
 
-  logic             dv_d, dv_q;     // a division or square root in the iterative unit
-  logic [WarpW-1:0] dw_d, dw_q;
-  logic [4:0]       drd_d, drd_q;
-  logic [31:0]      dex_d, dex_q;
+  tag_t d_d, d_q;  // a division or square root in the iterative unit (cmp unused)
 
   // What comes back this cycle: the pipeline's last stage (a register result, or fsetp's
   // predicate), the iterative unit's result.
   logic arr_p, arr_cmp, arr_d;
-  assign arr_p   = pv_q[Lat-1] && !pcmp_q[Lat-1];
-  assign arr_cmp = pv_q[Lat-1] && pcmp_q[Lat-1];
-  assign arr_d   = dv_q && ds_valid[0];
+  assign arr_p   = p_q[Lat-1].v && !p_q[Lat-1].cmp;
+  assign arr_cmp = p_q[Lat-1].v && p_q[Lat-1].cmp;
+  assign arr_d   = d_q.v && ds_valid[0];
 
   always_comb begin
-    dv_d  = dv_q && !arr_d;
-    dw_d  = dw_q;
-    drd_d = drd_q;
-    dex_d = dex_q;
+    d_d   = d_q;
+    d_d.v = d_q.v && !arr_d;
     if (start_ds) begin
-      dv_d  = 1'b1;
-      dw_d  = warp_i;
-      drd_d = inst_i.rd;
-      dex_d = exec_i;
+      d_d.v  = 1'b1;
+      d_d.w  = warp_i;
+      d_d.rd = inst_i.rd;
+      d_d.ex = exec_i;
     end
   end
 
   // ---- The result queue (a ring: head_q oldest, tail_q next free) -------------------------
-  logic             qv_d [Depth];
-  logic             qv_q [Depth];
-  logic [WarpW-1:0] qw_d [Depth];
-  logic [WarpW-1:0] qw_q [Depth];
-  logic [4:0]       qrd_d [Depth];
-  logic [4:0]       qrd_q [Depth];
-  logic [31:0]      qex_d [Depth];
-  logic [31:0]      qex_q [Depth];
+  tag_t             q_d [Depth];  // cmp unused: fsetp's predicate is never held
+  tag_t             q_q [Depth];
   logic [32*32-1:0] qdata_d [Depth];
   logic [32*32-1:0] qdata_q [Depth];
   logic [PtrW-1:0]  head_d, head_q, tail_d, tail_q, tail_1;
@@ -169,27 +153,20 @@ module simt_sm_fpu #(
   assign tail_1 = ptr_next(tail_q);
 
   // The head (AND-OR over the entries: no dynamic index over the wide data).
+  tag_t             head;
   logic             head_v;
-  logic [WarpW-1:0] head_w;
-  logic [4:0]       head_rd;
-  logic [31:0]      head_ex;
   logic [32*32-1:0] head_data;
   always_comb begin
-    head_v    = 1'b0;
-    head_w    = '0;
-    head_rd   = '0;
-    head_ex   = '0;
+    head      = '0;
     head_data = '0;
     for (int i = 0; i < Depth; i++) begin
       if (head_q == PtrW'(i)) begin
-        head_v    = head_v | qv_q[i];
-        head_w    = head_w | qw_q[i];
-        head_rd   = head_rd | qrd_q[i];
-        head_ex   = head_ex | qex_q[i];
+        head      = head | q_q[i];
         head_data = head_data | qdata_q[i];
       end
     end
   end
+  assign head_v = head.v;
 
   // The write: the oldest result there is, when the port is free. A division's result is
   // older than the pipeline's arriving with it; what is not written enters the queue (the
@@ -209,22 +186,16 @@ module simt_sm_fpu #(
     for (int i = 0; i < Depth; i++) begin
       we_d[i]    = push_d && tail_q == PtrW'(i);
       we_p[i]    = push_p && (push_d ? tail_1 : tail_q) == PtrW'(i);
-      qv_d[i]    = (qv_q[i] && !(pop && head_q == PtrW'(i))) || we_d[i] || we_p[i];
-      qw_d[i]    = qw_q[i];
-      qrd_d[i]   = qrd_q[i];
-      qex_d[i]   = qex_q[i];
+      q_d[i]     = q_q[i];
       qdata_d[i] = qdata_q[i];
       if (we_d[i]) begin
-        qw_d[i]    = dw_q;
-        qrd_d[i]   = drd_q;
-        qex_d[i]   = dex_q;
+        q_d[i]     = d_q;
         qdata_d[i] = ds_result;
       end else if (we_p[i]) begin
-        qw_d[i]    = pw_q[Lat-1];
-        qrd_d[i]   = prd_q[Lat-1];
-        qex_d[i]   = pex_q[Lat-1];
+        q_d[i]     = p_q[Lat-1];
         qdata_d[i] = result;
       end
+      q_d[i].v = (q_q[i].v && !(pop && head_q == PtrW'(i))) || we_d[i] || we_p[i];
     end
     head_d = pop ? ptr_next(head_q) : head_q;
     tail_d = tail_q;
@@ -234,19 +205,19 @@ module simt_sm_fpu #(
 
   always_comb begin
     rf_we_o      = '0;
-    rf_waddr_o   = {pw_q[Lat-1], prd_q[Lat-1]};
+    rf_waddr_o   = {p_q[Lat-1].w, p_q[Lat-1].rd};
     rf_wdata_o   = '0;
     rf_late_o    = write;
     if (wr_q) begin
-      rf_we_o    = head_ex;
-      rf_waddr_o = {head_w, head_rd};
+      rf_we_o    = head.ex;
+      rf_waddr_o = {head.w, head.rd};
       rf_wdata_o = head_data;
     end else if (wr_d) begin
-      rf_we_o    = dex_q;
-      rf_waddr_o = {dw_q, drd_q};
+      rf_we_o    = d_q.ex;
+      rf_waddr_o = {d_q.w, d_q.rd};
       rf_wdata_o = ds_result;
     end else if (write) begin
-      rf_we_o    = pex_q[Lat-1];
+      rf_we_o    = p_q[Lat-1].ex;
       rf_wdata_o = result;
     end
   end
@@ -257,7 +228,7 @@ module simt_sm_fpu #(
     pred_we_o    = arr_cmp;
     pred_wdata_o = pred_i;
     if (arr_cmp) begin
-      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, pex_q[Lat-1], prd_q[Lat-1][2:0], pred);
+      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, p_q[Lat-1].ex, p_q[Lat-1].rd[2:0], pred);
     end
   end
 
@@ -270,22 +241,18 @@ module simt_sm_fpu #(
   logic [NumTags-1:0] tv, treg;  // in flight; a register result (not fsetp)
   logic [WarpW-1:0]   tw [NumTags];
   logic [4:0]         trd [NumTags];
+  /* verilator lint_off UNUSEDSIGNAL */
+  tag_t               tags [NumTags];  // (their lanes are not needed here)
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
-    for (int k = 0; k < Lat; k++) begin
-      tv[k]   = pv_q[k];
-      treg[k] = pv_q[k] && !pcmp_q[k];
-      tw[k]   = pw_q[k];
-      trd[k]  = prd_q[k];
-    end
-    tv[Lat]   = dv_q;
-    treg[Lat] = dv_q;
-    tw[Lat]   = dw_q;
-    trd[Lat]  = drd_q;
-    for (int i = 0; i < Depth; i++) begin
-      tv[Lat+1+i]   = qv_q[i];
-      treg[Lat+1+i] = qv_q[i];
-      tw[Lat+1+i]   = qw_q[i];
-      trd[Lat+1+i]  = qrd_q[i];
+    for (int k = 0; k < Lat; k++)   tags[k] = p_q[k];
+    tags[Lat] = d_q;
+    for (int i = 0; i < Depth; i++) tags[Lat+1+i] = q_q[i];
+    for (int t = 0; t < NumTags; t++) begin
+      tv[t]   = tags[t].v;
+      treg[t] = tags[t].v && !tags[t].cmp;
+      tw[t]   = tags[t].w;
+      trd[t]  = tags[t].rd;
     end
   end
 
@@ -307,49 +274,21 @@ module simt_sm_fpu #(
   // READC), and no other starts in between (one instruction past DE): the results in flight
   // now only leave by then.
   assign full        = 32'(regs_in_flight) >= Depth;
-  assign de_hazard_o = raw || (de_fpu_i && (full || (de_ds_i && dv_q)));
+  assign de_hazard_o = raw || (de_fpu_i && (full || (de_ds_i && d_q.v)));
   assign busy_o      = tv != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int k = 0; k < Lat; k++) begin
-        pv_q[k]   <= 1'b0;
-        pcmp_q[k] <= 1'b0;
-        pw_q[k]   <= '0;
-        prd_q[k]  <= '0;
-        pex_q[k]  <= '0;
-      end
-      dv_q    <= 1'b0;
-      dw_q    <= '0;
-      drd_q   <= '0;
-      dex_q   <= '0;
-      for (int i = 0; i < Depth; i++) begin
-        qv_q[i]  <= 1'b0;
-        qw_q[i]  <= '0;
-        qrd_q[i] <= '0;
-        qex_q[i] <= '0;
-      end
+      for (int k = 0; k < Lat; k++) p_q[k] <= '0;
+      d_q <= '0;
+      for (int i = 0; i < Depth; i++) q_q[i] <= '0;
       head_q  <= '0;
       tail_q  <= '0;
       first_q <= 1'b0;
     end else begin
-      for (int k = 0; k < Lat; k++) begin
-        pv_q[k]   <= pv_d[k];
-        pcmp_q[k] <= pcmp_d[k];
-        pw_q[k]   <= pw_d[k];
-        prd_q[k]  <= prd_d[k];
-        pex_q[k]  <= pex_d[k];
-      end
-      dv_q    <= dv_d;
-      dw_q    <= dw_d;
-      drd_q   <= drd_d;
-      dex_q   <= dex_d;
-      for (int i = 0; i < Depth; i++) begin
-        qv_q[i]  <= qv_d[i];
-        qw_q[i]  <= qw_d[i];
-        qrd_q[i] <= qrd_d[i];
-        qex_q[i] <= qex_d[i];
-      end
+      for (int k = 0; k < Lat; k++) p_q[k] <= p_d[k];
+      d_q <= d_d;
+      for (int i = 0; i < Depth; i++) q_q[i] <= q_d[i];
       head_q  <= head_d;
       tail_q  <= tail_d;
       first_q <= start_i && !start_cmp;
@@ -381,14 +320,14 @@ module simt_sm_fpu #(
       assert (!(start_i && !start_cmp && full))
         else $error("sm fpu: a start while %0d results are in flight (depth %0d)",
                     regs_in_flight, Depth);
-      assert (!(start_ds && dv_q))
+      assert (!(start_ds && d_q.v))
         else $error("sm fpu: a division or square root while another is in flight");
       assert (!(start_ds && div_busy != '0))
         else $error("sm fpu: a division or square root while the iterative unit is busy");
       assert (!(write && rf_busy_i))
         else $error("sm fpu: a result written while the port is taken");
       for (int i = 0; i < Depth; i++) begin
-        assert (!((we_d[i] || we_p[i]) && qv_q[i]))
+        assert (!((we_d[i] || we_p[i]) && q_q[i].v))
           else $error("sm fpu: the result queue overflows at entry %0d", i);
       end
       assert ((we_d & we_p) == '0) else $error("sm fpu: two results into one queue entry");
@@ -399,9 +338,9 @@ module simt_sm_fpu #(
             else $error("sm fpu: two results for warp %0d r%0d in flight", tw[s], trd[s]);
         end
       end
-      assert (valid == {32{pv_q[Lat-1]}})
+      assert (valid == {32{p_q[Lat-1].v}})
         else $error("sm fpu: the lanes' results are not in step with the tags");
-      assert ((ds_valid == '0) || (ds_valid == '1 && dv_q))
+      assert ((ds_valid == '0) || (ds_valid == '1 && d_q.v))
         else $error("sm fpu: the lanes' divisions are not in step with the tag");
     end
   end

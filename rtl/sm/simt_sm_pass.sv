@@ -28,28 +28,24 @@ module simt_sm_pass #(
   // unit shares; group 0 when there is none: the instruction still spends its one cycle in
   // EXEC), and the rest wait for the next passes.
   logic [31:0] todo, rest;
-  logic [31:0] left_d, left_q;
-  logic        busy_d, busy_q;  // passes of the instruction in EXEC remain
+  logic [31:0] left_d, left_q;  // non-zero only while passes of the instruction remain
+  logic        busy;            // ... so: passes remain
   logic [4:0]  first;           // the group's first thread
 
-  assign todo      = busy_q ? left_q : mask_i;
+  assign busy      = left_q != '0;
+  assign todo      = busy ? left_q : mask_i;
   assign first     = simt_sm_pkg::group_first(todo, NumLanes);
   assign threads_o = simt_sm_pkg::group_of(todo, NumLanes);
   assign rest      = todo & ~threads_o;
   assign pass_o    = PassW'(32'(first) >> $clog2(NumLanes));
   assign more_o    = valid_i && multi_i && rest != '0;
 
-  always_comb begin
-    busy_d = more_o;
-    left_d = more_o ? rest : '0;
-  end
+  assign left_d = more_o ? rest : '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q <= 1'b0;
       left_q <= '0;
     end else begin
-      busy_q <= busy_d;
       left_q <= left_d;
     end
   end
@@ -62,9 +58,9 @@ module simt_sm_pass #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // An instruction with passes left stays in EXEC, and its mask does not change.
-      if (busy_q) assert (valid_i && multi_i)
+      if (busy) assert (valid_i && multi_i)
         else $error("sm pass: the instruction left EXEC with passes to run");
-      if (busy_q) assert ((left_q & ~mask_i) == '0)
+      if (busy) assert ((left_q & ~mask_i) == '0)
         else $error("sm pass: a thread left to run does not execute");
     end
   end
