@@ -135,18 +135,20 @@ module simt_sm_lsu #(
   logic v4_store;
   assign v4_store = cls.v4 && cls.store;
 
-  // Each lane's address (v4: element 0's).
+  // Each lane's address (v4: element 0's): its base plus the immediate, or the immediate
+  // alone (imm_b). The sums ignore imm_b: the check and the selections below take the
+  // immediate instead where it applies (a select on what is used, not 32 masked bases).
   logic [32*32-1:0] addr;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      addr[l*32 +: 32] = (inst_i.imm_b ? 32'd0 : opa_i[l*32 +: 32]) + inst_i.imm;
-    end
+    for (int l = 0; l < 32; l++) addr[l*32 +: 32] = opa_i[l*32 +: 32] + inst_i.imm;
   end
 
   simt_sm_pkg::fault_t check_fault;
   simt_sm_lsu_check u_check (
     .exec_i   (exec_i),
     .addr_i   (addr),
+    .abs_i    (inst_i.imm_b),
+    .imm_i    (inst_i.imm),
     .shared_i (cls.shared),
     .v4_i     (cls.v4),
     .size_i   (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
@@ -163,19 +165,21 @@ module simt_sm_lsu #(
   /* verilator lint_off UNUSEDSIGNAL */
   logic [32*32-1:0] gw_addr, gw_b, gw_c, gw_r;  // lanes NumLanes.. are zero
   /* verilator lint_on UNUSEDSIGNAL */
-  assign gw_addr = simt_sm_pkg::group_words(addr, first, NumLanes);
-  assign gw_b    = simt_sm_pkg::group_words(opb_i, first, NumLanes);
-  assign gw_c    = simt_sm_pkg::group_words(opc_i, first, NumLanes);
-  assign gw_r    = simt_sm_pkg::group_words(rf_rdata_i, first, NumLanes);
+  assign gw_addr = simt_sm_pkg::group_sel(addr, first, NumLanes);
+  assign gw_b    = simt_sm_pkg::group_sel(opb_i, first, NumLanes);
+  assign gw_c    = simt_sm_pkg::group_sel(opc_i, first, NumLanes);
+  assign gw_r    = simt_sm_pkg::group_sel(rf_rdata_i, first, NumLanes);
   logic [NumLanes*32-1:0] g_addr, g_b, g_c, g_r;
-  assign g_addr = gw_addr[NumLanes*32-1:0];
+  assign g_addr = inst_i.imm_b ? {NumLanes{inst_i.imm}} : gw_addr[NumLanes*32-1:0];
   assign g_b    = gw_b[NumLanes*32-1:0];
   assign g_c    = gw_c[NumLanes*32-1:0];
   assign g_r    = gw_r[NumLanes*32-1:0];
   // Every thread's shared-memory bank, for the write-back of the group read last cycle.
   logic [32*BankW-1:0] banks;
   always_comb begin
-    for (int l = 0; l < 32; l++) banks[l*BankW +: BankW] = addr[l*32 + 2 +: BankW];
+    for (int l = 0; l < 32; l++) begin
+      banks[l*BankW +: BankW] = inst_i.imm_b ? inst_i.imm[2 +: BankW] : addr[l*32 + 2 +: BankW];
+    end
   end
 
   // The atomic operation (the ISA's sub field plus one; cas).
@@ -261,7 +265,10 @@ module simt_sm_lsu #(
   logic [31:OffW]         rsp_line;
   logic                   quiet_o_inflight;
   always_comb begin
-    for (int l = 0; l < 32; l++) words[l*(OffW-2) +: (OffW-2)] = addr[l*32 + 2 +: (OffW-2)];
+    for (int l = 0; l < 32; l++) begin
+      words[l*(OffW-2) +: (OffW-2)] = inst_i.imm_b ? inst_i.imm[2 +: (OffW-2)]
+                                                   : addr[l*32 + 2 +: (OffW-2)];
+    end
   end
   simt_sm_lsu_inflight #(
     .NumWarps  (NumWarps),
@@ -468,11 +475,12 @@ module simt_sm_lsu #(
   // unit's (the instruction in flight).
   // Both come on the lanes of one group; thread t takes lane t mod NumLanes's word (the write
   // enables name the group's threads).
+  // Zero data without a write: the core ORs its units' write data.
   logic [NumLanes*32-1:0] wb_words;
   always_comb begin
     rf_we_o    = sh_rf_we;
     rf_waddr_o = {warp_i, inst_i.rd};
-    wb_words   = sh_rf_wdata;
+    wb_words   = (sh_rf_we != '0) ? sh_rf_wdata : '0;
     rf_late_o  = 1'b0;
     if (rsp_fire && rsp_writes && !mem_rsp_err_i) begin
       rf_we_o    = rsp_lanes;
@@ -480,10 +488,7 @@ module simt_sm_lsu #(
       wb_words   = rsp_words;
       rf_late_o  = 1'b1;
     end
-    // Zero data without a write: the core ORs its units' write data.
-    for (int t = 0; t < 32; t++) begin
-      rf_wdata_o[t*32 +: 32] = (rf_we_o != '0) ? wb_words[(t % NumLanes)*32 +: 32] : 32'd0;
-    end
+    for (int t = 0; t < 32; t++) rf_wdata_o[t*32 +: 32] = wb_words[(t % NumLanes)*32 +: 32];
   end
 
   assign quiet_o       = state_q == simt_sm_pkg::LsIdle && quiet_o_inflight;
