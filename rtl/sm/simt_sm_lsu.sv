@@ -163,17 +163,21 @@ module simt_sm_lsu #(
   assign co_first = simt_sm_pkg::group_first(pend_q, NumLanes);
   assign first    = (state_q == simt_sm_pkg::LsShared) ? sh_first : co_first;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [32*32-1:0] gw_addr, gw_b, gw_c, gw_r;  // lanes NumLanes.. are zero
+  logic [32*32-1:0] gw_addr, gw_b, gw_r;  // lanes NumLanes.. are zero
   /* verilator lint_on UNUSEDSIGNAL */
   assign gw_addr = simt_sm_pkg::group_sel(addr, first, NumLanes);
   assign gw_b    = simt_sm_pkg::group_sel(opb_i, first, NumLanes);
-  assign gw_c    = simt_sm_pkg::group_sel(opc_i, first, NumLanes);
   assign gw_r    = simt_sm_pkg::group_sel(rf_rdata_i, first, NumLanes);
-  logic [NumLanes*32-1:0] g_addr, g_b, g_c, g_r;
+  logic [NumLanes*32-1:0] g_addr, g_b, g_r;
   assign g_addr = inst_i.imm_b ? {NumLanes{inst_i.imm}} : gw_addr[NumLanes*32-1:0];
   assign g_b    = gw_b[NumLanes*32-1:0];
-  assign g_c    = gw_c[NumLanes*32-1:0];
   assign g_r    = gw_r[NumLanes*32-1:0];
+  // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
+  // working: one 32:1 select rather than a group's.
+  logic [4:0]  leader, sh_leader, lead;
+  logic [31:0] c_lead;
+  assign lead   = (state_q == simt_sm_pkg::LsShared) ? sh_leader : leader;
+  assign c_lead = opc_i[lead*32 +: 32];
   // Every thread's shared-memory bank, for the write-back of the group read last cycle.
   logic [32*BankW-1:0] banks;
   always_comb begin
@@ -207,9 +211,10 @@ module simt_sm_lsu #(
     .exec_i     (exec_i),
     .cta_i      (cta_i),
     .first_o    (sh_first),
+    .leader_o   (sh_leader),
     .addr_i     (g_addr),
     .data_i     (g_b),
-    .swap_i     (g_c),
+    .swap_i     (c_lead),
     .wb_bank_i  (banks),
     .store_i    (cls.store),
     .atom_i     (cls.atom),
@@ -224,7 +229,6 @@ module simt_sm_lsu #(
   );
 
   // ---- Global memory: the next request ------------------------------------------------------
-  logic [4:0]             leader;
   logic [LaneW-1:0]       leader_lane;
   logic [31:0]            group;
   logic [31:0]            line_addr;
@@ -241,9 +245,8 @@ module simt_sm_lsu #(
     .v4_i        (cls.v4),
     .single_i    (cls.atom),
     // v4 stores: the element's data register, read the cycle before (GATHER); cas: the swap
-    // value (rc);
-    // else rb as latched in EXEC.
-    .data_i      (cls.v4 ? g_r : cls.cas ? g_c : g_b),
+    // value (rc; the leader is the request's one lane); else rb as latched in EXEC.
+    .data_i      (cls.v4 ? g_r : cls.cas ? {NumLanes{c_lead}} : g_b),
     .leader_o    (leader),
     .lane_o      (leader_lane),
     .group_o     (group),

@@ -78,28 +78,29 @@ module simt_sm_lsu_coalesce #(
   end
   assign group_o = 32'(group) << first;
 
-  // Word by word, the highest lane of the group on it (one-hot), then an AND-OR mux: the
-  // NumLanes by LineWords crossbar without priority chains.
-  logic [NumLanes-1:0] drive [LineWords];
+  // Word by word, the highest lane of the group on it (its index), then a mux on the index:
+  // ECP5 LUTs stay about NumLanes per bit, where one-hot selects and an AND-OR tree let the
+  // select logic be rebuilt inside every bit's LUTs (several times the area). Words no lane
+  // writes are zero (a v4 store ORs its elements' requests).
+  logic [LaneW-1:0]     src [LineWords];
+  logic [LineWords-1:0] hit;
   always_comb begin
     for (int w = 0; w < LineWords; w++) begin
-      logic seen;
-      seen = 1'b0;
-      for (int l = NumLanes - 1; l >= 0; l--) begin
-        drive[w][l] = group[l] && word[l] == (OffW-2)'(w) && !seen;
-        seen        = seen || (group[l] && word[l] == (OffW-2)'(w));
+      src[w] = '0;
+      hit[w] = 1'b0;
+      for (int l = 0; l < NumLanes; l++) begin
+        if (group[l] && word[l] == (OffW-2)'(w)) begin
+          src[w] = LaneW'(l);
+          hit[w] = 1'b1;
+        end
       end
     end
   end
 
   always_comb begin
-    be_o    = '0;
-    wdata_o = '0;
     for (int w = 0; w < LineWords; w++) begin
-      be_o[w*4 +: 4] = {4{drive[w] != '0}};
-      for (int l = 0; l < NumLanes; l++) begin
-        wdata_o[w*32 +: 32] = wdata_o[w*32 +: 32] | (drive[w][l] ? lane_data[l] : 32'd0);
-      end
+      be_o[w*4 +: 4]      = {4{hit[w]}};
+      wdata_o[w*32 +: 32] = hit[w] ? lane_data[src[w]] : 32'd0;
     end
   end
 

@@ -38,7 +38,8 @@ module simt_sm_lsu_shared #(
   output logic [4:0]          first_o,   // the group on the lanes: its first thread
   input  logic [NumLanes*32-1:0] addr_i, // the group's byte addresses (checked)
   input  logic [NumLanes*32-1:0] data_i, // the group's store data / atomic operands
-  input  logic [NumLanes*32-1:0] swap_i, // cas: the values swapped in
+  output logic [4:0]          leader_o,  // an atomic's thread (the lowest waiting)
+  input  logic [31:0]         swap_i,    // cas: its value swapped in
   input  logic [32*BankW-1:0] wb_bank_i, // every thread's bank (the write-back's group)
   input  logic                store_i,
   input  logic                atom_i,
@@ -118,28 +119,29 @@ module simt_sm_lsu_shared #(
   // cas: the swap value (rc) in if the old word equals the compare operand (rb).
   logic [31:0] atom_operand;
   logic [31:0] lane_data [NumLanes];
-  logic [31:0] lane_swap [NumLanes];
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
       lane_data[l] = data_i[l*32 +: 32];
-      lane_swap[l] = swap_i[l*32 +: 32];
     end
   end
-  assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? lane_swap[leader] : lane_data[leader];
+  assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? swap_i : lane_data[leader];
   assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, atom_operand, lane_data[leader]);
 
   // Per bank, the highest served lane on it drives it (all served lanes on a bank address
-  // one word; the highest one's store data is the one written). One-hot selects and AND-OR
-  // muxes rather than priority chains: NumLanes lanes by Banks banks stay small and quick to
-  // build.
-  logic [NumLanes-1:0] drive [Banks];
+  // one word; the highest one's store data is the one written): its index, then a mux on the
+  // index (on ECP5 about NumLanes LUTs a bit; one-hot selects with AND-OR trees let the
+  // select logic be rebuilt inside every bit's LUTs).
+  logic [LaneW-1:0] src [Banks];
+  logic [Banks-1:0] hit;
   always_comb begin
     for (int b = 0; b < Banks; b++) begin
-      logic seen;
-      seen = 1'b0;
-      for (int l = NumLanes - 1; l >= 0; l--) begin
-        drive[b][l] = served[l] && bank[l] == BankW'(b) && !seen;
-        seen        = seen || (served[l] && bank[l] == BankW'(b));
+      src[b] = '0;
+      hit[b] = 1'b0;
+      for (int l = 0; l < NumLanes; l++) begin
+        if (served[l] && bank[l] == BankW'(b)) begin
+          src[b] = LaneW'(l);
+          hit[b] = 1'b1;
+        end
       end
     end
   end
@@ -150,13 +152,11 @@ module simt_sm_lsu_shared #(
       b_re[b]    = 1'b0;
       b_waddr[b] = '0;
       b_wdata[b] = '0;
-      if (active_q && drive[b] != '0) begin
-        b_we[b] = store_i;
-        b_re[b] = !store_i;
-      end
-      for (int l = 0; l < NumLanes; l++) begin
-        b_waddr[b] = b_waddr[b] | (drive[b][l] ? row[l] : '0);
-        b_wdata[b] = b_wdata[b] | (drive[b][l] ? lane_data[l] : 32'd0);
+      if (hit[b]) begin
+        b_we[b]    = active_q && store_i;
+        b_re[b]    = active_q && !store_i;
+        b_waddr[b] = row[src[b]];
+        b_wdata[b] = lane_data[src[b]];
       end
       b_raddr[b] = b_waddr[b];
       if (active_q && atom_i && phase_q && bank[leader] == BankW'(b)) begin
@@ -198,7 +198,8 @@ module simt_sm_lsu_shared #(
     end
   end
   logic [31:0] leader_t;  // the atomic's thread
-  assign leader_t   = 32'd1 << (first + 5'(leader));
+  assign leader_o   = first + 5'(leader);
+  assign leader_t   = 32'd1 << leader_o;
   assign wb_first_d = first;
 
   always_comb begin
