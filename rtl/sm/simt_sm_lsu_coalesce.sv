@@ -78,58 +78,30 @@ module simt_sm_lsu_coalesce #(
   end
   assign group_o = 32'(group) << first;
 
-  // Word by word, the highest lane of the group on it drives it. At 8 lanes or fewer: its
-  // index, then a mux on the index (ECP5: one-hot selects with AND-OR trees let ABC rebuild
-  // the select logic inside every bit's LUTs, about 5,000 LUT4 at 8 lanes, 16-byte lines,
-  // against about 1,900). Wider: one-hot selects and an AND-OR tree, as before (the index
-  // form gave the coalescer about 34,700 LUT4 at 32 lanes and 64-byte lines: not adopted
-  // there until it is compared with this one).
+  // Word by word, the highest lane of the group on it (its index), then a mux on the index:
+  // ECP5 LUTs stay about NumLanes per bit, where one-hot selects and an AND-OR tree let the
+  // select logic be rebuilt inside every bit's LUTs (several times the area). Words no lane
+  // writes are zero (a v4 store ORs its elements' requests).
+  logic [LaneW-1:0]     src [LineWords];
   logic [LineWords-1:0] hit;
-  if (NumLanes <= 8) begin : g_idx
-    logic [LaneW-1:0] src [LineWords];
-    always_comb begin
-      for (int w = 0; w < LineWords; w++) begin
-        src[w] = '0;
-        hit[w] = 1'b0;
-        for (int l = 0; l < NumLanes; l++) begin
-          if (group[l] && word[l] == (OffW-2)'(w)) begin
-            src[w] = LaneW'(l);
-            hit[w] = 1'b1;
-          end
-        end
-      end
-    end
-    // Words no lane writes are zero (a v4 store ORs its elements' requests).
-    always_comb begin
-      for (int w = 0; w < LineWords; w++) begin
-        wdata_o[w*32 +: 32] = hit[w] ? lane_data[src[w]] : 32'd0;
-      end
-    end
-  end else begin : g_onehot
-    logic [NumLanes-1:0] drive [LineWords];
-    always_comb begin
-      for (int w = 0; w < LineWords; w++) begin
-        logic seen;
-        seen = 1'b0;
-        for (int l = NumLanes - 1; l >= 0; l--) begin
-          drive[w][l] = group[l] && word[l] == (OffW-2)'(w) && !seen;
-          seen        = seen || (group[l] && word[l] == (OffW-2)'(w));
-        end
-        hit[w] = seen;
-      end
-    end
-    always_comb begin
-      wdata_o = '0;
-      for (int w = 0; w < LineWords; w++) begin
-        for (int l = 0; l < NumLanes; l++) begin
-          wdata_o[w*32 +: 32] = wdata_o[w*32 +: 32] | (drive[w][l] ? lane_data[l] : 32'd0);
+  always_comb begin
+    for (int w = 0; w < LineWords; w++) begin
+      src[w] = '0;
+      hit[w] = 1'b0;
+      for (int l = 0; l < NumLanes; l++) begin
+        if (group[l] && word[l] == (OffW-2)'(w)) begin
+          src[w] = LaneW'(l);
+          hit[w] = 1'b1;
         end
       end
     end
   end
 
   always_comb begin
-    for (int w = 0; w < LineWords; w++) be_o[w*4 +: 4] = {4{hit[w]}};
+    for (int w = 0; w < LineWords; w++) begin
+      be_o[w*4 +: 4]      = {4{hit[w]}};
+      wdata_o[w*32 +: 32] = hit[w] ? lane_data[src[w]] : 32'd0;
+    end
   end
 
 `ifdef VERILATOR

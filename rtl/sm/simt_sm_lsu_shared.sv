@@ -128,45 +128,19 @@ module simt_sm_lsu_shared #(
   assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, atom_operand, lane_data[leader]);
 
   // Per bank, the highest served lane on it drives it (all served lanes on a bank address
-  // one word; the highest one's store data is the one written). At 8 lanes or fewer: its
-  // index, then a mux on the index (ECP5: one-hot selects with AND-OR trees let ABC rebuild
-  // the select logic inside every bit's LUTs); wider: one-hot selects and AND-OR trees, as
-  // before (see simt_sm_lsu_coalesce: the index form is not measured better there).
+  // one word; the highest one's store data is the one written): its index, then a mux on the
+  // index (on ECP5 about NumLanes LUTs a bit; one-hot selects with AND-OR trees let the
+  // select logic be rebuilt inside every bit's LUTs).
+  logic [LaneW-1:0] src [Banks];
   logic [Banks-1:0] hit;
-  logic [RowW-1:0]  hit_row  [Banks];
-  logic [31:0]      hit_data [Banks];
-  if (NumLanes <= 8) begin : g_idx
-    logic [LaneW-1:0] src [Banks];
-    always_comb begin
-      for (int b = 0; b < Banks; b++) begin
-        src[b] = '0;
-        hit[b] = 1'b0;
-        for (int l = 0; l < NumLanes; l++) begin
-          if (served[l] && bank[l] == BankW'(b)) begin
-            src[b] = LaneW'(l);
-            hit[b] = 1'b1;
-          end
-        end
-        hit_row[b]  = row[src[b]];
-        hit_data[b] = lane_data[src[b]];
-      end
-    end
-  end else begin : g_onehot
-    logic [NumLanes-1:0] drive [Banks];
-    always_comb begin
-      for (int b = 0; b < Banks; b++) begin
-        logic seen;
-        seen = 1'b0;
-        for (int l = NumLanes - 1; l >= 0; l--) begin
-          drive[b][l] = served[l] && bank[l] == BankW'(b) && !seen;
-          seen        = seen || (served[l] && bank[l] == BankW'(b));
-        end
-        hit[b]      = seen;
-        hit_row[b]  = '0;
-        hit_data[b] = '0;
-        for (int l = 0; l < NumLanes; l++) begin
-          hit_row[b]  = hit_row[b] | (drive[b][l] ? row[l] : '0);
-          hit_data[b] = hit_data[b] | (drive[b][l] ? lane_data[l] : 32'd0);
+  always_comb begin
+    for (int b = 0; b < Banks; b++) begin
+      src[b] = '0;
+      hit[b] = 1'b0;
+      for (int l = 0; l < NumLanes; l++) begin
+        if (served[l] && bank[l] == BankW'(b)) begin
+          src[b] = LaneW'(l);
+          hit[b] = 1'b1;
         end
       end
     end
@@ -181,8 +155,8 @@ module simt_sm_lsu_shared #(
       if (hit[b]) begin
         b_we[b]    = active_q && store_i;
         b_re[b]    = active_q && !store_i;
-        b_waddr[b] = hit_row[b];
-        b_wdata[b] = hit_data[b];
+        b_waddr[b] = row[src[b]];
+        b_wdata[b] = lane_data[src[b]];
       end
       b_raddr[b] = b_waddr[b];
       if (active_q && atom_i && phase_q && bank[leader] == BankW'(b)) begin
