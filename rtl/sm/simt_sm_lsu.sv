@@ -24,7 +24,10 @@
 // NumLanes (issue #26): the coalescer and the shared-memory crossbar serve one group of
 // NumLanes threads at a time (the pass sequencer's groups, ascending, only those with a
 // thread to serve); the address check stays 32 threads wide, so a faulting instruction is
-// still refused before anything of it reaches memory, and so do the register writes.
+// still refused before anything of it reaches memory. The group's addresses and operands are
+// selected onto the lanes once, here, for whichever of the two is working (they never work
+// in the same cycle), and a response's words are picked on the lanes of its group (a
+// request's threads are one group's) and repeated over the 32 threads of the write port.
 module simt_sm_lsu #(
   parameter int  NumLanes    = 32,  // lanes of the coalescer and the shared crossbar
   parameter int  NumWarps    = 8,
@@ -40,6 +43,8 @@ module simt_sm_lsu #(
   localparam int RfAW        = WarpW + 5,
   localparam int NumIds      = 1 << IdW,
   localparam int OffW        = $clog2(LineBytes),
+  localparam int BankW       = $clog2(SharedBanks),
+  localparam int LaneW       = $clog2(NumLanes),
   localparam int AddrW       = 22
 ) (
   input  logic                   clk_i,
@@ -130,23 +135,56 @@ module simt_sm_lsu #(
   logic v4_store;
   assign v4_store = cls.v4 && cls.store;
 
-  // Each lane's address (v4: element 0's).
+  // Each lane's address (v4: element 0's): its base plus the immediate, or the immediate
+  // alone (imm_b). The sums ignore imm_b: the check and the selections below take the
+  // immediate instead where it applies (a select on what is used, not 32 masked bases).
   logic [32*32-1:0] addr;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      addr[l*32 +: 32] = (inst_i.imm_b ? 32'd0 : opa_i[l*32 +: 32]) + inst_i.imm;
-    end
+    for (int l = 0; l < 32; l++) addr[l*32 +: 32] = opa_i[l*32 +: 32] + inst_i.imm;
   end
 
   simt_sm_pkg::fault_t check_fault;
   simt_sm_lsu_check u_check (
     .exec_i   (exec_i),
     .addr_i   (addr),
+    .abs_i    (inst_i.imm_b),
+    .imm_i    (inst_i.imm),
     .shared_i (cls.shared),
     .v4_i     (cls.v4),
     .size_i   (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
     .fault_o  (check_fault)
   );
+
+  // ---- The group on the lanes ---------------------------------------------------------------
+  // The shared-memory unit's group while it works (SHARED), else the coalescer's: the group
+  // of the lowest thread still to request. Their threads' addresses and operands on lanes
+  // 0 .. NumLanes-1 (lane l: thread first + l); at 32 lanes the selection is wiring.
+  logic [4:0] co_first, sh_first, first;
+  assign co_first = simt_sm_pkg::group_first(pend_q, NumLanes);
+  assign first    = (state_q == simt_sm_pkg::LsShared) ? sh_first : co_first;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [32*32-1:0] gw_addr, gw_b, gw_r;  // lanes NumLanes.. are zero
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign gw_addr = simt_sm_pkg::group_sel(addr, first, NumLanes);
+  assign gw_b    = simt_sm_pkg::group_sel(opb_i, first, NumLanes);
+  assign gw_r    = simt_sm_pkg::group_sel(rf_rdata_i, first, NumLanes);
+  logic [NumLanes*32-1:0] g_addr, g_b, g_r;
+  assign g_addr = inst_i.imm_b ? {NumLanes{inst_i.imm}} : gw_addr[NumLanes*32-1:0];
+  assign g_b    = gw_b[NumLanes*32-1:0];
+  assign g_r    = gw_r[NumLanes*32-1:0];
+  // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
+  // working: one 32:1 select rather than a group's.
+  logic [4:0]  leader, sh_leader, lead;
+  logic [31:0] c_lead;
+  assign lead   = (state_q == simt_sm_pkg::LsShared) ? sh_leader : leader;
+  assign c_lead = opc_i[lead*32 +: 32];
+  // Every thread's shared-memory bank, for the write-back of the group read last cycle.
+  logic [32*BankW-1:0] banks;
+  always_comb begin
+    for (int l = 0; l < 32; l++) begin
+      banks[l*BankW +: BankW] = inst_i.imm_b ? inst_i.imm[2 +: BankW] : addr[l*32 + 2 +: BankW];
+    end
+  end
 
   // The atomic operation (the ISA's sub field plus one; cas).
   logic [3:0] amo;
@@ -160,7 +198,7 @@ module simt_sm_lsu #(
   logic        sh_busy;  // checked
   /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0] sh_rf_we;
-  logic [32*32-1:0] sh_rf_wdata;
+  logic [NumLanes*32-1:0] sh_rf_wdata;  // on the lanes
   simt_sm_lsu_shared #(
     .NumLanes    (NumLanes),
     .NumCtas     (NumCtas),
@@ -172,9 +210,12 @@ module simt_sm_lsu #(
     .start_i    (sh_start),
     .exec_i     (exec_i),
     .cta_i      (cta_i),
-    .addr_i     (addr),
-    .data_i     (opb_i),
-    .swap_i     (opc_i),
+    .first_o    (sh_first),
+    .leader_o   (sh_leader),
+    .addr_i     (g_addr),
+    .data_i     (g_b),
+    .swap_i     (c_lead),
+    .wb_bank_i  (banks),
     .store_i    (cls.store),
     .atom_i     (cls.atom),
     .amo_i      (amo),
@@ -188,7 +229,7 @@ module simt_sm_lsu #(
   );
 
   // ---- Global memory: the next request ------------------------------------------------------
-  logic [4:0]             leader;
+  logic [LaneW-1:0]       leader_lane;
   logic [31:0]            group;
   logic [31:0]            line_addr;
   logic [LineBytes-1:0]   line_be;
@@ -198,15 +239,16 @@ module simt_sm_lsu #(
     .LineBytes (LineBytes)
   ) u_coalesce (
     .pend_i      (pend_q),
-    .addr_i      (addr),
+    .first_i     (co_first),
+    .addr_i      (g_addr),
     .elem_i      (elem_q),
     .v4_i        (cls.v4),
     .single_i    (cls.atom),
     // v4 stores: the element's data register, read the cycle before (GATHER); cas: the swap
-    // value (rc);
-    // else rb as latched in EXEC.
-    .data_i      (cls.v4 ? rf_rdata_i : cls.cas ? opc_i : opb_i),
+    // value (rc; the leader is the request's one lane); else rb as latched in EXEC.
+    .data_i      (cls.v4 ? g_r : cls.cas ? {NumLanes{c_lead}} : g_b),
     .leader_o    (leader),
+    .lane_o      (leader_lane),
     .group_o     (group),
     .line_addr_o (line_addr),
     .be_o        (line_be),
@@ -226,7 +268,10 @@ module simt_sm_lsu #(
   logic [31:OffW]         rsp_line;
   logic                   quiet_o_inflight;
   always_comb begin
-    for (int l = 0; l < 32; l++) words[l*(OffW-2) +: (OffW-2)] = addr[l*32 + 2 +: (OffW-2)];
+    for (int l = 0; l < 32; l++) begin
+      words[l*(OffW-2) +: (OffW-2)] = inst_i.imm_b ? inst_i.imm[2 +: (OffW-2)]
+                                                   : addr[l*32 + 2 +: (OffW-2)];
+    end
   end
   simt_sm_lsu_inflight #(
     .NumWarps  (NumWarps),
@@ -280,7 +325,7 @@ module simt_sm_lsu #(
   assign mem_req_addr_o  = line_addr;
   assign mem_req_be_o    = v4_store ? st_be_q : line_be;
   assign mem_req_wdata_o = v4_store ? st_data_q : line_wdata;
-  assign mem_req_cmp_o   = opb_i[leader*32 +: 32];  // cas: rb is the compare value
+  assign mem_req_cmp_o   = g_b[leader_lane*32 +: 32];  // cas: rb is the compare value
   // A response that writes a register waits while another unit has the write port (or the
   // shared-memory unit writes); a store's answer is always taken.
   logic port_taken;
@@ -293,22 +338,29 @@ module simt_sm_lsu #(
   assign rsp_fire = mem_rsp_valid_i && mem_rsp_ready_o && out[mem_rsp_id_i];
 
   // A response's words for its lanes, each from its place in the line (the lanes' word
-  // offsets as taken at the start, v4: this response's element).
-  logic [OffW-3:0]  rsp_word [32];
-  logic [32*32-1:0] rsp_words;
+  // offsets as taken at the start, v4: this response's element), on the lanes of its
+  // request's group (its lowest thread's).
+  logic [4:0]          err_lane;  // an error's lane: the request's lowest
+  logic [4:0]          rsp_first;
+  logic [OffW-3:0]     rsp_word [NumLanes];
+  logic [NumLanes*32-1:0] rsp_words;
+  assign err_lane  = simt_sm_pkg::lowest(rsp_lanes);
+  assign rsp_first = err_lane & 5'(32 - NumLanes);
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      rsp_word[l] = (OffW-2)'(simt_sm_pkg::line_word(30'(rsp_words_at[l*(OffW-2) +: (OffW-2)]),
-                                                     rsp_v4, rsp_elem));
+    for (int l = 0; l < NumLanes; l++) begin
+      logic [OffW-3:0] at;
+      at = '0;
+      for (int g = 0; g < 32 / NumLanes; g++) begin
+        if (rsp_first == 5'(g * NumLanes)) at = rsp_words_at[(g*NumLanes + l)*(OffW-2) +: OffW-2];
+      end
+      rsp_word[l] = (OffW-2)'(simt_sm_pkg::line_word(30'(at), rsp_v4, rsp_elem));
       rsp_words[l*32 +: 32] = mem_rsp_rdata_i[rsp_word[l]*32 +: 32];
     end
   end
 
-  // An error response's lane (the request's lowest) and its word in the line.
-  logic [4:0]      err_lane;
+  // An error response's word in the line.
   logic [OffW-3:0] err_word;
-  assign err_lane = simt_sm_pkg::lowest(rsp_lanes);
-  assign err_word = rsp_word[err_lane];
+  assign err_word = rsp_word[err_lane[LaneW-1:0]];
 
   // ---- Sequencing ---------------------------------------------------------------------------
   logic last_pass;
@@ -424,18 +476,22 @@ module simt_sm_lsu #(
 
   // The register-file write: a global response's (late: any warp), or the shared-memory
   // unit's (the instruction in flight).
+  // Both come on the lanes of one group; thread t takes lane t mod NumLanes's word (the write
+  // enables name the group's threads).
+  // Zero data without a write: the core ORs its units' write data.
+  logic [NumLanes*32-1:0] wb_words;
   always_comb begin
-    // Zero data without a write: the core ORs its units' write data.
     rf_we_o    = sh_rf_we;
     rf_waddr_o = {warp_i, inst_i.rd};
-    rf_wdata_o = (sh_rf_we != '0) ? sh_rf_wdata : '0;
+    wb_words   = (sh_rf_we != '0) ? sh_rf_wdata : '0;
     rf_late_o  = 1'b0;
     if (rsp_fire && rsp_writes && !mem_rsp_err_i) begin
       rf_we_o    = rsp_lanes;
       rf_waddr_o = {rsp_warp, rsp_reg};
-      rf_wdata_o = rsp_words;
+      wb_words   = rsp_words;
       rf_late_o  = 1'b1;
     end
+    for (int t = 0; t < 32; t++) rf_wdata_o[t*32 +: 32] = wb_words[(t % NumLanes)*32 +: 32];
   end
 
   assign quiet_o       = state_q == simt_sm_pkg::LsIdle && quiet_o_inflight;
@@ -488,6 +544,9 @@ module simt_sm_lsu #(
         else $error("sm lsu: a request that mixes lanes of an atomic, or a shared access");
       assert (!(mem_req_valid_o && v4_store && st_be_q == '0))
         else $error("sm lsu: a v4 store's request without its gathered words");
+      // The write-back puts a response's words on the lanes of one group.
+      assert (!(rsp_fire && (rsp_lanes & ~simt_sm_pkg::group_of(rsp_lanes, NumLanes)) != '0))
+        else $error("sm lsu: a response's threads in two groups");
     end
   end
 `endif

@@ -3,9 +3,14 @@
 // instruction has no effect (precise faults: docs/blocks/sm.md). The fault named is the
 // first in ISA order (ascending lane, then v4 element): a lane's misalignment (v4: element
 // 0 on 16 bytes) before its first element past the end.
+//
+// An absolute address (abs_i: operand b is the immediate and no base is added) is the same
+// for every lane: it is checked once, so the lanes' sums need no masking of their bases.
 module simt_sm_lsu_check (
   input  logic [31:0]         exec_i,
-  input  logic [32*32-1:0]    addr_i,    // each lane's address (v4: element 0's)
+  input  logic [32*32-1:0]    addr_i,    // each lane's base + immediate (v4: element 0's)
+  input  logic                abs_i,     // ... unless every lane's address is imm_i
+  input  logic [31:0]         imm_i,
   input  logic                shared_i,
   input  logic                v4_i,
   input  logic [31:0]         size_i,    // bytes of the memory addressed
@@ -13,17 +18,34 @@ module simt_sm_lsu_check (
 );
 
   // One limit for every lane: an access fits when its address is at most size - bytes.
-  logic [32:0] limit;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [32:0] limit;  // its low bits are size's (4 and 16 are whole words)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [31:2] nlim;  // ~limit's word index, once for every lane's comparison
   assign limit = {1'b0, size_i} - (v4_i ? 33'd16 : 33'd4);
+  assign nlim  = ~limit[31:2];
 
+  // Whether an address is misaligned, and past the limit. An aligned address (the only kind
+  // that can fit) is past it when its word index is past the limit's: a + ~limit carries
+  // (a > limit), on words, without an inverter per lane.
+  function automatic logic [1:0] mis_over(logic [31:0] a, logic v4, logic [29:0] nl);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [30:0] s;  // its carry
+    /* verilator lint_on UNUSEDSIGNAL */
+    s = {1'b0, a[31:2]} + {1'b0, nl};
+    mis_over = {v4 ? (a[3:0] != 4'd0) : (a[1:0] != 2'b00), s[30]};
+  endfunction
+
+  logic [1:0]  imm_mo;
   logic [31:0] bad;
   logic [31:0] misaligned;
+  assign imm_mo = mis_over(imm_i, v4_i, nlim);
   always_comb begin
     for (int l = 0; l < 32; l++) begin
-      logic [31:0] a;
-      a = addr_i[l*32 +: 32];
-      misaligned[l] = v4_i ? (a[3:0] != 4'd0) : (a[1:0] != 2'b00);
-      bad[l] = exec_i[l] && (misaligned[l] || limit[32] || {1'b0, a} > limit);
+      logic [1:0] mo;
+      mo            = abs_i ? imm_mo : mis_over(addr_i[l*32 +: 32], v4_i, nlim);
+      misaligned[l] = mo[1];
+      bad[l]        = exec_i[l] && (mo[1] || limit[32] || mo[0]);
     end
   end
 
@@ -33,7 +55,7 @@ module simt_sm_lsu_check (
   logic [31:0] first_addr;
   logic [32:0] room;  // bytes from the address to the end (negative: past it)
   assign first      = simt_sm_pkg::lowest(bad);
-  assign first_addr = addr_i[first*32 +: 32];
+  assign first_addr = abs_i ? imm_i : addr_i[first*32 +: 32];
   assign room       = {1'b0, size_i} - {1'b0, first_addr};
   always_comb begin
     fault_o = '0;

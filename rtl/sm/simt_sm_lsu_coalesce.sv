@@ -6,11 +6,12 @@
 //
 // With NumLanes physical lanes (issue #26) it looks at one group of NumLanes threads at a
 // time, as the pass sequencer groups them (simt_sm_pkg::group_of): the group of the lowest
-// thread still to request. Its threads are selected onto the lanes (lane l: thread
-// first + l), the leader is the group's lowest, and only the group's threads on the
-// leader's line join the request; the next group's requests follow once the group's are
-// sent. A line touched by two groups is requested once per group (in the L1 a load's second
-// request merges into the first's miss or hits).
+// thread still to request (first_i, its first thread). The unit hands in the group's
+// addresses and data already on the lanes (lane l: thread first + l; one selection in
+// simt_sm_lsu serves this and the shared-memory unit); the leader is the group's lowest, and
+// only the group's threads on the leader's line join the request; the next group's requests
+// follow once the group's are sent. A line touched by two groups is requested once per group
+// (in the L1 a load's second request merges into the first's miss or hits).
 // The comparators and the line crossbar are NumLanes wide; at 32 there is one group.
 module simt_sm_lsu_coalesce #(
   parameter int  NumLanes  = 32,
@@ -20,39 +21,42 @@ module simt_sm_lsu_coalesce #(
   localparam int OffW      = $clog2(LineBytes)
 ) (
   input  logic [31:0]              pend_i,   // lanes still to request
-  input  logic [32*32-1:0]         addr_i,   // each lane's address (v4: element 0's)
+  input  logic [4:0]               first_i,  // their group's first thread
+  input  logic [NumLanes*32-1:0]   addr_i,   // the group's addresses (v4: element 0's)
   input  logic [1:0]               elem_i,   // v4 element of this pass
   input  logic                     v4_i,
   input  logic                     single_i, // one lane per request (atomics)
-  input  logic [32*32-1:0]         data_i,   // each lane's store data (or atomic operand)
+  input  logic [NumLanes*32-1:0]   data_i,   // the group's store data (or atomic operand)
   output logic [4:0]               leader_o,
+  output logic [LaneW-1:0]         lane_o,   // the leader's lane
   output logic [31:0]              group_o,
   output logic [31:0]              line_addr_o,
   output logic [LineBytes-1:0]     be_o,
   output logic [LineBytes*8-1:0]   wdata_o
 );
 
-  // The group on the lanes: its first thread, its threads still to request, their
-  // addresses and store data on lanes 0 .. NumLanes-1.
+  // The group's threads still to request, on the lanes.
   logic [4:0]          first;
   logic [NumLanes-1:0] pend;
   logic [4:0]          leader;  // a lane
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [32*32-1:0]    addr, data;  // lanes NumLanes.. are zero
   logic [31:0]         pend_sh;
   logic [31:0]         leader_addr;  // its line
   /* verilator lint_on UNUSEDSIGNAL */
-  assign first   = simt_sm_pkg::group_first(pend_i, NumLanes);
+  assign first   = first_i;
   assign pend_sh = pend_i >> first;
   assign pend    = pend_sh[NumLanes-1:0];
-  assign addr    = simt_sm_pkg::group_words(addr_i, first, NumLanes);
-  assign data    = simt_sm_pkg::group_words(data_i, first, NumLanes);
   assign leader  = simt_sm_pkg::lowest(32'(pend));
 
   assign leader_o    = first + leader;
+  assign lane_o      = leader[LaneW-1:0];
   logic [31:0] lane_addr [NumLanes];
+  logic [31:0] lane_data [NumLanes];
   always_comb begin
-    for (int l = 0; l < NumLanes; l++) lane_addr[l] = addr[l*32 +: 32];
+    for (int l = 0; l < NumLanes; l++) begin
+      lane_addr[l] = addr_i[l*32 +: 32];
+      lane_data[l] = data_i[l*32 +: 32];
+    end
   end
   assign leader_addr = lane_addr[leader[LaneW-1:0]];
   assign line_addr_o = {leader_addr[31:OffW], {OffW{1'b0}}};
@@ -74,28 +78,29 @@ module simt_sm_lsu_coalesce #(
   end
   assign group_o = 32'(group) << first;
 
-  // Word by word, the highest lane of the group on it (one-hot), then an AND-OR mux: the
-  // NumLanes by LineWords crossbar without priority chains.
-  logic [NumLanes-1:0] drive [LineWords];
+  // Word by word, the highest lane of the group on it (its index), then a mux on the index:
+  // ECP5 LUTs stay about NumLanes per bit, where one-hot selects and an AND-OR tree let the
+  // select logic be rebuilt inside every bit's LUTs (several times the area). Words no lane
+  // writes are zero (a v4 store ORs its elements' requests).
+  logic [LaneW-1:0]     src [LineWords];
+  logic [LineWords-1:0] hit;
   always_comb begin
     for (int w = 0; w < LineWords; w++) begin
-      logic seen;
-      seen = 1'b0;
-      for (int l = NumLanes - 1; l >= 0; l--) begin
-        drive[w][l] = group[l] && word[l] == (OffW-2)'(w) && !seen;
-        seen        = seen || (group[l] && word[l] == (OffW-2)'(w));
+      src[w] = '0;
+      hit[w] = 1'b0;
+      for (int l = 0; l < NumLanes; l++) begin
+        if (group[l] && word[l] == (OffW-2)'(w)) begin
+          src[w] = LaneW'(l);
+          hit[w] = 1'b1;
+        end
       end
     end
   end
 
   always_comb begin
-    be_o    = '0;
-    wdata_o = '0;
     for (int w = 0; w < LineWords; w++) begin
-      be_o[w*4 +: 4] = {4{drive[w] != '0}};
-      for (int l = 0; l < NumLanes; l++) begin
-        wdata_o[w*32 +: 32] = wdata_o[w*32 +: 32] | (drive[w][l] ? data[l*32 +: 32] : 32'd0);
-      end
+      be_o[w*4 +: 4]      = {4{hit[w]}};
+      wdata_o[w*32 +: 32] = hit[w] ? lane_data[src[w]] : 32'd0;
     end
   end
 
@@ -106,6 +111,8 @@ module simt_sm_lsu_coalesce #(
       assert ((group_o & ~pend_i) == '0) else $error("lsu coalesce: a lane requested twice");
       assert ((group_o & ~simt_sm_pkg::group_of(pend_i, NumLanes)) == '0)
         else $error("lsu coalesce: a request mixes groups of lanes");
+      assert (first_i == simt_sm_pkg::group_first(pend_i, NumLanes))
+        else $error("lsu coalesce: the lanes hold another group than the lowest thread's");
     end
   end
 `endif

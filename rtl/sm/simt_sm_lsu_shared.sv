@@ -10,11 +10,13 @@
 //
 // With NumLanes physical lanes (issue #26) the crossbar serves one group of NumLanes threads
 // at a time, grouped as the pass sequencer does (simt_sm_pkg::group_of): the group of the
-// lowest thread waiting, its threads on lanes 0 .. NumLanes-1 (lane l: thread first + l).
-// Bank conflicts are found and serialised within the group; the next group starts the cycle
-// after the group's last access. The register file stays 32 threads wide: lane l's word is
-// written to thread first + l (every thread t carries lane t mod NumLanes's word; the write
-// enables name the group's threads). At 32 lanes there is one group.
+// lowest thread waiting (first_o), its threads on lanes 0 .. NumLanes-1 (lane l: thread
+// first + l): simt_sm_lsu selects the group's operands onto the lanes once, for this unit and
+// the coalescer. Bank conflicts are found and serialised within the group; the next group
+// starts the cycle after the group's last access. The loaded words leave on the lanes
+// (rf_wdata_o); the register file stays 32 threads wide: lane l's word is for thread
+// first + l (simt_sm_lsu puts lane t mod NumLanes's word on thread t; the write enables name
+// the group's threads). At 32 lanes there is one group.
 module simt_sm_lsu_shared #(
   parameter int  NumLanes    = 32,
   parameter int  NumCtas     = 4,
@@ -33,9 +35,12 @@ module simt_sm_lsu_shared #(
   input  logic                start_i,   // the lanes in exec_i, with the operands below
   input  logic [31:0]         exec_i,
   input  logic [CtaW-1:0]     cta_i,
-  input  logic [32*32-1:0]    addr_i,    // each lane's byte address (checked)
-  input  logic [32*32-1:0]    data_i,    // store data / atomic operand
-  input  logic [32*32-1:0]    swap_i,    // cas: the value swapped in
+  output logic [4:0]          first_o,   // the group on the lanes: its first thread
+  input  logic [NumLanes*32-1:0] addr_i, // the group's byte addresses (checked)
+  input  logic [NumLanes*32-1:0] data_i, // the group's store data / atomic operands
+  output logic [4:0]          leader_o,  // an atomic's thread (the lowest waiting)
+  input  logic [31:0]         swap_i,    // cas: its value swapped in
+  input  logic [32*BankW-1:0] wb_bank_i, // every thread's bank (the write-back's group)
   input  logic                store_i,
   input  logic                atom_i,
   input  logic [3:0]          amo_i,     // simt_mem_pkg::amo_e of an atomic
@@ -44,7 +49,7 @@ module simt_sm_lsu_shared #(
   output logic                conflict_o, // a cycle in which some waiting lane was not served
 
   output logic [31:0]         rf_we_o,   // loaded words (the unit's destination register)
-  output logic [32*32-1:0]    rf_wdata_o,
+  output logic [NumLanes*32-1:0] rf_wdata_o,  // on the lanes of the group read last cycle
 
   input  logic                clr_i,     // launch: clear one word
   input  logic [ShAW-1:0]     clr_addr_i
@@ -56,19 +61,18 @@ module simt_sm_lsu_shared #(
   logic        phase_d, phase_q; // atomic: 0 read the leader's word, 1 write it
   logic        active_d, active_q;
 
-  // The group on the lanes: its first thread, its threads still waiting, their operands.
+  // The group on the lanes: its first thread, its threads still waiting.
   logic [4:0]          first;
   logic [NumLanes-1:0] pend;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]         pend_sh;
-  logic [32*32-1:0]    addr, data, swap;  // lanes NumLanes.. are zero
+  logic [NumLanes*32-1:0] addr;
   /* verilator lint_on UNUSEDSIGNAL */
   assign first   = simt_sm_pkg::group_first(pend_q, NumLanes);
+  assign first_o = first;
   assign pend_sh = pend_q >> first;
   assign pend    = pend_sh[NumLanes-1:0];
-  assign addr    = simt_sm_pkg::group_words(addr_i, first, NumLanes);
-  assign data    = simt_sm_pkg::group_words(data_i, first, NumLanes);
-  assign swap    = simt_sm_pkg::group_words(swap_i, first, NumLanes);
+  assign addr    = addr_i;
 
   // Each lane's word index in its CTA's region, bank and row.
   logic [IdxW-1:0]  idx  [NumLanes];
@@ -115,28 +119,29 @@ module simt_sm_lsu_shared #(
   // cas: the swap value (rc) in if the old word equals the compare operand (rb).
   logic [31:0] atom_operand;
   logic [31:0] lane_data [NumLanes];
-  logic [31:0] lane_swap [NumLanes];
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      lane_data[l] = data[l*32 +: 32];
-      lane_swap[l] = swap[l*32 +: 32];
+      lane_data[l] = data_i[l*32 +: 32];
     end
   end
-  assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? lane_swap[leader] : lane_data[leader];
+  assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? swap_i : lane_data[leader];
   assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, atom_operand, lane_data[leader]);
 
   // Per bank, the highest served lane on it drives it (all served lanes on a bank address
-  // one word; the highest one's store data is the one written). One-hot selects and AND-OR
-  // muxes rather than priority chains: NumLanes lanes by Banks banks stay small and quick to
-  // build.
-  logic [NumLanes-1:0] drive [Banks];
+  // one word; the highest one's store data is the one written): its index, then a mux on the
+  // index (on ECP5 about NumLanes LUTs a bit; one-hot selects with AND-OR trees let the
+  // select logic be rebuilt inside every bit's LUTs).
+  logic [LaneW-1:0] src [Banks];
+  logic [Banks-1:0] hit;
   always_comb begin
     for (int b = 0; b < Banks; b++) begin
-      logic seen;
-      seen = 1'b0;
-      for (int l = NumLanes - 1; l >= 0; l--) begin
-        drive[b][l] = served[l] && bank[l] == BankW'(b) && !seen;
-        seen        = seen || (served[l] && bank[l] == BankW'(b));
+      src[b] = '0;
+      hit[b] = 1'b0;
+      for (int l = 0; l < NumLanes; l++) begin
+        if (served[l] && bank[l] == BankW'(b)) begin
+          src[b] = LaneW'(l);
+          hit[b] = 1'b1;
+        end
       end
     end
   end
@@ -147,13 +152,11 @@ module simt_sm_lsu_shared #(
       b_re[b]    = 1'b0;
       b_waddr[b] = '0;
       b_wdata[b] = '0;
-      if (active_q && drive[b] != '0) begin
-        b_we[b] = store_i;
-        b_re[b] = !store_i;
-      end
-      for (int l = 0; l < NumLanes; l++) begin
-        b_waddr[b] = b_waddr[b] | (drive[b][l] ? row[l] : '0);
-        b_wdata[b] = b_wdata[b] | (drive[b][l] ? lane_data[l] : 32'd0);
+      if (hit[b]) begin
+        b_we[b]    = active_q && store_i;
+        b_re[b]    = active_q && !store_i;
+        b_waddr[b] = row[src[b]];
+        b_wdata[b] = lane_data[src[b]];
       end
       b_raddr[b] = b_waddr[b];
       if (active_q && atom_i && phase_q && bank[leader] == BankW'(b)) begin
@@ -182,18 +185,21 @@ module simt_sm_lsu_shared #(
   end
 
   // ---- Sequencing and the register-file write -----------------------------------------------
-  // The words read last cycle, lane by lane (the group read then: wb_first_q's), and thread
-  // t's the word of lane t mod NumLanes.
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [32*32-1:0] wb_addr;
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0]      wb_word [NumLanes];
-  assign wb_addr = simt_sm_pkg::group_words(addr_i, wb_first_q, NumLanes);
+  // The words read last cycle, lane by lane (the group read then: wb_first_q's banks).
+  logic [BankW-1:0] wb_bank [NumLanes];
   always_comb begin
-    for (int l = 0; l < NumLanes; l++) wb_word[l] = b_rdata[wb_addr[l*32 + 2 +: BankW]];
+    for (int l = 0; l < NumLanes; l++) begin
+      wb_bank[l] = '0;
+      for (int g = 0; g < 32 / NumLanes; g++) begin
+        if (wb_first_q == 5'(g * NumLanes)) begin
+          wb_bank[l] = wb_bank_i[(g*NumLanes + l)*BankW +: BankW];
+        end
+      end
+    end
   end
   logic [31:0] leader_t;  // the atomic's thread
-  assign leader_t   = 32'd1 << (first + 5'(leader));
+  assign leader_o   = first + 5'(leader);
+  assign leader_t   = 32'd1 << leader_o;
   assign wb_first_d = first;
 
   always_comb begin
@@ -203,7 +209,7 @@ module simt_sm_lsu_shared #(
     wb_d     = '0;
     done_o   = 1'b0;
     rf_we_o  = '0;
-    for (int t = 0; t < 32; t++) rf_wdata_o[t*32 +: 32] = wb_word[t % NumLanes];
+    for (int l = 0; l < NumLanes; l++) rf_wdata_o[l*32 +: 32] = b_rdata[wb_bank[l]];
 
     if (start_i) begin
       pend_d   = exec_i;

@@ -809,5 +809,65 @@ TEST(SmLsuRtl8Lanes, CoalescedRequestsAndBankRoundsSetTheCycles) {
   coalescedRequestsAndBankRounds<Vsm_lsu8>(8);
 }
 
+// The address check at its edges (issue #26 reworked it: an absolute address is checked once,
+// limits compare word indices): addresses at and around the end of each memory, past it,
+// misaligned there, wrapping past 2^32 (base + immediate), and absolute (imm_b) ones of each
+// kind, on every lane or a few. Faults (cause, lane, address) and any accesses match the model.
+template <class Dut>
+void addressCheckEdges(int lanes) {
+  for (uint64_t seed : testSeeds()) {
+    SIMT_SEED_TRACE(seed);
+    Rng rng(seed);
+    const SmLsu::Config cfg = smallConfig(lanes);
+    LsuBench<Dut> bench(cfg, seed);
+    bench.fill(rng);
+    bench.clearShared(0, kSharedWords);
+    bench.clearShared(1, kSharedWords);
+    bench.setTiming(timing(1, 0, 0));
+    Scoreboard sb("sm_lsu_check");
+    const Op ops[] = {Op::LdGlobal, Op::StGlobal, Op::LdShared, Op::StShared, Op::LdGlobalV4, Op::StGlobalV4};
+    int faults = 0;
+    for (int i = 0; i < 300 * lengthScale() && sb.clean(); ++i) {
+      SmLsu::Instruction in;
+      in.op = ops[rng.below(static_cast<int>(std::size(ops)))];
+      const SmLsu::Access acc = SmLsu::accessOf(in.op);
+      const uint32_t bytes = acc.shared ? cfg.sharedBytes : cfg.globalBytes;
+      in.rd = static_cast<uint8_t>(rng.below(acc.v4 ? 29 : 32));
+      in.ra = static_cast<uint8_t>(rng.below(32));
+      in.rb = static_cast<uint8_t>(rng.below(acc.v4 ? 29 : 32));
+      in.cta = rng.below(kCtas);
+      in.exec = rng.chance(4) ? 0xFFFFFFFFu : (static_cast<uint32_t>(rng.bits(32)) | (1u << rng.below(32)));
+      in.immB = rng.chance(3);
+      const auto edge = [&]() -> uint32_t {
+        const uint32_t e[] = {bytes - 4, bytes - 16, bytes - 12, bytes - 8, bytes, bytes + 4, bytes + 16,
+                              0xFFFFFFFCu, 0xFFFFFFF0u, 0u, 16u, bytes - 2, bytes - 14, 2u};
+        return rng.chance(3) ? static_cast<uint32_t>(rng.below(static_cast<int>(bytes / 16))) * 16
+                             : e[rng.below(static_cast<int>(std::size(e)))];
+      };
+      // The immediate: an edge (absolute), or any value (a base + immediate that may wrap).
+      in.imm = in.immB || rng.chance(2) ? edge() : static_cast<uint32_t>(rng.bits(32));
+      for (int l = 0; l < 32; ++l) {
+        // Each lane's base + immediate is an edge (mostly in range: few lanes fault).
+        const uint32_t a = rng.chance(4) ? edge() : static_cast<uint32_t>(rng.below(static_cast<int>(bytes / 16))) * 16;
+        const uint32_t base = a - in.imm;  // wraps
+        bench.regs(0)[in.ra][static_cast<size_t>(l)] = base;
+        bench.modelRegs(0)[in.ra][static_cast<size_t>(l)] = base;
+      }
+      const SmLsu::Result want = bench.model().execute(in, bench.modelRegs(0));
+      const Observed got = bench.runRtl(in, 0);
+      if (!got.ok) break;
+      compare(want, got, "instruction " + std::to_string(i) + " (" + isa::opName(in.op) + ")", sb);
+      faults += want.fault != SmLsu::Fault::None;
+    }
+    EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
+    EXPECT_TRUE(bench.registersMatch()) << "registers differ";
+    EXPECT_GT(faults, 50) << "too few faulting instructions to test the check";
+    EXPECT_TRUE(sb.clean());
+  }
+}
+
+TEST(SmLsuRtl, AddressCheckEdgesMatchTheModel) { addressCheckEdges<Vsm_lsu>(32); }
+TEST(SmLsuRtl8Lanes, AddressCheckEdgesMatchTheModel) { addressCheckEdges<Vsm_lsu8>(8); }
+
 }  // namespace
 }  // namespace simt::tb
