@@ -210,37 +210,6 @@ module simt_barrier_table #(
     for (int i = 0; i < 32; i++) popcnt = popcnt + 6'(m[i]);
   endfunction
 
-  // The entry whose conditions are evaluated this cycle: the idle scan's entry while idle,
-  // else the entry held by the FSM (Check, Scan, Wake). The two are never needed in one cycle,
-  // so one read of the table serves both (instead of a copy of the conditions per index).
-  logic [EntW-1:0]  ck_ent;
-  logic [CtaW-1:0]  ck_cta;
-  logic [CntW-1:0]  ck_expected;    // COUNT, or the non-exited threads
-  logic [TimeW-1:0] ck_elapsed;     // since the waiting group's timeout origin
-  logic [CntW-1:0]  ck_sum;         // passed + waiting
-  logic             ck_reach;       // ... reach the expected count
-  logic             ck_passed;      // passed alone reach it
-  logic             ck_open;        // busy, no section portion fixed, someone waiting
-  logic             ck_fires;       // the portion starts now (seed's membership / impatience)
-  logic             ck_early;       // ... without the TIMEOUT term
-  logic             ck_done;        // nobody waiting and every expected participant passed
-  always_comb begin
-    ck_ent      = (st_q == StIdle) ? tptr_q : ent_q;
-    ck_cta      = CtaW'({1'b0, ck_ent} >> 4);
-    ck_expected = (count_q[ck_ent] != '0) ? count_q[ck_ent] : nonex_q[ck_cta];
-    ck_elapsed  = now_q - tfirst_q[ck_ent];
-    ck_sum      = passed_q[ck_ent] + CntW'(waiting_q[ck_ent]);
-    ck_reach    = (ck_sum >= ck_expected);
-    ck_passed   = (passed_q[ck_ent] >= ck_expected);
-    ck_open     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] != '0);
-    ck_early    = ck_open && (ck_reach ||
-                              (imp_q[ck_ent] && min_q[ck_ent] != '0 &&
-                               MinW'(waiting_q[ck_ent]) >= min_q[ck_ent]));
-    ck_fires    = ck_early || (ck_open && imp_q[ck_ent] && tmo_q[ck_ent] != '0 &&
-                               ck_elapsed >= tmo_q[ck_ent]);
-    ck_done     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] == '0) && ck_passed;
-  end
-
   logic [CtaW-1:0]  ent_cta;  // the held entry's CTA and id (declared before first use)
   logic [3:0]       ent_id;
 
@@ -318,6 +287,42 @@ module simt_barrier_table #(
   assign grant_take_o = grant_valid_i && !fifo_moving_i && (st_q == StIdle) && !tsown_q &&
                         !done_q && !stale_q;
 
+  // The table's read port: every cycle needs at most one entry (besides the scoreboard's read
+  // port): the FSM's entry outside Idle (Check, Scan, Wake, Queue); in Idle the request's
+  // entry (a launch: the lowest busy id of its CTA, the scoreboard update it reports), else the
+  // idle scan's entry. One read of the named entry
+  // replaces a copy of the logic per index.
+  logic [EntW-1:0]  ck_ent;
+  logic [CtaW-1:0]  ck_cta;
+  logic [CntW-1:0]  ck_expected;    // COUNT, or the non-exited threads
+  logic [TimeW-1:0] ck_elapsed;     // since the waiting group's timeout origin
+  logic [CntW-1:0]  ck_sum;         // passed + waiting
+  logic             ck_reach;       // ... reach the expected count
+  logic             ck_passed;      // passed alone reach it
+  logic             ck_open;        // busy, no section portion fixed, someone waiting
+  logic             ck_fires;       // the portion starts now (seed's membership / impatience)
+  logic             ck_early;       // ... without the TIMEOUT term
+  logic             ck_done;        // nobody waiting and every expected participant passed
+  always_comb begin
+    if (st_q != StIdle)                ck_ent = ent_q;
+    else if (accept && req_op_i == OpLaunch) ck_ent = EntW'({req_cta_i, exit_id});
+    else if (accept)                   ck_ent = req_ent;
+    else                               ck_ent = tptr_q;
+    ck_cta      = CtaW'({1'b0, ck_ent} >> 4);
+    ck_expected = (count_q[ck_ent] != '0) ? count_q[ck_ent] : nonex_q[ck_cta];
+    ck_elapsed  = now_q - tfirst_q[ck_ent];
+    ck_sum      = passed_q[ck_ent] + CntW'(waiting_q[ck_ent]);
+    ck_reach    = (ck_sum >= ck_expected);
+    ck_passed   = (passed_q[ck_ent] >= ck_expected);
+    ck_open     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] != '0);
+    ck_early    = ck_open && (ck_reach ||
+                              (imp_q[ck_ent] && min_q[ck_ent] != '0 &&
+                               MinW'(waiting_q[ck_ent]) >= min_q[ck_ent]));
+    ck_fires    = ck_early || (ck_open && imp_q[ck_ent] && tmo_q[ck_ent] != '0 &&
+                               ck_elapsed >= tmo_q[ck_ent]);
+    ck_done     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] == '0) && ck_passed;
+  end
+
   // The section whose thread reaches this bottom, and the one a reset ends.
   // A section's thread is awake (inside it) unless the thread select searches for the section
   // (after its grant or its thread's bottom) or the section's portion is ending.
@@ -328,22 +333,45 @@ module simt_barrier_table #(
     end
   end
 
+  // A barrier is in service in at most one slot (asserted below), so the bottom's section is
+  // found first and its thread checked once, not a lane select per slot.
+  logic             bs_hit;
+  logic [SlotW-1:0] bs_slot;
+  logic [TidW-1:0]  bs_tid;
   always_comb begin
-    bot_hit  = 1'b0;
-    bot_slot = '0;
-    bot_tid  = '0;
+    bs_hit   = 1'b0;
+    bs_slot  = '0;
     rst_hit  = 1'b0;
     rst_slot = '0;
     for (int i = 0; i < NumSlots; i++) begin
-      if (aw[i] && sent_q[i] == req_ent && WarpW'({1'b0, cur_q[i]} >> 5) == req_warp_i &&
-          req_mask_i[cur_q[i][4:0]]) begin
-        bot_hit  = 1'b1;
-        bot_slot = SlotW'(i);
-        bot_tid  = cur_q[i];
+      if (aw[i] && sent_q[i] == req_ent) begin
+        bs_hit  = 1'b1;
+        bs_slot = SlotW'(i);
       end
       if (sv_q[i] && sent_q[i] == ent_q) begin
         rst_hit  = 1'b1;
         rst_slot = SlotW'(i);
+      end
+    end
+    bs_tid   = cur_q[bs_slot];
+    bot_hit  = bs_hit && WarpW'({1'b0, bs_tid} >> 5) == req_warp_i && req_mask_i[bs_tid[4:0]];
+    bot_slot = bot_hit ? bs_slot : '0;
+    bot_tid  = bot_hit ? bs_tid : '0;
+  end
+
+  // Per thread of one CTA: it sleeps at the id in question. Outside Idle that is the FSM's entry
+  // (a section's members are marked in Check or Scan); in Idle the entry a search starts for
+  // (searches start only then). One compare per thread serves both. (The wake pass keeps its
+  // own compares of one warp: through the slot grant, sharing these would form a loop.)
+  logic [EntW-1:0] m_ent;
+  logic [CtaW-1:0] m_cta;
+  logic [Thr-1:0]  idm;
+  assign m_ent = (st_q == StIdle) ? ts_ent : ent_q;
+  assign m_cta = CtaW'({1'b0, m_ent} >> 4);
+  always_comb begin
+    for (int w = 0; w < Warps; w++) begin
+      for (int t = 0; t < 32; t++) begin
+        idm[w*32 + t] = (wid_q[{m_cta, WarpW'(w)}][t*4 +: 4] == m_ent[3:0]);
       end
     end
   end
@@ -360,8 +388,9 @@ module simt_barrier_table #(
     end
   end
 
-  // The resume address of either token, from one read of the table: the section's tag for a
-  // section wake, else the entry's tag or its blocking bottom's PC.
+  // The resume address of either token, from one read: the section's tag for a section wake,
+  // else the entry's tag or its blocking bottom's PC. (Not through ck_ent, which depends on the
+  // request's acceptance: in the core, the wake token's ready closes a loop through it.)
   logic [EntW-1:0] rs_ent;
   always_comb begin
     rs_ent    = cs_wake ? own_ent : ent_q;
@@ -376,8 +405,7 @@ module simt_barrier_table #(
   always_comb begin
     for (int w = 0; w < Warps; w++) begin
       for (int t = 0; t < 32; t++) begin
-        ts_part_o[w*32 + t] = qd_q[{ts_cta, WarpW'(w)}][t] &&
-                              (wid_q[{ts_cta, WarpW'(w)}][t*4 +: 4] == ts_ent[3:0]);
+        ts_part_o[w*32 + t] = qd_q[{ts_cta, WarpW'(w)}][t] && idm[w*32 + t];  // Idle: ts_ent
       end
     end
   end
@@ -400,7 +428,7 @@ module simt_barrier_table #(
 
   assign rdy_valid_o   = (st_q == StQueue);
   assign rdy_bar_o     = ent_q;
-  assign rdy_excl_o    = excl_q[ent_q];
+  assign rdy_excl_o    = excl_q[ck_ent];  // ck_ent = ent_q outside Idle
   assign resp_lane_o   = bot_tid[4:0];
 
   always_comb begin
@@ -527,7 +555,7 @@ module simt_barrier_table #(
               end
             end
             OpReset: begin
-              if (busy_q[req_ent]) begin
+              if (busy_q[ck_ent]) begin
                 w_d     = '0;
                 wmode_d = WkRstTop;
                 st_d    = StWake;
@@ -558,18 +586,18 @@ module simt_barrier_table #(
                 // Only non-participants: they never wait and never claim the id; measured
                 // from any thread's arrival, a timeout's clock starts (or restarts) here. At
                 // an idle id the origin is kept for this tag's first participant.
-                if (tmo_any && req_nonpart_i && (!busy_q[req_ent] || tag_q[req_ent] == req_tag_i))
+                if (tmo_any && req_nonpart_i && (!busy_q[ck_ent] || tag_q[ck_ent] == req_tag_i))
                 begin
-                  if (tmo_latest || !tset_q[req_ent] || tag_q[req_ent] != req_tag_i) begin
+                  if (tmo_latest || !tset_q[ck_ent] || tag_q[ck_ent] != req_tag_i) begin
                     tfirst_d[req_ent] = now_q;
                   end
                   tset_d[req_ent] = 1'b1;
                   tag_we          = 1'b1;
                 end
-              end else if (busy_q[req_ent] && tag_q[req_ent] != req_tag_i) begin
+              end else if (busy_q[ck_ent] && tag_q[ck_ent] != req_tag_i) begin
                 resp_refused_o = 1'b1;
               end else begin
-                if (!busy_q[req_ent]) begin
+                if (!busy_q[ck_ent]) begin
                   busy_d[req_ent]    = 1'b1;
                   tag_we             = 1'b1;
                   count_d[req_ent]   = req_count_i;
@@ -588,18 +616,18 @@ module simt_barrier_table #(
                   ww_idx             = req_ent;
                   ww_val             = '0;
                   // An origin set by non-participants of this tag before the id was claimed.
-                  tset_d[req_ent]    = tmo_any && tset_q[req_ent] && tag_q[req_ent] == req_tag_i;
+                  tset_d[req_ent]    = tmo_any && tset_q[ck_ent] && tag_q[ck_ent] == req_tag_i;
                 end
                 st_d = StCheck;
-                if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
-                    kind_q[req_ent] == KindSync && pass_q[req_ent]) begin
+                if (busy_q[ck_ent] && imp_q[ck_ent] && started_q[ck_ent] &&
+                    kind_q[ck_ent] == KindSync && pass_q[ck_ent]) begin
                   // Invalidation: a late arrival at a simple .pass barrier continues at once.
                   resp_pass_o       = (req_mask_i != '0);
                   pw_en             = 1'b1;
                   pw_idx            = req_ent;
                   pw_val            = r_passed + CntW'(req_pop);
-                end else if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
-                             secact_q[req_ent]) begin
+                end else if (busy_q[ck_ent] && imp_q[ck_ent] && started_q[ck_ent] &&
+                             secact_q[ck_ent]) begin
                   // A late arrival joins the section's portion: queued members now, found by
                   // the section's next search (below its position: the second pass, out of
                   // logical order).
@@ -614,7 +642,7 @@ module simt_barrier_table #(
                   tset_d[req_ent] = 1'b1;
                   ww_en  = 1'b1;
                   ww_idx = req_ent;
-                  ww_val = (busy_q[req_ent] ? waiting_q[req_ent] : '0) + WaitW'(req_pop);
+                  ww_val = (busy_q[ck_ent] ? waiting_q[ck_ent] : '0) + WaitW'(req_pop);
                   sleep_d[{req_cta_i, req_warp_i}] = sleep_q[{req_cta_i, req_warp_i}] | req_mask_i;
                   for (int t = 0; t < 32; t++) begin
                     if (req_mask_i[t]) wid_d[{req_cta_i, req_warp_i}][t*4 +: 4] = req_id_i;
@@ -639,7 +667,7 @@ module simt_barrier_table #(
 
       StCheck, StScan: begin
         if (ck_fires) begin
-          if (kind_q[ent_q] == KindSync) begin
+          if (kind_q[ck_ent] == KindSync) begin
             w_d     = '0;
             wmode_d = WkTop;
             st_d    = StWake;
@@ -649,8 +677,7 @@ module simt_barrier_table #(
             for (int w = 0; w < Warps; w++) begin
               for (int t = 0; t < 32; t++) begin
                 if (sleep_q[{ent_cta, WarpW'(w)}][t] && !qd_q[{ent_cta, WarpW'(w)}][t] &&
-                    !bot_q[{ent_cta, WarpW'(w)}][t] &&
-                    wid_q[{ent_cta, WarpW'(w)}][t*4 +: 4] == ent_id) begin
+                    !bot_q[{ent_cta, WarpW'(w)}][t] && idm[w*32 + t]) begin  // m_ent = ent_q
                   qd_d[{ent_cta, WarpW'(w)}][t] = 1'b1;
                 end
               end
@@ -661,7 +688,7 @@ module simt_barrier_table #(
             ww_val           = '0;
             secact_d[ent_q]  = 1'b1;
             sq_d[ent_q]      = 1'b1;
-            if (!inq_q[ent_q]) begin
+            if (!inq_q[ck_ent]) begin
               inq_d[ent_q] = 1'b1;
               st_d         = StQueue;
             end else if (st_q == StScan && next_found) begin
@@ -762,7 +789,7 @@ module simt_barrier_table #(
 
   // The write ports of tag, passed and waiting.
   assign req_pop  = popcnt(req_mask_i);
-  assign r_passed = passed_q[req_ent];
+  assign r_passed = passed_q[ck_ent];  // ck_ent = req_ent in an accept cycle
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
       tag_d[e]     = (tag_we && req_ent == EntW'(e)) ? req_tag_i : tag_q[e];
@@ -905,7 +932,7 @@ module simt_barrier_table #(
   // one read at the reported entry.
   logic [NumEnt-1:0] sb_chg;
   logic              sb_tag_chg;
-  assign sb_tag_chg = tag_we && busy_d[req_ent] && (req_tag_i != tag_q[req_ent]);
+  assign sb_tag_chg = tag_we && busy_d[req_ent] && (req_tag_i != tag_q[ck_ent]);  // ck: req
   always_comb begin
     sb_upd_valid_o = 1'b0;
     sb_upd_idx_o   = '0;
@@ -922,7 +949,9 @@ module simt_barrier_table #(
     end
     sb_upd_tag_o = '0;
     if (sb_upd_valid_o) begin
-      sb_upd_tag_o = (tag_we && sb_upd_idx_o == req_ent) ? req_tag_i : tag_q[sb_upd_idx_o];
+      // The entry changed is the port's: the request's (a launch: its lowest busy id) or the
+      // FSM's; a cs_wake or the idle scan changes none.
+      sb_upd_tag_o = tag_we ? req_tag_i : tag_q[ck_ent];
     end
   end
 
