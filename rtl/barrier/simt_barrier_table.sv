@@ -138,17 +138,23 @@ module simt_barrier_table #(
   localparam logic [1:0] WkTop = 2'd0, WkBot = 2'd1, WkRstTop = 2'd2, WkRstBot = 2'd3;
   typedef enum logic [2:0] { StIdle, StCheck, StWake, StScan, StQueue } state_e;
 
+  // Threads waiting at an entry are asleep there, so at most Thr: waiting needs WaitW bits. A
+  // MIN above Thr can never be reached, as Thr + 1 can't: MIN is kept clamped to that (MinW
+  // bits). COUNT and passed keep CntW: impatient portions may pass more than Thr in total.
+  localparam int WaitW = $clog2(Thr + 1);
+  localparam int MinW  = $clog2(Thr + 2);
+
   // ---- barrier state table ----------------------------------------------------------------
   logic             busy_d [NumEnt], busy_q [NumEnt];
   logic [TagW-1:0]  tag_d [NumEnt], tag_q [NumEnt];
   logic [CntW-1:0]  count_d [NumEnt], count_q [NumEnt];
   logic             imp_d [NumEnt], imp_q [NumEnt];
   logic             pass_d [NumEnt], pass_q [NumEnt];
-  logic [CntW-1:0]  min_d [NumEnt], min_q [NumEnt];
+  logic [MinW-1:0]  min_d [NumEnt], min_q [NumEnt];      // MIN, clamped to Thr + 1
   logic [TimeW-1:0] tmo_d [NumEnt], tmo_q [NumEnt];
   logic             started_d [NumEnt], started_q [NumEnt];
   logic [CntW-1:0]  passed_d [NumEnt], passed_q [NumEnt];
-  logic [CntW-1:0]  waiting_d [NumEnt], waiting_q [NumEnt];
+  logic [WaitW-1:0] waiting_d [NumEnt], waiting_q [NumEnt];
   logic [TimeW-1:0] tfirst_d [NumEnt], tfirst_q [NumEnt];  // timeout origin of the group
   logic             tset_d [NumEnt], tset_q [NumEnt];      // ... set (for tag_q if idle)
   logic [CntW-1:0]  nonex_d [NumCtas], nonex_q [NumCtas];
@@ -159,6 +165,17 @@ module simt_barrier_table #(
   logic             inq_d [NumEnt], inq_q [NumEnt];        // an item in the FIFO or a slot
   logic [TagW-1:0]  botpc_d [NumEnt], botpc_q [NumEnt];    // blocking bottom's PC
   logic [NumEnt-1:0] stat_d, stat_q;                        // static longer than the limit
+  logic             tag_we;        // the request's entry takes req_tag_i (the only tag write)
+  // passed and waiting change at one entry per cycle (the request's or the FSM's), or are
+  // cleared for a launched CTA: one write port each, so the entries share the next value.
+  logic             lclr;
+  logic             pw_en, ww_en;
+  logic [EntW-1:0]  pw_idx, ww_idx;
+  logic [CntW-1:0]  pw_val;
+  logic [WaitW-1:0] ww_val;
+  logic [NumEnt-1:0] wz;           // waiting is 0 next cycle by a write (the origin goes)
+  logic [5:0]       req_pop;       // the arrival's participants
+  logic [CntW-1:0]  r_passed;      // the request's entry's passed count
 
   // ---- thread state table: asleep, queued in a section, asleep at a bottom; the id ---------
   logic [31:0]      sleep_d [NumCtas * Warps], sleep_q [NumCtas * Warps];
@@ -188,33 +205,9 @@ module simt_barrier_table #(
   logic             stale_d, stale_q;
   logic [SlotW-1:0] stslot_d, stslot_q;
 
-  function automatic logic [CntW-1:0] popcnt(logic [31:0] m);
+  function automatic logic [5:0] popcnt(logic [31:0] m);
     popcnt = '0;
-    for (int i = 0; i < 32; i++) popcnt = popcnt + CntW'(m[i]);
-  endfunction
-
-  // Whether entry e's portion starts now (the seed's membership and impatience conditions).
-  function automatic logic fires(logic [EntW-1:0] e, logic [CntW-1:0] nonex);
-    logic [CntW-1:0]  expected;
-    logic [TimeW-1:0] elapsed;
-    expected = (count_q[e] != '0) ? count_q[e] : nonex;
-    elapsed  = now_q - tfirst_q[e];
-    fires = busy_q[e] && !secact_q[e] && (waiting_q[e] != '0) &&
-            ((passed_q[e] + waiting_q[e] >= expected) ||
-             (imp_q[e] && min_q[e] != '0 && waiting_q[e] >= min_q[e]) ||
-             (imp_q[e] && tmo_q[e] != '0 && elapsed >= tmo_q[e]));
-  endfunction
-
-  // The same condition without the TIMEOUT term.
-  function automatic logic fires_early(logic [EntW-1:0] e, logic [CntW-1:0] nonex);
-    fires_early = busy_q[e] && !secact_q[e] && (waiting_q[e] != '0) &&
-                  ((passed_q[e] + waiting_q[e] >= ((count_q[e] != '0) ? count_q[e] : nonex)) ||
-                   (imp_q[e] && min_q[e] != '0 && waiting_q[e] >= min_q[e]));
-  endfunction
-
-  function automatic logic done_now(logic [EntW-1:0] e, logic [CntW-1:0] nonex);
-    done_now = busy_q[e] && !secact_q[e] && (waiting_q[e] == '0) &&
-               (passed_q[e] >= ((count_q[e] != '0) ? count_q[e] : nonex));
+    for (int i = 0; i < 32; i++) popcnt = popcnt + 6'(m[i]);
   endfunction
 
   logic [CtaW-1:0]  ent_cta;  // the held entry's CTA and id (declared before first use)
@@ -294,6 +287,42 @@ module simt_barrier_table #(
   assign grant_take_o = grant_valid_i && !fifo_moving_i && (st_q == StIdle) && !tsown_q &&
                         !done_q && !stale_q;
 
+  // The table's read port: every cycle needs at most one entry (besides the scoreboard's read
+  // port): the FSM's entry outside Idle (Check, Scan, Wake, Queue); in Idle the request's
+  // entry (a launch: the lowest busy id of its CTA, the scoreboard update it reports), else the
+  // idle scan's entry. One read of the named entry
+  // replaces a copy of the logic per index.
+  logic [EntW-1:0]  ck_ent;
+  logic [CtaW-1:0]  ck_cta;
+  logic [CntW-1:0]  ck_expected;    // COUNT, or the non-exited threads
+  logic [TimeW-1:0] ck_elapsed;     // since the waiting group's timeout origin
+  logic [CntW-1:0]  ck_sum;         // passed + waiting
+  logic             ck_reach;       // ... reach the expected count
+  logic             ck_passed;      // passed alone reach it
+  logic             ck_open;        // busy, no section portion fixed, someone waiting
+  logic             ck_fires;       // the portion starts now (seed's membership / impatience)
+  logic             ck_early;       // ... without the TIMEOUT term
+  logic             ck_done;        // nobody waiting and every expected participant passed
+  always_comb begin
+    if (st_q != StIdle)                ck_ent = ent_q;
+    else if (accept && req_op_i == OpLaunch) ck_ent = EntW'({req_cta_i, exit_id});
+    else if (accept)                   ck_ent = req_ent;
+    else                               ck_ent = tptr_q;
+    ck_cta      = CtaW'({1'b0, ck_ent} >> 4);
+    ck_expected = (count_q[ck_ent] != '0) ? count_q[ck_ent] : nonex_q[ck_cta];
+    ck_elapsed  = now_q - tfirst_q[ck_ent];
+    ck_sum      = passed_q[ck_ent] + CntW'(waiting_q[ck_ent]);
+    ck_reach    = (ck_sum >= ck_expected);
+    ck_passed   = (passed_q[ck_ent] >= ck_expected);
+    ck_open     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] != '0);
+    ck_early    = ck_open && (ck_reach ||
+                              (imp_q[ck_ent] && min_q[ck_ent] != '0 &&
+                               MinW'(waiting_q[ck_ent]) >= min_q[ck_ent]));
+    ck_fires    = ck_early || (ck_open && imp_q[ck_ent] && tmo_q[ck_ent] != '0 &&
+                               ck_elapsed >= tmo_q[ck_ent]);
+    ck_done     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] == '0) && ck_passed;
+  end
+
   // The section whose thread reaches this bottom, and the one a reset ends.
   // A section's thread is awake (inside it) unless the thread select searches for the section
   // (after its grant or its thread's bottom) or the section's portion is ending.
@@ -304,22 +333,45 @@ module simt_barrier_table #(
     end
   end
 
+  // A barrier is in service in at most one slot (asserted below), so the bottom's section is
+  // found first and its thread checked once, not a lane select per slot.
+  logic             bs_hit;
+  logic [SlotW-1:0] bs_slot;
+  logic [TidW-1:0]  bs_tid;
   always_comb begin
-    bot_hit  = 1'b0;
-    bot_slot = '0;
-    bot_tid  = '0;
+    bs_hit   = 1'b0;
+    bs_slot  = '0;
     rst_hit  = 1'b0;
     rst_slot = '0;
     for (int i = 0; i < NumSlots; i++) begin
-      if (aw[i] && sent_q[i] == req_ent && WarpW'({1'b0, cur_q[i]} >> 5) == req_warp_i &&
-          req_mask_i[cur_q[i][4:0]]) begin
-        bot_hit  = 1'b1;
-        bot_slot = SlotW'(i);
-        bot_tid  = cur_q[i];
+      if (aw[i] && sent_q[i] == req_ent) begin
+        bs_hit  = 1'b1;
+        bs_slot = SlotW'(i);
       end
       if (sv_q[i] && sent_q[i] == ent_q) begin
         rst_hit  = 1'b1;
         rst_slot = SlotW'(i);
+      end
+    end
+    bs_tid   = cur_q[bs_slot];
+    bot_hit  = bs_hit && WarpW'({1'b0, bs_tid} >> 5) == req_warp_i && req_mask_i[bs_tid[4:0]];
+    bot_slot = bot_hit ? bs_slot : '0;
+    bot_tid  = bot_hit ? bs_tid : '0;
+  end
+
+  // Per thread of one CTA: it sleeps at the id in question. Outside Idle that is the FSM's entry
+  // (a section's members are marked in Check or Scan); in Idle the entry a search starts for
+  // (searches start only then). One compare per thread serves both. (The wake pass keeps its
+  // own compares of one warp: through the slot grant, sharing these would form a loop.)
+  logic [EntW-1:0] m_ent;
+  logic [CtaW-1:0] m_cta;
+  logic [Thr-1:0]  idm;
+  assign m_ent = (st_q == StIdle) ? ts_ent : ent_q;
+  assign m_cta = CtaW'({1'b0, m_ent} >> 4);
+  always_comb begin
+    for (int w = 0; w < Warps; w++) begin
+      for (int t = 0; t < 32; t++) begin
+        idm[w*32 + t] = (wid_q[{m_cta, WarpW'(w)}][t*4 +: 4] == m_ent[3:0]);
       end
     end
   end
@@ -334,8 +386,16 @@ module simt_barrier_table #(
         default:  wk_mask[t] = wk_mask[t] && bot_q[wk_idx][t];
       endcase
     end
-    wk_resume = ((wmode_q == WkBot || wmode_q == WkRstBot) ? botpc_q[ent_q] : tag_q[ent_q])
-                + 1'b1;
+  end
+
+  // The resume address of either token, from one read: the section's tag for a section wake,
+  // else the entry's tag or its blocking bottom's PC. (Not through ck_ent, which depends on the
+  // request's acceptance: in the core, the wake token's ready closes a loop through it.)
+  logic [EntW-1:0] rs_ent;
+  always_comb begin
+    rs_ent    = cs_wake ? own_ent : ent_q;
+    wk_resume = ((!cs_wake && (wmode_q == WkBot || wmode_q == WkRstBot)) ? botpc_q[rs_ent]
+                                                                         : tag_q[rs_ent]) + 1'b1;
   end
 
   // The queued members of the section a search starts for: the granted one, or the one whose
@@ -345,8 +405,7 @@ module simt_barrier_table #(
   always_comb begin
     for (int w = 0; w < Warps; w++) begin
       for (int t = 0; t < 32; t++) begin
-        ts_part_o[w*32 + t] = qd_q[{ts_cta, WarpW'(w)}][t] &&
-                              (wid_q[{ts_cta, WarpW'(w)}][t*4 +: 4] == ts_ent[3:0]);
+        ts_part_o[w*32 + t] = qd_q[{ts_cta, WarpW'(w)}][t] && idm[w*32 + t];  // Idle: ts_ent
       end
     end
   end
@@ -362,7 +421,6 @@ module simt_barrier_table #(
       wake_cta_o    = own_cta;
       wake_warp_o   = sel_warp;
       wake_mask_o   = 32'd1 << sel_lane;
-      wake_resume_o = tag_q[own_ent] + 1'b1;
     end else if (st_q == StWake) begin
       wake_valid_o = (wk_mask != '0);
     end
@@ -370,21 +428,18 @@ module simt_barrier_table #(
 
   assign rdy_valid_o   = (st_q == StQueue);
   assign rdy_bar_o     = ent_q;
-  assign rdy_excl_o    = excl_q[ent_q];
+  assign rdy_excl_o    = excl_q[ck_ent];  // ck_ent = ent_q outside Idle
   assign resp_lane_o   = bot_tid[4:0];
 
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
       busy_d[e]    = busy_q[e];
-      tag_d[e]     = tag_q[e];
       count_d[e]   = count_q[e];
       imp_d[e]     = imp_q[e];
       pass_d[e]    = pass_q[e];
       min_d[e]     = min_q[e];
       tmo_d[e]     = tmo_q[e];
       started_d[e] = started_q[e];
-      passed_d[e]  = passed_q[e];
-      waiting_d[e] = waiting_q[e];
       tfirst_d[e]  = tfirst_q[e];
       tset_d[e]    = tset_q[e];
       kind_d[e]    = kind_q[e];
@@ -419,6 +474,14 @@ module simt_barrier_table #(
     dslot_d        = (tsown_q && ts_done_i) ? tsslot_q : dslot_q;
     stale_d        = stale_q;
     stslot_d       = stslot_q;
+    tag_we         = 1'b0;
+    lclr           = 1'b0;
+    pw_en          = 1'b0;
+    pw_idx         = '0;
+    pw_val         = '0;
+    ww_en          = 1'b0;
+    ww_idx         = '0;
+    ww_val         = '0;
     resp_refused_o = 1'b0;
     resp_pass_o    = 1'b0;
     resp_sleep_o   = 1'b0;
@@ -474,12 +537,11 @@ module simt_barrier_table #(
               // A new CTA in this resident slot starts with every barrier idle: an instance
               // the previous CTA left unfinished (COUNT never reached) is not its.
               nonex_d[req_cta_i] = req_count_i;
+              lclr               = 1'b1;
               for (int i = 0; i < NumIds; i++) begin
                 busy_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
                 started_d[EntW'({req_cta_i, 4'(i)})] = 1'b0;
                 secact_d[EntW'({req_cta_i, 4'(i)})]  = 1'b0;
-                passed_d[EntW'({req_cta_i, 4'(i)})]  = '0;
-                waiting_d[EntW'({req_cta_i, 4'(i)})] = '0;
                 tset_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
                 stat_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
               end
@@ -493,7 +555,7 @@ module simt_barrier_table #(
               end
             end
             OpReset: begin
-              if (busy_q[req_ent]) begin
+              if (busy_q[ck_ent]) begin
                 w_d     = '0;
                 wmode_d = WkRstTop;
                 st_d    = StWake;
@@ -507,7 +569,9 @@ module simt_barrier_table #(
                 ts_from_o         = {1'b0, bot_tid} + 1'b1;
                 tsown_d           = 1'b1;
                 tsslot_d          = bot_slot;
-                passed_d[req_ent] = passed_q[req_ent] + 1'b1;
+                pw_en             = 1'b1;
+                pw_idx            = req_ent;
+                pw_val            = r_passed + 1'b1;
                 if (!req_nb_i) begin
                   resp_sleep_o                    = 1'b1;
                   sleep_d[bot_idx][bot_tid[4:0]]  = 1'b1;
@@ -522,42 +586,48 @@ module simt_barrier_table #(
                 // Only non-participants: they never wait and never claim the id; measured
                 // from any thread's arrival, a timeout's clock starts (or restarts) here. At
                 // an idle id the origin is kept for this tag's first participant.
-                if (tmo_any && req_nonpart_i && (!busy_q[req_ent] || tag_q[req_ent] == req_tag_i))
+                if (tmo_any && req_nonpart_i && (!busy_q[ck_ent] || tag_q[ck_ent] == req_tag_i))
                 begin
-                  if (tmo_latest || !tset_q[req_ent] || tag_q[req_ent] != req_tag_i) begin
+                  if (tmo_latest || !tset_q[ck_ent] || tag_q[ck_ent] != req_tag_i) begin
                     tfirst_d[req_ent] = now_q;
                   end
                   tset_d[req_ent] = 1'b1;
-                  tag_d[req_ent]  = req_tag_i;
+                  tag_we          = 1'b1;
                 end
-              end else if (busy_q[req_ent] && tag_q[req_ent] != req_tag_i) begin
+              end else if (busy_q[ck_ent] && tag_q[ck_ent] != req_tag_i) begin
                 resp_refused_o = 1'b1;
               end else begin
-                if (!busy_q[req_ent]) begin
+                if (!busy_q[ck_ent]) begin
                   busy_d[req_ent]    = 1'b1;
-                  tag_d[req_ent]     = req_tag_i;
+                  tag_we             = 1'b1;
                   count_d[req_ent]   = req_count_i;
                   imp_d[req_ent]     = req_imp_i;
                   pass_d[req_ent]    = req_pass_i;
-                  min_d[req_ent]     = req_min_i;
+                  min_d[req_ent]     = (req_min_i > CntW'(Thr)) ? MinW'(Thr + 1) : MinW'(req_min_i);
                   tmo_d[req_ent]     = req_timeout_i;
                   kind_d[req_ent]    = req_kind_i;
                   excl_d[req_ent]    = req_excl_i;
                   started_d[req_ent] = 1'b0;
                   secact_d[req_ent]  = 1'b0;
-                  passed_d[req_ent]  = '0;
-                  waiting_d[req_ent] = '0;
+                  pw_en              = 1'b1;
+                  pw_idx             = req_ent;
+                  pw_val             = '0;
+                  ww_en              = 1'b1;
+                  ww_idx             = req_ent;
+                  ww_val             = '0;
                   // An origin set by non-participants of this tag before the id was claimed.
-                  tset_d[req_ent]    = tmo_any && tset_q[req_ent] && tag_q[req_ent] == req_tag_i;
+                  tset_d[req_ent]    = tmo_any && tset_q[ck_ent] && tag_q[ck_ent] == req_tag_i;
                 end
                 st_d = StCheck;
-                if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
-                    kind_q[req_ent] == KindSync && pass_q[req_ent]) begin
+                if (busy_q[ck_ent] && imp_q[ck_ent] && started_q[ck_ent] &&
+                    kind_q[ck_ent] == KindSync && pass_q[ck_ent]) begin
                   // Invalidation: a late arrival at a simple .pass barrier continues at once.
                   resp_pass_o       = (req_mask_i != '0);
-                  passed_d[req_ent] = passed_q[req_ent] + popcnt(req_mask_i);
-                end else if (busy_q[req_ent] && imp_q[req_ent] && started_q[req_ent] &&
-                             secact_q[req_ent]) begin
+                  pw_en             = 1'b1;
+                  pw_idx            = req_ent;
+                  pw_val            = r_passed + CntW'(req_pop);
+                end else if (busy_q[ck_ent] && imp_q[ck_ent] && started_q[ck_ent] &&
+                             secact_q[ck_ent]) begin
                   // A late arrival joins the section's portion: queued members now, found by
                   // the section's next search (below its position: the second pass, out of
                   // logical order).
@@ -570,8 +640,9 @@ module simt_barrier_table #(
                 end else begin
                   if (tmo_latest || !tset_d[req_ent]) tfirst_d[req_ent] = now_q;
                   tset_d[req_ent] = 1'b1;
-                  waiting_d[req_ent] = (busy_q[req_ent] ? waiting_q[req_ent] : '0) +
-                                       popcnt(req_mask_i);
+                  ww_en  = 1'b1;
+                  ww_idx = req_ent;
+                  ww_val = (busy_q[ck_ent] ? waiting_q[ck_ent] : '0) + WaitW'(req_pop);
                   sleep_d[{req_cta_i, req_warp_i}] = sleep_q[{req_cta_i, req_warp_i}] | req_mask_i;
                   for (int t = 0; t < 32; t++) begin
                     if (req_mask_i[t]) wid_d[{req_cta_i, req_warp_i}][t*4 +: 4] = req_id_i;
@@ -585,9 +656,9 @@ module simt_barrier_table #(
           // Idle: look at one entry per cycle for a condition that holds (timeouts), and for
           // arrivals waiting longer than the static limit.
           tptr_d = (tptr_q == EntW'(NumEnt - 1)) ? '0 : tptr_q + 1'b1;
-          stat_d[tptr_q] = busy_q[tptr_q] && (waiting_q[tptr_q] != '0) &&
-                           (static_limit_i != '0) && (now_q - tfirst_q[tptr_q] >= static_limit_i);
-          if (fires(tptr_q, nonex_q[CtaW'({1'b0, tptr_q} >> 4)])) begin
+          stat_d[tptr_q] = busy_q[ck_ent] && (waiting_q[ck_ent] != '0) &&  // ck_ent = tptr_q
+                           (static_limit_i != '0) && (ck_elapsed >= static_limit_i);
+          if (ck_fires) begin
             ent_d = tptr_q;
             st_d  = StCheck;
           end
@@ -595,8 +666,8 @@ module simt_barrier_table #(
       end
 
       StCheck, StScan: begin
-        if (fires(ent_q, nonex_q[ent_cta])) begin
-          if (kind_q[ent_q] == KindSync) begin
+        if (ck_fires) begin
+          if (kind_q[ck_ent] == KindSync) begin
             w_d     = '0;
             wmode_d = WkTop;
             st_d    = StWake;
@@ -606,17 +677,18 @@ module simt_barrier_table #(
             for (int w = 0; w < Warps; w++) begin
               for (int t = 0; t < 32; t++) begin
                 if (sleep_q[{ent_cta, WarpW'(w)}][t] && !qd_q[{ent_cta, WarpW'(w)}][t] &&
-                    !bot_q[{ent_cta, WarpW'(w)}][t] &&
-                    wid_q[{ent_cta, WarpW'(w)}][t*4 +: 4] == ent_id) begin
+                    !bot_q[{ent_cta, WarpW'(w)}][t] && idm[w*32 + t]) begin  // m_ent = ent_q
                   qd_d[{ent_cta, WarpW'(w)}][t] = 1'b1;
                 end
               end
             end
             started_d[ent_q] = 1'b1;
-            waiting_d[ent_q] = '0;
+            ww_en            = 1'b1;
+            ww_idx           = ent_q;
+            ww_val           = '0;
             secact_d[ent_q]  = 1'b1;
             sq_d[ent_q]      = 1'b1;
-            if (!inq_q[ent_q]) begin
+            if (!inq_q[ck_ent]) begin
               inq_d[ent_q] = 1'b1;
               st_d         = StQueue;
             end else if (st_q == StScan && next_found) begin
@@ -627,7 +699,7 @@ module simt_barrier_table #(
             end
           end
         end else begin
-          if (done_now(ent_q, nonex_q[ent_cta])) busy_d[ent_q] = 1'b0;
+          if (ck_done) busy_d[ent_q] = 1'b0;
           if (st_q == StScan && next_found) begin
             ent_d = EntW'({ent_cta, next_id});
           end else begin
@@ -679,20 +751,19 @@ module simt_barrier_table #(
               rel_slot_o      = dslot_q;
               sv_d[dslot_q]   = 1'b0;
               done_d          = 1'b0;
-              if (waiting_q[ent_q] == '0 &&
-                  passed_q[ent_q] >= ((count_q[ent_q] != '0) ? count_q[ent_q] : nonex_q[ent_cta]))
-              begin
-                busy_d[ent_q] = 1'b0;
-              end
+              if (waiting_q[ent_q] == '0 && ck_passed) busy_d[ent_q] = 1'b0;
             end else begin
               started_d[ent_q] = 1'b1;
-              passed_d[ent_q]  = passed_q[ent_q] + waiting_q[ent_q];
-              if (passed_q[ent_q] + waiting_q[ent_q] >=
-                  ((count_q[ent_q] != '0) ? count_q[ent_q] : nonex_q[ent_cta])) begin
-                busy_d[ent_q] = 1'b0;
-              end
+              pw_en            = 1'b1;
+              pw_idx           = ent_q;
+              pw_val           = ck_sum;  // of ent_q, as ck_ent is in a wake pass
+              if (ck_reach) busy_d[ent_q] = 1'b0;
             end
-            if (wmode_q != WkBot) waiting_d[ent_q] = '0;
+            if (wmode_q != WkBot) begin
+              ww_en  = 1'b1;
+              ww_idx = ent_q;
+              ww_val = '0;
+            end
             if (wmode_q == WkBot) begin
               st_d = StCheck;
             end else if (scan_q && next_found) begin
@@ -710,8 +781,25 @@ module simt_barrier_table #(
     endcase
     // The origin belongs to the waiting group: it goes when the group starts or the id frees.
     for (int e = 0; e < NumEnt; e++) begin
-      if ((waiting_q[e] != '0 && waiting_d[e] == '0) || (busy_q[e] && !busy_d[e])) begin
+      if ((waiting_q[e] != '0 && wz[e]) || (busy_q[e] && !busy_d[e])) begin
         tset_d[e] = 1'b0;
+      end
+    end
+  end
+
+  // The write ports of tag, passed and waiting.
+  assign req_pop  = popcnt(req_mask_i);
+  assign r_passed = passed_q[ck_ent];  // ck_ent = req_ent in an accept cycle
+  always_comb begin
+    for (int e = 0; e < NumEnt; e++) begin
+      tag_d[e]     = (tag_we && req_ent == EntW'(e)) ? req_tag_i : tag_q[e];
+      passed_d[e]  = (pw_en && pw_idx == EntW'(e)) ? pw_val : passed_q[e];
+      waiting_d[e] = (ww_en && ww_idx == EntW'(e)) ? ww_val : waiting_q[e];
+      wz[e]        = ww_en && ww_idx == EntW'(e) && ww_val == '0;
+      if (lclr && EntW'({req_cta_i, 4'(e % NumIds)}) == EntW'(e)) begin  // the launch's CTA
+        passed_d[e]  = '0;
+        waiting_d[e] = '0;
+        wz[e]        = 1'b1;
       end
     end
   end
@@ -826,8 +914,7 @@ module simt_barrier_table #(
       sec_excl_o[e]   = excl_q[e];
     end
   end
-  assign tmo_fire_o     = (st_q == StCheck || st_q == StScan) && fires(ent_q, nonex_q[ent_cta]) &&
-                          !fires_early(ent_q, nonex_q[ent_cta]);
+  assign tmo_fire_o     = (st_q == StCheck || st_q == StScan) && ck_fires && !ck_early;
   assign tmo_fire_ent_o = ent_q;
 
   // ---- barrier scoreboard view --------------------------------------------------------------
@@ -840,23 +927,31 @@ module simt_barrier_table #(
   assign sb_rd_state_o = sb_state(busy_q[sb_rd_idx_i], started_q[sb_rd_idx_i], secact_q[sb_rd_idx_i]);
   assign sb_rd_tag_o   = tag_q[sb_rd_idx_i];
 
-  // The entry whose view changes this cycle (an idle entry's tag is not part of it).
+  // The entry whose view changes this cycle (an idle entry's tag is not part of it). A tag
+  // changes only at the request's entry, so one compare covers it, and the reported tag is
+  // one read at the reported entry.
   logic [NumEnt-1:0] sb_chg;
+  logic              sb_tag_chg;
+  assign sb_tag_chg = tag_we && busy_d[req_ent] && (req_tag_i != tag_q[ck_ent]);  // ck: req
   always_comb begin
     sb_upd_valid_o = 1'b0;
     sb_upd_idx_o   = '0;
     sb_upd_state_o = simt_pkg::BarIdle;
-    sb_upd_tag_o   = '0;
     for (int e = NumEnt - 1; e >= 0; e--) begin
       sb_chg[e] = (sb_state(busy_d[e], started_d[e], secact_d[e]) !=
                    sb_state(busy_q[e], started_q[e], secact_q[e])) ||
-                  (busy_d[e] && tag_d[e] != tag_q[e]);
+                  (sb_tag_chg && req_ent == EntW'(e));
       if (sb_chg[e]) begin
         sb_upd_valid_o = 1'b1;
         sb_upd_idx_o   = EntW'(e);
         sb_upd_state_o = sb_state(busy_d[e], started_d[e], secact_d[e]);
-        sb_upd_tag_o   = tag_d[e];
       end
+    end
+    sb_upd_tag_o = '0;
+    if (sb_upd_valid_o) begin
+      // The entry changed is the port's: the request's (a launch: its lowest busy id) or the
+      // FSM's; a cs_wake or the idle scan changes none.
+      sb_upd_tag_o = tag_we ? req_tag_i : tag_q[ck_ent];
     end
   end
 
@@ -869,12 +964,15 @@ module simt_barrier_table #(
       if (accept && req_op_i == OpArrive && !resp_refused_o && !resp_pass_o) begin
         assert ((sleep_q[{req_cta_i, req_warp_i}] & req_mask_i) == '0)
           else $error("barrier_table: a sleeping thread arrived again");
+        // waiting (WaitW bits) never wraps: the waiters are asleep, at most Thr.
+        assert (!ww_en || ((busy_q[req_ent] ? int'(waiting_q[req_ent]) : 0) + int'(req_pop) <= Thr))
+          else $error("barrier_table: waiting overflow on arrival");
       end
       for (int e = 0; e < NumEnt; e++) begin
         assert (busy_q[e] || waiting_q[e] == '0) else $error("barrier_table: idle entry with waiters");
         assert (busy_q[e] || !secact_q[e]) else $error("barrier_table: idle entry with a section");
         assert (secact_q[e] || !sq_q[e]) else $error("barrier_table: queued without a section");
-        assert (waiting_q[e] <= CntW'(Warps * 32)) else $error("barrier_table: waiting overflow");
+        assert (waiting_q[e] <= WaitW'(Thr)) else $error("barrier_table: waiting overflow");
       end
       for (int i = 0; i < NumCtas * Warps; i++) begin
         assert (((qd_q[i] | bot_q[i]) & ~sleep_q[i]) == '0)
