@@ -221,24 +221,10 @@ package simt_sm_pkg;
   endfunction
 
   // The words of the group starting at thread `first` of a 32-thread vector, in its low
-  // `lanes` words (lane l: thread first + l; the rest zero). An AND-OR select over the groups
-  // (a fixed index per group) rather than a dynamic part-select of 1024 bits.
-  function automatic logic [32*32-1:0] group_words(logic [32*32-1:0] v, logic [4:0] first,
-                                                   int lanes);
-    logic [32*32-1:0] r;
-    r = '0;
-    for (int g = 0; g < 32; g++) begin
-      for (int l = 0; l < 32; l++) begin
-        if (l < lanes && g * lanes + l < 32 && first == 5'(g * lanes)) begin
-          r[l*32 +: 32] = r[l*32 +: 32] | v[(g*lanes + l)*32 +: 32];
-        end
-      end
-    end
-    group_words = r;
-  endfunction
-
-  // group_words comparing only the high bits of `first` (a multiple of `lanes`): each result
-  // bit is then a mux on the group's index, about half the ECP5 LUTs of comparing all five.
+  // `lanes` words (lane l: thread first + l; the rest zero). A select over the groups on the
+  // high bits of `first` alone (a multiple of `lanes`): each result bit is a mux on the
+  // group's index, about half the ECP5 LUTs of comparing all five bits, and no dynamic
+  // part-select of 1024 bits.
   function automatic logic [32*32-1:0] group_sel(logic [32*32-1:0] v, logic [4:0] first,
                                                  int lanes);
     logic [32*32-1:0] r;
