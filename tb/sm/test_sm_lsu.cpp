@@ -112,6 +112,12 @@ class LsuBench {
     for (auto& w : regs_) for (auto& r : w) for (auto& v : r) v = static_cast<uint32_t>(rng.bits(32));
     modelRegs_ = regs_;
   }
+  // The state a random test starts from: memories and register files filled, both CTAs'
+  // shared memory cleared as a launch does.
+  void startRandom(Rng& rng) {
+    fill(rng);
+    for (int cta = 0; cta < 2; ++cta) clearShared(cta, kSharedWords);
+  }
   // After an injected error the model (which performs every request) follows the RTL, and
   // the unit is reset (a memory error stops the core until reset; shared memory is kept).
   void resync() {
@@ -439,9 +445,7 @@ void randomInstructionsMatchTheModel(int lanes) {
     Rng rng(seed);
     const SmLsu::Config cfg = smallConfig(lanes);
     LsuBench<Dut> bench(cfg, seed);
-    bench.fill(rng);
-    bench.clearShared(0, kSharedWords);
-    bench.clearShared(1, kSharedWords);
+    bench.startRandom(rng);
     Scoreboard sb("sm_lsu");
     Coverage cov("sm_lsu");
     for (Op op : kMemOps) cov.define(std::string("op_") + isa::opName(op));
@@ -820,9 +824,7 @@ void addressCheckEdges(int lanes) {
     Rng rng(seed);
     const SmLsu::Config cfg = smallConfig(lanes);
     LsuBench<Dut> bench(cfg, seed);
-    bench.fill(rng);
-    bench.clearShared(0, kSharedWords);
-    bench.clearShared(1, kSharedWords);
+    bench.startRandom(rng);
     bench.setTiming(timing(1, 0, 0));
     Scoreboard sb("sm_lsu_check");
     const Op ops[] = {Op::LdGlobal, Op::StGlobal, Op::LdShared, Op::StShared, Op::LdGlobalV4, Op::StGlobalV4};
