@@ -178,11 +178,16 @@ module simt_sm_lsu #(
   logic [31:0] c_lead;
   assign lead   = (state_q == simt_sm_pkg::LsShared) ? sh_leader : leader;
   assign c_lead = opc_i[lead*32 +: 32];
-  // Every thread's shared-memory bank, for the write-back of the group read last cycle.
+  // Every thread's word-address low bits as accessed (the immediate's with imm_b): its
+  // shared-memory bank, for the write-back of the group read last cycle, and its word in a
+  // line, for the in-flight table.
+  localparam int LoW = (OffW - 2 > BankW) ? OffW - 2 : BankW;
+  logic [32*LoW-1:0]   word_lo;
   logic [32*BankW-1:0] banks;
   always_comb begin
     for (int l = 0; l < 32; l++) begin
-      banks[l*BankW +: BankW] = inst_i.imm_b ? inst_i.imm[2 +: BankW] : addr[l*32 + 2 +: BankW];
+      word_lo[l*LoW +: LoW]   = inst_i.imm_b ? inst_i.imm[2 +: LoW] : addr[l*32 + 2 +: LoW];
+      banks[l*BankW +: BankW] = word_lo[l*LoW +: BankW];
     end
   end
 
@@ -268,10 +273,7 @@ module simt_sm_lsu #(
   logic [31:OffW]         rsp_line;
   logic                   quiet_o_inflight;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      words[l*(OffW-2) +: (OffW-2)] = inst_i.imm_b ? inst_i.imm[2 +: (OffW-2)]
-                                                   : addr[l*32 + 2 +: (OffW-2)];
-    end
+    for (int l = 0; l < 32; l++) words[l*(OffW-2) +: (OffW-2)] = word_lo[l*LoW +: (OffW-2)];
   end
   simt_sm_lsu_inflight #(
     .NumWarps  (NumWarps),

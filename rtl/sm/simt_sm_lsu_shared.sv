@@ -36,7 +36,9 @@ module simt_sm_lsu_shared #(
   input  logic [31:0]         exec_i,
   input  logic [CtaW-1:0]     cta_i,
   output logic [4:0]          first_o,   // the group on the lanes: its first thread
-  input  logic [NumLanes*32-1:0] addr_i, // the group's byte addresses (checked)
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic [NumLanes*32-1:0] addr_i, // the group's byte addresses (checked; their words')
+  /* verilator lint_on UNUSEDSIGNAL */
   input  logic [NumLanes*32-1:0] data_i, // the group's store data / atomic operands
   output logic [4:0]          leader_o,  // an atomic's thread (the lowest waiting)
   input  logic [31:0]         swap_i,    // cas: its value swapped in
@@ -66,13 +68,11 @@ module simt_sm_lsu_shared #(
   logic [NumLanes-1:0] pend;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]         pend_sh;
-  logic [NumLanes*32-1:0] addr;
   /* verilator lint_on UNUSEDSIGNAL */
   assign first   = simt_sm_pkg::group_first(pend_q, NumLanes);
   assign first_o = first;
   assign pend_sh = pend_q >> first;
   assign pend    = pend_sh[NumLanes-1:0];
-  assign addr    = addr_i;
 
   // Each lane's word index in its CTA's region, bank and row.
   logic [IdxW-1:0]  idx  [NumLanes];
@@ -80,7 +80,7 @@ module simt_sm_lsu_shared #(
   logic [RowW-1:0]  row  [NumLanes];
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      idx[l]  = addr[l*32 + 2 +: IdxW];
+      idx[l]  = addr_i[l*32 + 2 +: IdxW];
       bank[l] = idx[l][BankW-1:0];
       row[l]  = RowW'((ShAW'(cta_i) * ShAW'(SharedWords) + ShAW'(idx[l])) >> BankW);
     end
