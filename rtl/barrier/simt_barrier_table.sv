@@ -1005,6 +1005,10 @@ module simt_barrier_table #(
       // One scoreboard update per cycle covers every change, except a launch's.
       assert ($countones(sb_chg) <= 1 || (accept && req_op_i == OpLaunch))
         else $error("barrier_table: %0d scoreboard changes in one cycle", $countones(sb_chg));
+      // The reported tag is one read at the port's entry: it must be the reported entry's.
+      assert (!sb_upd_valid_o || !busy_d[sb_upd_idx_o] || sb_upd_tag_o == tag_d[sb_upd_idx_o])
+        else $error("barrier_table: update of entry %0d reports tag %0h, not %0h", sb_upd_idx_o,
+                    sb_upd_tag_o, tag_d[sb_upd_idx_o]);
     end
   end
 `endif
