@@ -2,7 +2,8 @@
 // and a write with byte enables per cycle, no reset, so Yosys maps it to block RAM with byte
 // write enables (Xilinx RAMB, iCE40 SB_RAM40_4K). The read data stays until the next read.
 // A read of the row written in the same cycle is not allowed (asserted; the cache never
-// does it).
+// does it), and no_rw_check tells Yosys so (no collision bypass logic around the RAMs), as
+// in simt_ram_1r1w.
 module simt_l1_data_ram #(
   parameter int  Bytes = 64,
   parameter int  Depth = 256,
@@ -18,6 +19,7 @@ module simt_l1_data_ram #(
   output logic [Bytes*8-1:0] rdata_o
 );
 
+  (* no_rw_check *)
   logic [Bytes*8-1:0] mem [Depth];
 
   always_ff @(posedge clk_i) begin
