@@ -436,15 +436,24 @@ LineMemory::Timing timing(uint32_t latency, uint32_t refuse256, uint32_t jitter,
   return t;
 }
 
-// The random stream into both, under four memory timings: the next cycle, back-pressure with
-// short random latency, a slow memory with long random latency (out of order), and errors.
-template <class Dut>
-void randomInstructionsMatchTheModel(int lanes) {
+// One run per seed of the test (SIMT_SEED / SIMT_REPEAT): a fresh bench at `lanes` lanes and
+// the seed's random stream, handed to body(bench, rng, cfg, seed).
+template <class Dut, class Body>
+void forEachSeed(int lanes, Body body) {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
     const SmLsu::Config cfg = smallConfig(lanes);
     LsuBench<Dut> bench(cfg, seed);
+    body(bench, rng, cfg, seed);
+  }
+}
+
+// The random stream into both, under four memory timings: the next cycle, back-pressure with
+// short random latency, a slow memory with long random latency (out of order), and errors.
+template <class Dut>
+void randomInstructionsMatchTheModel(int lanes) {
+  forEachSeed<Dut>(lanes, [&](LsuBench<Dut>& bench, Rng& rng, const SmLsu::Config& cfg, uint64_t seed) {
     bench.startRandom(rng);
     Scoreboard sb("sm_lsu");
     Coverage cov("sm_lsu");
@@ -553,7 +562,7 @@ void randomInstructionsMatchTheModel(int lanes) {
     }
     EXPECT_TRUE(sb.clean());
     cov.requireAllHit();
-  }
+  });
 }
 
 TEST(SmLsuRtl, RandomInstructionsMatchTheModelUnderRandomLatencyBackPressureAndErrors) {
@@ -586,11 +595,7 @@ template <class Dut>
 void manyInstructionsInFlight(int lanes) {
   const Op kGlobalOps[] = {Op::LdGlobal, Op::StGlobal, Op::LdGlobalV4, Op::StGlobalV4, Op::AtomGlobal,
                            Op::AtomGlobalCas};
-  for (uint64_t seed : testSeeds()) {
-    SIMT_SEED_TRACE(seed);
-    Rng rng(seed);
-    const SmLsu::Config cfg = smallConfig(lanes);
-    LsuBench<Dut> bench(cfg, seed);
+  forEachSeed<Dut>(lanes, [&](LsuBench<Dut>& bench, Rng& rng, const SmLsu::Config& cfg, uint64_t seed) {
     bench.fill(rng);
     bench.setTiming(timing(30, 20, 10, 0, seed));
     bench.setPortBusy(64, seed + 1);
@@ -696,7 +701,7 @@ void manyInstructionsInFlight(int lanes) {
     std::printf("[ lsu %d lanes ] %d instructions of %d warps in %d cycles; %d started with others in "
                 "flight, %d hazards, %d write-port waits, up to %d requests outstanding\n",
                 lanes, started, kWarps, cycles, overlapped, hazards, ob.wbWaitCycles, ob.maxOutstanding);
-  }
+  });
 }
 
 TEST(SmLsuRtl, ManyInstructionsInFlightAndTheScoreboardOrdersDependentOnes) {
@@ -819,11 +824,7 @@ TEST(SmLsuRtl8Lanes, CoalescedRequestsAndBankRoundsSetTheCycles) {
 // kind, on every lane or a few. Faults (cause, lane, address) and any accesses match the model.
 template <class Dut>
 void addressCheckEdges(int lanes) {
-  for (uint64_t seed : testSeeds()) {
-    SIMT_SEED_TRACE(seed);
-    Rng rng(seed);
-    const SmLsu::Config cfg = smallConfig(lanes);
-    LsuBench<Dut> bench(cfg, seed);
+  forEachSeed<Dut>(lanes, [&](LsuBench<Dut>& bench, Rng& rng, const SmLsu::Config& cfg, uint64_t seed) {
     bench.startRandom(rng);
     bench.setTiming(timing(1, 0, 0));
     Scoreboard sb("sm_lsu_check");
@@ -865,7 +866,7 @@ void addressCheckEdges(int lanes) {
     EXPECT_TRUE(bench.registersMatch()) << "registers differ";
     EXPECT_GT(faults, 50) << "too few faulting instructions to test the check";
     EXPECT_TRUE(sb.clean());
-  }
+  });
 }
 
 TEST(SmLsuRtl, AddressCheckEdgesMatchTheModel) { addressCheckEdges<Vsm_lsu>(32); }
