@@ -397,7 +397,8 @@ def ecp5_units(stat_json, top, max_depth=6, min_share=0.01):
 
 def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True):
     """Yosys commands: synth_ecp5 with the coarse steps of scripts/yosys/ecp5_coarse_noshare.ys
-    (no `share`) for the core, plain synth_ecp5 for the rest."""
+    (no `share`) for the core, plain synth_ecp5 for the rest. Without `flatten` the netlist
+    (out_json) is the mapped hierarchy flattened after `stat`, for nextpnr."""
     cp = chparam(top, params)
     big = params.get("WithCore", 0) == 1 or top == "simt_fpga_top"
     if big or not flatten:
@@ -411,8 +412,11 @@ def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True):
     # synth_ecp5's `check` steps without `autoname`, which would rename every net after the
     # cells it connects: the critical path's cells are then named by the RTL's registers.
     flow += "hierarchy -check; check -noinit; blackbox =A:whitebox"
-    return "read_verilog -defer -sv %s; %s%s; %stee -q -o %s stat -json" % (
-        srcs, cp, flow, "write_json %s; " % out_json if out_json else "", stat_json)
+    if flatten:
+        return "read_verilog -defer -sv %s; %s%s; %stee -q -o %s stat -json" % (
+            srcs, cp, flow, "write_json %s; " % out_json if out_json else "", stat_json)
+    return "read_verilog -defer -sv %s; %s%s; tee -q -o %s stat -json%s" % (
+        srcs, cp, flow, stat_json, "; flatten; clean; write_json %s" % out_json if out_json else "")
 
 
 def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=True):
@@ -439,21 +443,26 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         synth_top, synth_params = "simt_shell", {}
     unit_rows, units_s = None, 0
     if units:
-        # Hierarchical first: the area per unit, and the fit. A design that needs more than
-        # OVERFULL times the device this way is not flattened and placed (the flat synthesis
-        # of the whole core spends most of an hour in ABC9 under WebAssembly to say the same).
+        # Hierarchical: the area per unit and the netlist nextpnr places, from the same run
+        # (each unit mapped by ABC9 on its own, then the mapped hierarchy flattened). A flat
+        # synthesis of the whole core spends over 70 minutes in one ABC9 call under
+        # WebAssembly; mapped per unit it takes minutes, at the cost of no optimisation
+        # across unit boundaries (constants on unit ports stay as logic).
         t2 = time.time()
         stat = os.path.join(rel, "ecp5_units_stat.json")
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
-             ecp5_synth_script(synth_top, synth_params, srcs, None, stat, flatten=False)])
+             ecp5_synth_script(synth_top, synth_params, srcs, os.path.join(rel, "ecp5.json"),
+                               stat, flatten=False)])
         unit_rows = ecp5_units(os.path.join(ROOT, stat), synth_top)
         units_s = round(time.time() - t2)
     net = os.path.join(rel, "ecp5.json")
     hier = None
-    if unit_rows and ecp5_comb(unit_rows[0]) > OVERFULL * ECP5_CAPACITY["comb"]:
-        hier = unit_rows[0]
-        cells = {k: hier[k] for k in hier if k[0].isupper()}
-        t_synth = 0
+    if unit_rows:
+        cells = {k: unit_rows[0][k] for k in unit_rows[0] if k[0].isupper()}
+        t_synth = 0   # the hierarchical run is the synthesis: units_s
+        # More than OVERFULL times the device: not placed (nextpnr would only say so later).
+        if ecp5_comb(unit_rows[0]) > OVERFULL * ECP5_CAPACITY["comb"]:
+            hier = unit_rows[0]
     else:
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5.log"), "-p",
              ecp5_synth_script(synth_top, synth_params, srcs, net,
