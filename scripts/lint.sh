@@ -15,10 +15,16 @@ for top in $(scripts/rtl_files.sh tops); do
     echo "lint: $top clean"
   fi
 done
-# Board tops also in their other builds: the ULX3S top without the core (make bitstream).
-for variant in "simt_ulx3s_top -GWithCore=0"; do
+# Tops also in their other builds: the ULX3S top without the core (make bitstream) and with
+# the core on 8 lanes at the board's 1 CTA x 1 warp (the ECP5 configuration) and 2 CTAs x 4 warps,
+# and the SM at 2 CTAs of one warp (degenerate index widths are where lint finds overruns).
+for variant in "simt_ulx3s_top -GWithCore=0" \
+               "simt_ulx3s_top -GNumWarps=1 -GNumCtas=1 -GNumLanes=8" \
+               "simt_ulx3s_top -GNumWarps=4 -GNumCtas=2 -GNumLanes=8" \
+               "simt_sm -GNumWarps=1 -GNumCtas=2"; do
   read -r top gen <<<"$variant"
-  if ! out=$(verilator --lint-only -Wall -Wno-SYNCASYNCNET --top-module "$top" "$gen" \
+  # shellcheck disable=SC2086  # gen: several -G options
+  if ! out=$(verilator --lint-only -Wall -Wno-SYNCASYNCNET --top-module "$top" $gen \
        "${SRCS[@]}" 2>&1) || [[ -n "$out" ]]; then
     echo "lint: $top $gen FAILED"; echo "$out"; fail=1
   else

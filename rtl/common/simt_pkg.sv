@@ -67,6 +67,14 @@ package simt_pkg;
   localparam int Tok64TypeW   = 4;
   localparam int Tok128TypeW  = 8;
 
+  // Row of (CTA, warp in CTA) in a table of per-warp rows, CTA-major: cta * warps + warp.
+  // The concatenation {cta, warp} would overrun the table when the warp count is 1 (its
+  // index is still 1 bit wide) or not a power of two.
+  function automatic logic [31:0] cta_warp_row(logic [31:0] cta, logic [31:0] warp,
+                                               logic [31:0] warps);
+    cta_warp_row = cta * warps + warp;
+  endfunction
+
   // One-hot summary bit of a token type (zero for types without a summary bit).
   function automatic logic [SumW-1:0] summary_bit(logic [3:0] ttype);
     logic [SumW-1:0] bits;

@@ -88,8 +88,8 @@ module simt_token_deque #(
 
   localparam int SumLsb = (TokenW == 128) ? simt_pkg::Tok128SumLsb : simt_pkg::Tok64SumLsb;
   localparam int TypeW  = (TokenW == 128) ? simt_pkg::Tok128TypeW : simt_pkg::Tok64TypeW;
-  localparam int AddrW  = WarpW + IdxW;
-  // The RAM's own address width: one bit less than AddrW for one warp (WarpW is 1 there).
+  // The RAM's address {warp, index}, cast to its own width: one bit less than WarpW + IdxW
+  // for one warp (WarpW is 1 there, the warp bit always 0).
   localparam int RamAW  = (NumWarps * Depth > 1) ? $clog2(NumWarps * Depth) : 1;
   localparam logic [PtrW-1:0] Middle = PtrW'(Depth / 2);
   localparam logic [PtrW-1:0] Full   = PtrW'(Depth);
@@ -116,7 +116,7 @@ module simt_token_deque #(
 
   // RAM ports
   logic              ram_we, ram_re;
-  logic [AddrW-1:0]  ram_waddr, ram_raddr;
+  logic [RamAW-1:0]  ram_waddr, ram_raddr;
   logic [TokenW-1:0] ram_wdata, ram_rdata;
 
   simt_ram_1r1w #(
@@ -125,10 +125,10 @@ module simt_token_deque #(
   ) u_ram (
     .clk_i   (clk_i),
     .we_i    (ram_we),
-    .waddr_i (RamAW'(ram_waddr)),
+    .waddr_i (ram_waddr),
     .wdata_i (ram_wdata),
     .re_i    (ram_re),
-    .raddr_i (RamAW'(ram_raddr)),
+    .raddr_i (ram_raddr),
     .rdata_o (ram_rdata)
   );
 
@@ -244,7 +244,7 @@ module simt_token_deque #(
       head_d[pop_warp_i] = head_q[pop_warp_i] - 1'b1;
       if (pop_count > PtrW'(1)) begin
         ram_re        = 1'b1;
-        ram_raddr     = {pop_warp_i, IdxW'(head_q[pop_warp_i] - PtrW'(2))};
+        ram_raddr     = RamAW'({pop_warp_i, IdxW'(head_q[pop_warp_i] - PtrW'(2))});
         refill_d      = 1'b1;
         refill_warp_d = pop_warp_i;
       end else begin
@@ -256,7 +256,7 @@ module simt_token_deque #(
       ram_we = 1'b1;
       if (push_back_i) begin
         tail_d[push_warp_i]     = tail_q[push_warp_i] - 1'b1;
-        ram_waddr               = {push_warp_i, IdxW'(tail_q[push_warp_i] - 1'b1)};
+        ram_waddr               = RamAW'({push_warp_i, IdxW'(tail_q[push_warp_i] - 1'b1)});
         back_sum_d[push_warp_i] = back_sum_d[push_warp_i] | tok_type_bit(push_token_i);
         // Into an empty queue (possibly emptied by this cycle's pop) it is also the front.
         if (head_d[push_warp_i] == tail_q[push_warp_i]) begin
@@ -264,7 +264,7 @@ module simt_token_deque #(
         end
       end else begin
         head_d[push_warp_i]  = head_q[push_warp_i] + 1'b1;
-        ram_waddr            = {push_warp_i, IdxW'(head_q[push_warp_i])};
+        ram_waddr            = RamAW'({push_warp_i, IdxW'(head_q[push_warp_i])});
         front_d[push_warp_i] = push_token_sum;
       end
     end else if (push_valid_i && push_overflow) begin
@@ -277,12 +277,12 @@ module simt_token_deque #(
     if (do_acc) begin
       if (acc_we_i) begin
         ram_we    = 1'b1;
-        ram_waddr = {acc_warp_i, acc_idx};
+        ram_waddr = RamAW'({acc_warp_i, acc_idx});
         ram_wdata = acc_wdata_i;
         if (acc_pos_i == '0) front_d[acc_warp_i] = acc_wdata_i;  // keep the front copy
       end else begin
         ram_re       = 1'b1;
-        ram_raddr    = {acc_warp_i, acc_idx};
+        ram_raddr    = RamAW'({acc_warp_i, acc_idx});
         acc_rvalid_d = 1'b1;
       end
     end
@@ -292,12 +292,12 @@ module simt_token_deque #(
         simt_pkg::MntStall: stalled_d[mnt_warp_i] = 1'b1;
         simt_pkg::MntRead: begin
           ram_re       = 1'b1;
-          ram_raddr    = {mnt_warp_i, mnt_idx_i};
+          ram_raddr    = RamAW'({mnt_warp_i, mnt_idx_i});
           mnt_rvalid_d = 1'b1;
         end
         simt_pkg::MntWrite: begin
           ram_we    = 1'b1;
-          ram_waddr = {mnt_warp_i, mnt_idx_i};
+          ram_waddr = RamAW'({mnt_warp_i, mnt_idx_i});
           ram_wdata = mnt_wdata_i;
         end
         simt_pkg::MntResume: begin
@@ -308,7 +308,7 @@ module simt_token_deque #(
             back_sum_d[mnt_warp_i] = '0;
           end else begin
             ram_re        = 1'b1;
-            ram_raddr     = {mnt_warp_i, IdxW'(mnt_head_i - 1'b1)};
+            ram_raddr     = RamAW'({mnt_warp_i, IdxW'(mnt_head_i - 1'b1)});
             refill_d      = 1'b1;
             refill_warp_d = mnt_warp_i;
           end

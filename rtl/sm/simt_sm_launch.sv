@@ -16,7 +16,8 @@ module simt_sm_launch #(
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ParamAW    = $clog2(ParamWords),
-  localparam int ShAW       = $clog2(NumCtas * SharedWords)
+  localparam int ShAW       = $clog2(NumCtas * SharedWords),
+  localparam int RowW       = (NumCtas * NumWarps > 1) ? $clog2(NumCtas * NumWarps) : 1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -239,7 +240,8 @@ module simt_sm_launch #(
       wcta_d[first_free_slot]     = lcta_q;
       wic_d[first_free_slot]      = lwarp_q;
       wctaid_d[first_free_slot]   = next_cta_q;
-      slot_of_d[{lcta_q, lwarp_q}] = first_free_slot;
+      slot_of_d[RowW'(simt_pkg::cta_warp_row(32'(lcta_q), 32'(lwarp_q), 32'(NumWarps)))] =
+          first_free_slot;
     end
     if (done_o) begin
       cvalid_d[lcta_q] = 1'b1;

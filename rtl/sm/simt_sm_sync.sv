@@ -280,15 +280,25 @@ module simt_sm_sync #(
     .sb_upd_tag_o     (sb_upd_tag_o)
   );
   assign sb_upd_idx_o = (CtaW + 4)'(sb_upd_idx);
+  if (CtaW + 4 > BuEntW) begin : g_one_cta
+    // One CTA: the index's CTA bit is always 0 (CtaW is 1 bit there, the table's is 0).
+    logic unused_sb_rd_cta;
+    assign unused_sb_rd_cta = ^sb_rd_idx_i[CtaW+3:BuEntW];
+  end
 
   // (CTA, warp in CTA) -> warp slot: of the wake token offered, and of the first warp of
   // a CTA whose barrier timed out or whose section was granted.
   assign tmo_cta            = CtaW'({1'b0, tmo_bar} >> 4);  // 0-extended: 1 CTA
   assign grant_cta          = CtaW'({1'b0, grant_bar} >> 4);
-  assign wake_slot_o        = slot_of_i[{wake_cta, wake_warp}*WarpW +: WarpW];
-  assign trace_tmo_warp_o   = slot_of_i[{tmo_cta, WarpW'(0)}*WarpW +: WarpW];
+  localparam int RowW = (NumCtas * NumWarps > 1) ? $clog2(NumCtas * NumWarps) : 1;
+  logic [RowW-1:0] wake_row, tmo_row, grant_row;
+  assign wake_row  = RowW'(simt_pkg::cta_warp_row(32'(wake_cta), 32'(wake_warp), NumWarps));
+  assign tmo_row   = RowW'(simt_pkg::cta_warp_row(32'(tmo_cta), 0, NumWarps));
+  assign grant_row = RowW'(simt_pkg::cta_warp_row(32'(grant_cta), 0, NumWarps));
+  assign wake_slot_o        = slot_of_i[wake_row*WarpW +: WarpW];
+  assign trace_tmo_warp_o   = slot_of_i[tmo_row*WarpW +: WarpW];
   assign trace_tmo_id_o     = tmo_bar[3:0];
-  assign trace_grant_warp_o = slot_of_i[{grant_cta, WarpW'(0)}*WarpW +: WarpW];
+  assign trace_grant_warp_o = slot_of_i[grant_row*WarpW +: WarpW];
   assign trace_grant_id_o   = grant_bar[3:0];
 
 endmodule
