@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every RTL file read and synthesized by Yosys (the portable subset is enforced here): each
 # module is synthesized as a top for iCE40, so RAM inference and the constructs Yosys 0.23
-# accepts are checked. Fails on any Yosys error. Tops run two at a time.
+# accepts are checked. Fails on any Yosys error, and on the warnings that say Yosys read a
+# name as a new wire. Tops run two at a time.
 #
 # Most tops use their default parameters. The SM core is checked inside its FPGA top
 # (simt_fpga_top: host port, data memory) at 1 CTA x 1 warp with 4 barrier slots, up to
@@ -56,6 +57,13 @@ check_one() {
        >/dev/null 2>&1; then
     cells=$(grep -E '^\s+Number of cells:' "$log" | tail -1 | awk '{print $4}')
     rams=$(grep -E '^\s+SB_RAM40_4K\s' "$log" | tail -1 | awk '{print $2}')
+    # Warnings that mean Yosys 0.23 read the code differently from the simulator: a member
+    # of an array element (a[i].f) becomes a new, undriven wire, "implicitly declared".
+    if grep -qE 'is implicitly declared|is assigned in a block' "$log"; then
+      echo "synth-check: $top FAILED: Yosys read a name as a new wire (see $log):"
+      grep -E 'is implicitly declared|is assigned in a block' "$log" | sort -u | head -5
+      return 1
+    fi
     if [[ $ram_check == 1 && -z "$rams" ]]; then
       echo "synth-check: $top FAILED: no memory inferred as SB_RAM40_4K (see $log)"; return 1
     fi

@@ -108,25 +108,26 @@ module simt_sm_fpu #(
     logic [4:0]       rd;   // its register (fsetp: its predicate)
     logic [31:0]      ex;   // the lanes written
   } tag_t;
+  // Yosys 0.23 reads a member of an array element (p_q[k].v) as a new, undriven wire (it
+  // warns "implicitly declared"): members are read and written on whole tag_t variables
+  // only, an array element copied in or out as a whole.
 
   tag_t p_d [Lat];
   tag_t p_q [Lat];
+  tag_t p_last;  // the pipeline's last stage
   always_comb begin
-    p_d[0].v   = start_pipe;  // (Yosys 0.23 takes no assignment patterns)
-    p_d[0].cmp = start_cmp;
-    p_d[0].w   = warp_i;
-    p_d[0].rd  = inst_i.rd;
-    p_d[0].ex  = exec_i;
+    p_d[0] = {start_pipe, start_cmp, warp_i, inst_i.rd, exec_i};  // the members in order
     for (int k = 1; k < Lat; k++) p_d[k] = p_q[k-1];
   end
+  assign p_last = p_q[Lat-1];
 
   tag_t d_d, d_q;  // a division or square root in the iterative unit (cmp unused)
 
   // What comes back this cycle: the pipeline's last stage (a register result, or fsetp's
   // predicate), the iterative unit's result.
   logic arr_p, arr_cmp, arr_d;
-  assign arr_p   = p_q[Lat-1].v && !p_q[Lat-1].cmp;
-  assign arr_cmp = p_q[Lat-1].v && p_q[Lat-1].cmp;
+  assign arr_p   = p_last.v && !p_last.cmp;
+  assign arr_cmp = p_last.v && p_last.cmp;
   assign arr_d   = d_q.v && ds_valid[0];
 
   always_comb begin
@@ -182,20 +183,23 @@ module simt_sm_fpu #(
   assign freed_o   = write;
 
   logic [Depth-1:0] we_d, we_p;  // entry i takes the division's / the pipeline's result
+  tag_t             q_old, q_new;  // entry i now and next (see tag_t)
   always_comb begin
     for (int i = 0; i < Depth; i++) begin
       we_d[i]    = push_d && tail_q == PtrW'(i);
       we_p[i]    = push_p && (push_d ? tail_1 : tail_q) == PtrW'(i);
-      q_d[i]     = q_q[i];
+      q_old      = q_q[i];
+      q_new      = q_old;
       qdata_d[i] = qdata_q[i];
       if (we_d[i]) begin
-        q_d[i]     = d_q;
+        q_new      = d_q;
         qdata_d[i] = ds_result;
       end else if (we_p[i]) begin
-        q_d[i]     = p_q[Lat-1];
+        q_new      = p_last;
         qdata_d[i] = result;
       end
-      q_d[i].v = (q_q[i].v && !(pop && head_q == PtrW'(i))) || we_d[i] || we_p[i];
+      q_new.v = (q_old.v && !(pop && head_q == PtrW'(i))) || we_d[i] || we_p[i];
+      q_d[i]  = q_new;
     end
     head_d = pop ? ptr_next(head_q) : head_q;
     tail_d = tail_q;
@@ -205,7 +209,7 @@ module simt_sm_fpu #(
 
   always_comb begin
     rf_we_o      = '0;
-    rf_waddr_o   = {p_q[Lat-1].w, p_q[Lat-1].rd};
+    rf_waddr_o   = {p_last.w, p_last.rd};
     rf_wdata_o   = '0;
     rf_late_o    = write;
     if (wr_q) begin
@@ -217,7 +221,7 @@ module simt_sm_fpu #(
       rf_waddr_o = {d_q.w, d_q.rd};
       rf_wdata_o = ds_result;
     end else if (write) begin
-      rf_we_o    = p_q[Lat-1].ex;
+      rf_we_o    = p_last.ex;
       rf_wdata_o = result;
     end
   end
@@ -228,7 +232,7 @@ module simt_sm_fpu #(
     pred_we_o    = arr_cmp;
     pred_wdata_o = pred_i;
     if (arr_cmp) begin
-      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, p_q[Lat-1].ex, p_q[Lat-1].rd[2:0], pred);
+      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, p_last.ex, p_last.rd[2:0], pred);
     end
   end
 
@@ -243,16 +247,18 @@ module simt_sm_fpu #(
   logic [4:0]         trd [NumTags];
   /* verilator lint_off UNUSEDSIGNAL */
   tag_t               tags [NumTags];  // (their lanes are not needed here)
+  tag_t               tag;             // tags[t] (see tag_t)
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     for (int k = 0; k < Lat; k++)   tags[k] = p_q[k];
     tags[Lat] = d_q;
     for (int i = 0; i < Depth; i++) tags[Lat+1+i] = q_q[i];
     for (int t = 0; t < NumTags; t++) begin
-      tv[t]   = tags[t].v;
-      treg[t] = tags[t].v && !tags[t].cmp;
-      tw[t]   = tags[t].w;
-      trd[t]  = tags[t].rd;
+      tag     = tags[t];
+      tv[t]   = tag.v;
+      treg[t] = tag.v && !tag.cmp;
+      tw[t]   = tag.w;
+      trd[t]  = tag.rd;
     end
   end
 
@@ -338,7 +344,7 @@ module simt_sm_fpu #(
             else $error("sm fpu: two results for warp %0d r%0d in flight", tw[s], trd[s]);
         end
       end
-      assert (valid == {32{p_q[Lat-1].v}})
+      assert (valid == {32{p_last.v}})
         else $error("sm fpu: the lanes' results are not in step with the tags");
       assert ((ds_valid == '0) || (ds_valid == '1 && d_q.v))
         else $error("sm fpu: the lanes' divisions are not in step with the tag");
