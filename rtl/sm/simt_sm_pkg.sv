@@ -234,7 +234,8 @@ package simt_sm_pkg;
     for (int g = 0; g < 32; g++) begin
       for (int l = 0; l < 32; l++) begin
         if (l < lanes && g * lanes + l < 32 && hi == 5'(g * lanes)) begin
-          r[l*32 +: 32] = v[(g*lanes + l)*32 +: 32];
+          // (mod 32: an index Yosys also evaluates where the guard is false stays in range)
+          r[l*32 +: 32] = v[((g*lanes + l) % 32)*32 +: 32];
         end
       end
     end
