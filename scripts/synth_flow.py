@@ -674,7 +674,7 @@ def ecp5_markdown(data):
             path = "`%s` → `%s`" % tuple(e["path"]) if e["path"] else "-"
             pnr = "%d s" % e["pnr_s"]
         elif e.get("hierarchical"):
-            fmax = "does not fit (hierarchical synthesis only: no flat synthesis, no P&R)"
+            fmax = "does not fit (over %.1f x the device by hierarchical synthesis: not placed)" % OVERFULL
             path, pnr = "-", "skipped"
         else:
             fmax = "does not fit (synthesis only, no P&R)"
@@ -708,33 +708,17 @@ def ecp5_markdown(data):
     units = ""
     if unit_tables:
         units = """
-Area per unit: the configurations marked "units" synthesized without flattening,
-`synth_ecp5 -noflatten` with the same coarse steps; each unit with its submodules, units under
-1 %% of the LUT4s not expanded; Yosys then optimizes nothing across unit boundaries, so the
-sum is a little above a flat synthesis's. A configuration that needs more than %.1f times the
-device this way is neither flattened (the flat synthesis of the whole core spent over 40
-minutes in ABC9 under WebAssembly without finishing) nor placed: its row above is this
-synthesis. (The two core rows were synthesized at different commits: compare the units that
-differ in what the row names, here the execute unit and its lanes.)
+Area per unit: the configurations marked "units" are synthesized without flattening
+(`synth_ecp5 -noflatten`, the same coarse steps), each unit mapped by ABC9 on its own; the
+mapped hierarchy is then flattened, and that netlist is what nextpnr places: area per unit,
+utilisation and timing come from one run. Yosys optimizes nothing across unit boundaries, so
+the sum is a little above a flat synthesis's (a flat ABC9 run over the whole core did not
+finish in 70 minutes under WebAssembly). Each unit with its submodules, units under 1 %% of
+the LUT4s not expanded. A configuration needing more than %.1f times the device this way is
+not placed: its row above is this synthesis. Rows name their own commit: configurations may
+have been synthesized at different ones.
 
 %s
-No configuration of the core fits the 85F yet.
-The smallest the top's parameters give (1 CTA x 1 warp, 2 barrier slots, 8-token queues, 128
-instructions, 64 shared words in 2 banks, 8-byte lines, 1 request id, 512 data words;
-synthesized once by hand the same way without flattening, 2026-11-24 at commit f154b67, and
-not simulated at that geometry) still needs 120,866 LUT4 + 4,016 CCU2C, about 129,000 logic
-slots (154 %%). What remains is per lane or per thread: the 32 lane ALUs (27,168 LUT4, their
-multipliers already in 96 MULT18X18D), the load/store unit's per-lane address checks,
-coalescer and shared-memory crossbar (33,884 with 2 banks and 8-byte lines; 51,669 at the
-board's 4 banks and 16-byte lines), decode's register-file side with its written bit per
-register and lane (17,893) and the divergence and barrier units' per-thread state and logic
-in registers (25,549). The fix is in the core (issue #26): fewer physical lanes than threads
-(`NumLanes`, a warp in several passes) and per-thread state in block RAM. The first step is
-in: at 8 ALU lanes (`ecp5_ulx3s_core_1x1_l8`) the execute unit takes 12,061 LUT4 instead of
-35,874 (8 lane ALUs, 6,792, and the per-lane operand selection) and 25 MULT18X18D instead of
-97, and the core 141 %% of the device instead of 177 %%; the load/store unit (52,196), the
-synchronisation blocks (24,736) and decode (14,028) are next. Until the core fits, `make
-bitstream BOARD=ulx3s` builds the board without the core (`ecp5_ulx3s_link`).
 """ % (OVERFULL, "\n".join(unit_tables))
     return """%s
 ## ECP5 (LFE5U-85F, the ULX3S)
