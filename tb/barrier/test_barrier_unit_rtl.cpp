@@ -1,13 +1,17 @@
 // simt_barrier_unit (2 CTAs x 8 warps: tables, 16 execution slots with the ready FIFO, thread
-// select) against the barrier unit's golden model (model::BarrierUnit, the model the ISA model
-// runs) transaction by transaction: every launch, exit, arrival, bottom and reset goes to
-// both; the answers (refused, pass, bottom sleeps) must agree at once, and every thread the
-// model wakes must be woken by the RTL with the same resume address within a bounded number of
-// cycles, never a thread the model did not wake. Threads woken from a critical section's top
+// select; and 2 CTAs x 1 warp, the BarrierUnitRtl1Warp suite) against the barrier unit's
+// golden model (model::BarrierUnit, the model the ISA model runs) transaction by
+// transaction: every launch, exit, arrival, bottom and reset goes to both; the answers
+// (refused, pass, bottom sleeps) must agree at once, and every thread the model wakes must be
+// woken by the RTL with the same resume address within a bounded number of cycles, never a
+// thread the model did not wake. Threads woken from a critical section's top
 // run their bottom (blocking or not) later, as the pipeline would. Random traffic uses few ids
 // and two tags per id so tags clash, simple and critical-section kinds, exclusive sections,
 // priorities per id, impatient MIN/TIMEOUT, .pass, late joins, explicit and default COUNTs,
-// exits and resets. Directed tests are named after seed 000's claims.
+// exits and resets. Directed tests are named after seed 000's claims. Every test runs on
+// both verilated geometries (Vbarrier_unit, Vbarrier_unit_w1: one warp per CTA, where the
+// per-warp rows {cta, warp} overran the table before commit 9b7a6dc) except those whose
+// scenario needs two warps in a CTA; the model takes each CTA's thread count at its launch.
 #include <array>
 #include <deque>
 #include <map>
@@ -15,6 +19,7 @@
 #include <set>
 
 #include "Vbarrier_unit.h"
+#include "Vbarrier_unit_w1.h"
 #include "common/harness.h"
 #include "common/sim_context.h"
 #include "model/barrier/barrier_unit.h"
@@ -26,8 +31,27 @@ using model::BarrierKind;
 using model::BarrierUnit;
 
 constexpr int kCtas = 2;
-constexpr int kWarps = 8;
 constexpr int kLatency = 80;  // cycles the RTL may take to match a model wake
+
+// The verilated geometries (CMakeLists.txt): warps per CTA; both have 2 CTAs.
+template <class Dut>
+struct UnitGeometry;
+template <>
+struct UnitGeometry<Vbarrier_unit> {
+  static constexpr int kWarps = 8;
+  static constexpr const char* kLabel = "";
+};
+template <>
+struct UnitGeometry<Vbarrier_unit_w1> {
+  static constexpr int kWarps = 1;
+  static constexpr const char* kLabel = " (1 warp per CTA)";
+};
+template <class Dut>
+constexpr int kWarpsOf = UnitGeometry<Dut>::kWarps;
+template <class Dut>
+constexpr int kThreadsOf = 32 * kWarpsOf<Dut>;  // threads a CTA may launch
+
+constexpr int log2Ceil(int n) { return n <= 1 ? 0 : 1 + log2Ceil((n + 1) / 2); }
 
 enum Op : uint8_t { kLaunch = 0, kExit = 1, kArrive = 2, kReset = 3, kBottom = 4 };
 
@@ -46,25 +70,29 @@ struct Request {
   bool nonpart = false;  // arrive: non-participating threads of the warp arrive too
 };
 
+template <class Dut>
 class UnitBench {
  public:
+  static constexpr int kWarpW = std::max(1, log2Ceil(kWarpsOf<Dut>));  // the RTL's WarpW
+  static constexpr int kTidW = log2Ceil(kThreadsOf<Dut>);               // ... and TidW
+
   explicit UnitBench(uint64_t seed) : sim_("simt_barrier_unit", seed) {
     auto s = [](const char* n, int w) { return waveSignal("simt_barrier_unit", n, w); };
     auto t = [](const char* n, int w) { return waveSignal("simt_barrier_unit.u_table", n, w); };
     auto ts = [](const char* n, int w) { return waveSignal("simt_barrier_unit.u_select", n, w); };
     sim_.setWaveGroups({
         {"request", {s("req_valid_i", 1), s("req_ready_o", 1), s("req_op_i", 3),
-                     s("req_cta_i", 1), s("req_id_i", 4), s("req_warp_i", 3), s("req_mask_i", 32),
+                     s("req_cta_i", 1), s("req_id_i", 4), s("req_warp_i", kWarpW), s("req_mask_i", 32),
                      s("req_kind_i", 2), s("resp_refused_o", 1), s("resp_pass_o", 1),
                      s("resp_sleep_o", 1)}},
-        {"table", {t("st_q", 3), t("ent_q", 5), t("w_q", 3), t("wmode_q", 2), t("tsown_q", 1),
+        {"table", {t("st_q", 3), t("ent_q", 5), t("w_q", kWarpW), t("wmode_q", 2), t("tsown_q", 1),
                    t("tsslot_q", 4), t("done_q", 1), t("dslot_q", 4)}},
         {"scoreboard", {s("sb_upd_valid_o", 1), s("sb_upd_idx_o", 5), s("sb_upd_state_o", 2),
                         s("sb_upd_tag_o", 22)}},
         {"slots", {s("slots_occupied_o", 16), s("fifo_count_o", 4)}},
-        {"select", {ts("busy_o", 1), ts("sel_valid_o", 1), ts("sel_tid_o", 8), ts("done_o", 1)}},
+        {"select", {ts("busy_o", 1), ts("sel_valid_o", 1), ts("sel_tid_o", kTidW), ts("done_o", 1)}},
         {"wake", {s("wake_valid_o", 1), s("wake_ready_i", 1), s("wake_cta_o", 1),
-                  s("wake_warp_o", 3), s("wake_mask_o", 32), s("wake_resume_o", 22)}},
+                  s("wake_warp_o", kWarpW), s("wake_mask_o", 32), s("wake_resume_o", 22)}},
     });
     // Inputs start random (the harness randomizes X): configuration ports are driven.
     auto& d = sim_.dut();
@@ -141,7 +169,7 @@ class UnitBench {
   }
   bool sawBackpressure = false;
   int maxSlotsOccupied = 0;
-  Vbarrier_unit& dut() { return sim_.dut(); }
+  Dut& dut() { return sim_.dut(); }
   // The warp scheduler's view of the table (seed 0099), kept from the update stream alone:
   // the read port must agree with it every cycle, and the model at every request.
   struct SbEntry {
@@ -194,7 +222,7 @@ class UnitBench {
     sim_.tick();
     ++cycle_;
   }
-  SimContext<Vbarrier_unit> sim_;
+  SimContext<Dut> sim_;
   uint64_t cycle_ = 0, acceptCycle_ = 0;
   int wakeReadyPct_ = 100;
   std::vector<std::tuple<ThreadKey, uint32_t, uint64_t>> wakes_;
@@ -203,6 +231,7 @@ class UnitBench {
 };
 
 // The test-side view of every thread, and the model that must agree with the RTL.
+template <class Dut>
 class UnitLockstep {
  public:
   UnitLockstep(uint64_t seed, Rng& rng) : bench_(seed), rng_(rng) { bench_.rng = &rng; }
@@ -219,7 +248,7 @@ class UnitLockstep {
     model_.removeCta(cta);
     model_.addCta(cta, threads);
     threads_[cta] = threads;
-    for (int t = 0; t < kWarps * 32; ++t) {
+    for (int t = 0; t < kThreadsOf<Dut>; ++t) {
       state_[{cta, t}] = t < threads ? kAwake : kGone;
       outer_.erase({cta, t});
     }
@@ -354,7 +383,7 @@ class UnitLockstep {
   int sectionOf(const ThreadKey& k) const { return topId_.at(k); }
   int threads(int cta) const { return threads_[cta]; }
   bool ok() const { return bench_.ok() && !::testing::Test::HasFailure(); }
-  UnitBench& bench() { return bench_; }
+  UnitBench<Dut>& bench() { return bench_; }
   model::BarrierUnit& model() { return model_; }
   uint64_t wokenTotal = 0;
   bool guardTimeouts = false;  // random traffic: no request near a pending timeout
@@ -370,8 +399,8 @@ class UnitLockstep {
       if (threads_[c] == 0) continue;  // not launched yet
       for (int id = 0; id < 16; ++id) {
         const BarrierUnit::Entry e = model_.entry(c, id);
-        const UnitBench::SbEntry want{e.busy ? (e.portionStarted ? 2 : 1) : 0, e.tag};
-        const UnitBench::SbEntry& got = sb[static_cast<size_t>(c * 16 + id)];
+        const typename UnitBench<Dut>::SbEntry want{e.busy ? (e.portionStarted ? 2 : 1) : 0, e.tag};
+        const typename UnitBench<Dut>::SbEntry& got = sb[static_cast<size_t>(c * 16 + id)];
         if (!(got == want)) {
           ADD_FAILURE() << "cycle " << bench_.acceptCycle() << ": scoreboard entry cta " << c << " id " << id
                         << " is state " << got.state << " tag " << got.tag << ", the model's state " << want.state
@@ -467,7 +496,7 @@ class UnitLockstep {
   static constexpr uint64_t kTimeoutAhead = 200;  // > the longest wait for acceptance
   static constexpr uint64_t kTimeoutAfter = 48;   // > the RTL's scan period (32) + a search
 
-  UnitBench bench_;
+  UnitBench<Dut> bench_;
   Rng& rng_;
   model::BarrierUnit model_;
   std::map<ThreadKey, State> state_;
@@ -502,74 +531,117 @@ std::vector<int> warpThreads(int warp, int from = 0, int to = 32) {
   return v;
 }
 
-TEST(BarrierUnitRtl, AllNonExitedThreadsCompleteAConditionalBarrier) {
+// Scenarios written for two warps of a CTA run on one warp per CTA with its two halves: group
+// g is threads [g * size, (g + 1) * size), the whole of warp g when the CTA has two warps.
+template <class Dut>
+constexpr int kGroupOf = kWarpsOf<Dut> > 1 ? 32 : 16;
+template <class Dut>
+std::vector<int> groupThreads(int group, int from = 0, int to = kGroupOf<Dut>) {
+  return warpThreads(0, group * kGroupOf<Dut> + from, group * kGroupOf<Dut> + to);
+}
+// The arrival's threads (all of one warp) arrive: their warp and mask.
+template <class Dut>
+BarrierUnit::Arrive arriveTogether(UnitLockstep<Dut>& ls, const model::BarrierArrival& a, bool& passed) {
+  const int warp = a.threads.front() / 32;
+  return ls.arrive(a, warp, maskOf(a.threads, warp), passed);
+}
+
+template <class Dut>
+void allNonExitedThreadsCompleteAConditionalBarrier() {
   Rng rng(1);
-  UnitLockstep ls(1, rng);
-  ls.launch(0, 64);
+  UnitLockstep<Dut> ls(1, rng);
+  constexpr int kGroup = kGroupOf<Dut>;
+  ls.launch(0, 2 * kGroup);
   bool p = false;
-  ls.arrive(syncArrival(0, 3, 100, warpThreads(0)), 0, 0xFFFFFFFFu, p);
+  arriveTogether(ls, syncArrival(0, 3, 100, groupThreads<Dut>(0)), p);
   ls.idle(20);
-  EXPECT_EQ(ls.wokenTotal, 0u) << "32 of 64 arrived";
-  ls.arrive(syncArrival(0, 3, 100, warpThreads(1)), 1, 0xFFFFFFFFu, p);
+  EXPECT_EQ(ls.wokenTotal, 0u) << kGroup << " of " << 2 * kGroup << " arrived";
+  arriveTogether(ls, syncArrival(0, 3, 100, groupThreads<Dut>(1)), p);
   ls.idle(20);
-  EXPECT_EQ(ls.wokenTotal, 64u);
+  EXPECT_EQ(ls.wokenTotal, 2u * kGroup);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, AllNonExitedThreadsCompleteAConditionalBarrier) {
+  allNonExitedThreadsCompleteAConditionalBarrier<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, AllNonExitedThreadsCompleteAConditionalBarrier) {
+  allNonExitedThreadsCompleteAConditionalBarrier<Vbarrier_unit_w1>();
+}
 
-TEST(BarrierUnitRtl, ExitsCompleteABarrierWaitingForThem) {
+template <class Dut>
+void exitsCompleteABarrierWaitingForThem() {
   Rng rng(2);
-  UnitLockstep ls(2, rng);
-  ls.launch(1, 40);
+  UnitLockstep<Dut> ls(2, rng);
+  constexpr int kGroup = kGroupOf<Dut>;
+  ls.launch(1, kGroup + 8);
   bool p = false;
-  ls.arrive(syncArrival(1, 0, 7, warpThreads(0)), 0, 0xFFFFFFFFu, p);
-  ls.exitThreads(1, warpThreads(1, 0, 8));
+  arriveTogether(ls, syncArrival(1, 0, 7, groupThreads<Dut>(0)), p);
+  ls.exitThreads(1, groupThreads<Dut>(1, 0, 8));
   ls.idle(20);
-  EXPECT_EQ(ls.wokenTotal, 32u);
+  EXPECT_EQ(ls.wokenTotal, 1u * kGroup);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, ExitsCompleteABarrierWaitingForThem) {
+  exitsCompleteABarrierWaitingForThem<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, ExitsCompleteABarrierWaitingForThem) {
+  exitsCompleteABarrierWaitingForThem<Vbarrier_unit_w1>();
+}
 
-TEST(BarrierUnitRtl, AnotherTagIsRefusedWhileBusy) {
+template <class Dut>
+void anotherTagIsRefusedWhileBusy() {
   Rng rng(3);
-  UnitLockstep ls(3, rng);
-  ls.launch(0, 64);
+  UnitLockstep<Dut> ls(3, rng);
+  ls.launch(0, 2 * kGroupOf<Dut>);
   bool p = false;
-  ls.arrive(syncArrival(0, 5, 10, warpThreads(0)), 0, 0xFFFFFFFFu, p);
-  EXPECT_EQ(ls.arrive(syncArrival(0, 5, 20, warpThreads(1)), 1, 0xFFFFFFFFu, p),
-            BarrierUnit::Arrive::Refused);
+  arriveTogether(ls, syncArrival(0, 5, 10, groupThreads<Dut>(0)), p);
+  EXPECT_EQ(arriveTogether(ls, syncArrival(0, 5, 20, groupThreads<Dut>(1)), p), BarrierUnit::Arrive::Refused);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, AnotherTagIsRefusedWhileBusy) { anotherTagIsRefusedWhileBusy<Vbarrier_unit>(); }
+TEST(BarrierUnitRtl1Warp, AnotherTagIsRefusedWhileBusy) { anotherTagIsRefusedWhileBusy<Vbarrier_unit_w1>(); }
 
-TEST(BarrierUnitRtl, ImpatientMinimumAndTimeoutStartPortions) {
+template <class Dut>
+void impatientMinimumAndTimeoutStartPortions() {
   Rng rng(4);
-  UnitLockstep ls(4, rng);
-  ls.launch(0, 128);
+  UnitLockstep<Dut> ls(4, rng);
+  constexpr int kGroup = kGroupOf<Dut>;
+  constexpr int kThreads = std::min(128, kThreadsOf<Dut>);
+  ls.launch(0, kThreads);
   bool p = false;
-  auto a = syncArrival(0, 1, 30, warpThreads(0));
-  a.count = 128;
+  auto a = syncArrival(0, 1, 30, groupThreads<Dut>(0));
+  a.count = kThreads;
   a.impatient = true;
-  a.min = 32;
-  ls.arrive(a, 0, 0xFFFFFFFFu, p);
+  a.min = kGroup;
+  arriveTogether(ls, a, p);
   ls.idle(20);
-  EXPECT_EQ(ls.wokenTotal, 32u) << "MIN reached";
-  auto b = syncArrival(0, 2, 40, warpThreads(1, 0, 4));
-  b.count = 128;
+  EXPECT_EQ(ls.wokenTotal, 1u * kGroup) << "MIN reached";
+  auto b = syncArrival(0, 2, 40, groupThreads<Dut>(1, 0, 4));
+  b.count = kThreads;
   b.impatient = true;
   b.timeout = 50;
-  ls.arrive(b, 1, 0xFu, p);
+  arriveTogether(ls, b, p);
   ls.idle(30);
-  EXPECT_EQ(ls.wokenTotal, 32u) << "timeout not elapsed";
+  EXPECT_EQ(ls.wokenTotal, 1u * kGroup) << "timeout not elapsed";
   ls.idle(60);
-  EXPECT_EQ(ls.wokenTotal, 36u) << "timeout elapsed";
+  EXPECT_EQ(ls.wokenTotal, kGroup + 4u) << "timeout elapsed";
   EXPECT_TRUE(ls.ok());
+}
+TEST(BarrierUnitRtl, ImpatientMinimumAndTimeoutStartPortions) {
+  impatientMinimumAndTimeoutStartPortions<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, ImpatientMinimumAndTimeoutStartPortions) {
+  impatientMinimumAndTimeoutStartPortions<Vbarrier_unit_w1>();
 }
 
 // A CTA that leaves an impatient barrier unfinished (COUNT 64 never reached: 32 threads
 // passed by TIMEOUT) and a new CTA launched into the same resident slot: its barrier starts
 // idle. Found by the core's random programs (seed 705): the unit kept the old instance, so
 // the new CTA's 32 arrivals reached COUNT with the old 32 and started at once.
-TEST(BarrierUnitRtl, ANewCtaInAResidentSlotStartsWithIdleBarriers) {
+template <class Dut>
+void aNewCtaInAResidentSlotStartsWithIdleBarriers() {
   Rng rng(12);
-  UnitLockstep ls(12, rng);
+  UnitLockstep<Dut> ls(12, rng);
   bool p = false;
   auto arrival = [] {
     auto a = syncArrival(0, 3, 60, warpThreads(0));
@@ -590,24 +662,33 @@ TEST(BarrierUnitRtl, ANewCtaInAResidentSlotStartsWithIdleBarriers) {
   }
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, ANewCtaInAResidentSlotStartsWithIdleBarriers) {
+  aNewCtaInAResidentSlotStartsWithIdleBarriers<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, ANewCtaInAResidentSlotStartsWithIdleBarriers) {
+  aNewCtaInAResidentSlotStartsWithIdleBarriers<Vbarrier_unit_w1>();
+}
 
 // Seed 000 [0085]: a TIMEOUT measured from the first participating arrival (ISA.md), the
 // first arrival of any thread, the latest participating arrival or the latest arrival of any
 // thread. One scenario for all four: non-participants arrive, participants 40 and 70 cycles
 // later, non-participants again at 90; TIMEOUT 100. The portion (8 threads) starts 100
 // cycles after the chosen arrival, in the RTL as in the model.
+template <class Dut>
 void timeoutOriginScenario(model::TimeoutOrigin origin) {
   Rng rng(11);
-  UnitLockstep ls(11, rng);
+  UnitLockstep<Dut> ls(11, rng);
   ls.setTimeoutOrigin(origin);
-  ls.launch(0, 128);
+  constexpr int kThreads = std::min(128, kThreadsOf<Dut>);
+  constexpr int kBystanders = std::min(2, kWarpsOf<Dut> - 1);  // the non-participants' warp
+  ls.launch(0, kThreads);
   bool p = false;
   auto until = [&](uint64_t c) {
     if (c > ls.bench().cycle()) ls.idle(static_cast<int>(c - ls.bench().cycle()));
   };
   auto arrival = [](std::vector<int> threads) {
     auto a = syncArrival(0, 3, 60, std::move(threads));
-    a.count = 128;
+    a.count = kThreads;
     a.impatient = true;
     a.timeout = 100;
     a.nonParticipants = a.threads.empty();
@@ -615,16 +696,16 @@ void timeoutOriginScenario(model::TimeoutOrigin origin) {
   };
   const uint64_t t0 = ls.bench().cycle();
   std::vector<uint64_t> at;  // accept cycles: non-participants, participants, participants, non-participants
-  ls.arrive(arrival({}), 2, 0, p);
+  ls.arrive(arrival({}), kBystanders, 0, p);
   at.push_back(ls.bench().acceptCycle());
   until(t0 + 40);
-  ls.arrive(arrival(warpThreads(0, 0, 4)), 0, 0xFu, p);
+  arriveTogether(ls, arrival(groupThreads<Dut>(0, 0, 4)), p);
   at.push_back(ls.bench().acceptCycle());
   until(t0 + 70);
-  ls.arrive(arrival(warpThreads(1, 0, 4)), 1, 0xFu, p);
+  arriveTogether(ls, arrival(groupThreads<Dut>(1, 0, 4)), p);
   at.push_back(ls.bench().acceptCycle());
   until(t0 + 90);
-  ls.arrive(arrival({}), 2, 0, p);
+  ls.arrive(arrival({}), kBystanders, 0, p);
   at.push_back(ls.bench().acceptCycle());
   const size_t from = origin == model::TimeoutOrigin::FirstParticipant ? 1
                       : origin == model::TimeoutOrigin::FirstArrival  ? 0
@@ -638,46 +719,70 @@ void timeoutOriginScenario(model::TimeoutOrigin origin) {
 }
 
 TEST(BarrierUnitRtl, TimeoutFromTheFirstParticipatingArrival) {
-  timeoutOriginScenario(model::TimeoutOrigin::FirstParticipant);
+  timeoutOriginScenario<Vbarrier_unit>(model::TimeoutOrigin::FirstParticipant);
+}
+TEST(BarrierUnitRtl1Warp, TimeoutFromTheFirstParticipatingArrival) {
+  timeoutOriginScenario<Vbarrier_unit_w1>(model::TimeoutOrigin::FirstParticipant);
 }
 TEST(BarrierUnitRtl, TimeoutFromTheFirstArrivalOfAnyThread) {
-  timeoutOriginScenario(model::TimeoutOrigin::FirstArrival);
+  timeoutOriginScenario<Vbarrier_unit>(model::TimeoutOrigin::FirstArrival);
+}
+TEST(BarrierUnitRtl1Warp, TimeoutFromTheFirstArrivalOfAnyThread) {
+  timeoutOriginScenario<Vbarrier_unit_w1>(model::TimeoutOrigin::FirstArrival);
 }
 TEST(BarrierUnitRtl, TimeoutFromTheLatestParticipatingArrival) {
-  timeoutOriginScenario(model::TimeoutOrigin::LastParticipant);
+  timeoutOriginScenario<Vbarrier_unit>(model::TimeoutOrigin::LastParticipant);
+}
+TEST(BarrierUnitRtl1Warp, TimeoutFromTheLatestParticipatingArrival) {
+  timeoutOriginScenario<Vbarrier_unit_w1>(model::TimeoutOrigin::LastParticipant);
 }
 TEST(BarrierUnitRtl, TimeoutFromTheLatestArrivalOfAnyThread) {
-  timeoutOriginScenario(model::TimeoutOrigin::LastArrival);
+  timeoutOriginScenario<Vbarrier_unit>(model::TimeoutOrigin::LastArrival);
+}
+TEST(BarrierUnitRtl1Warp, TimeoutFromTheLatestArrivalOfAnyThread) {
+  timeoutOriginScenario<Vbarrier_unit_w1>(model::TimeoutOrigin::LastArrival);
 }
 
-TEST(BarrierUnitRtl, LatePassContinuesAtOnce) {
+template <class Dut>
+void latePassContinuesAtOnce() {
   Rng rng(5);
-  UnitLockstep ls(5, rng);
-  ls.launch(0, 96);
+  UnitLockstep<Dut> ls(5, rng);
+  constexpr int kThreads = std::min(96, kThreadsOf<Dut>);
+  ls.launch(0, kThreads);
   bool p = false;
-  auto a = syncArrival(0, 4, 50, warpThreads(0));
-  a.count = 96;
+  auto a = syncArrival(0, 4, 50, groupThreads<Dut>(0));
+  a.count = kThreads;
   a.impatient = true;
-  a.min = 32;
+  a.min = kGroupOf<Dut>;
   a.pass = true;
-  ls.arrive(a, 0, 0xFFFFFFFFu, p);
+  arriveTogether(ls, a, p);
   ls.idle(20);
-  a.threads = warpThreads(1);
-  ls.arrive(a, 1, 0xFFFFFFFFu, p);
+  a.threads = groupThreads<Dut>(1);
+  arriveTogether(ls, a, p);
   EXPECT_TRUE(p) << "a late arrival at a .pass barrier passes";
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, LatePassContinuesAtOnce) { latePassContinuesAtOnce<Vbarrier_unit>(); }
+TEST(BarrierUnitRtl1Warp, LatePassContinuesAtOnce) { latePassContinuesAtOnce<Vbarrier_unit_w1>(); }
 
-TEST(BarrierUnitRtl, ResetWakesTheSleepersAfterTheirBarrier) {
+template <class Dut>
+void resetWakesTheSleepersAfterTheirBarrier() {
   Rng rng(6);
-  UnitLockstep ls(6, rng);
-  ls.launch(1, 256);
+  UnitLockstep<Dut> ls(6, rng);
+  constexpr int kLastWarp = kWarpsOf<Dut> - 1;
+  ls.launch(1, kThreadsOf<Dut>);
   bool p = false;
-  ls.arrive(syncArrival(1, 9, 77, warpThreads(7)), 7, 0xFFFFFFFFu, p);
+  ls.arrive(syncArrival(1, 9, 77, warpThreads(kLastWarp)), kLastWarp, 0xFFFFFFFFu, p);
   ls.reset(1, 9);
   ls.idle(20);
   EXPECT_EQ(ls.wokenTotal, 32u);
   EXPECT_TRUE(ls.ok());
+}
+TEST(BarrierUnitRtl, ResetWakesTheSleepersAfterTheirBarrier) {
+  resetWakesTheSleepersAfterTheirBarrier<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, ResetWakesTheSleepersAfterTheirBarrier) {
+  resetWakesTheSleepersAfterTheirBarrier<Vbarrier_unit_w1>();
 }
 
 Request arriveReq(int cta, int id, int warp, uint32_t mask, uint32_t tag,
@@ -692,7 +797,8 @@ Request arriveReq(int cta, int id, int warp, uint32_t mask, uint32_t tag,
   return r;
 }
 
-void launchCta(UnitBench& b, int cta, int threads) {
+template <class Dut>
+void launchCta(UnitBench<Dut>& b, int cta, int threads) {
   Request launch;
   launch.op = kLaunch;
   launch.cta = cta;
@@ -700,8 +806,9 @@ void launchCta(UnitBench& b, int cta, int threads) {
   b.request(launch);
 }
 
-TEST(BarrierUnitRtl, CompletingArrivalWakesTwoCyclesLaterOneWarpPerCycle) {
-  UnitBench b(7);
+template <class Dut>
+void completingArrivalWakesTwoCyclesLaterOneWarpPerCycle() {
+  UnitBench<Dut> b(7);
   launchCta(b, 0, 64);
   b.request(arriveReq(0, 2, 0, 0xFFFFFFFFu, 5));
   b.request(arriveReq(0, 2, 1, 0xFFFFFFFFu, 5));
@@ -713,6 +820,10 @@ TEST(BarrierUnitRtl, CompletingArrivalWakesTwoCyclesLaterOneWarpPerCycle) {
   EXPECT_EQ(std::get<2>(wakes.back()), accepted + 3) << "warp 1's token one cycle later";
   EXPECT_EQ(std::get<1>(wakes.front()), 6u) << "resume after the barrier instruction";
   EXPECT_TRUE(b.ok());
+}
+// Not on one warp per CTA: it times the second warp's wake token.
+TEST(BarrierUnitRtl, CompletingArrivalWakesTwoCyclesLaterOneWarpPerCycle) {
+  completingArrivalWakesTwoCyclesLaterOneWarpPerCycle<Vbarrier_unit>();
 }
 
 model::BarrierArrival sectionArrival(int cta, int id, uint32_t tag, std::vector<int> threads,
@@ -729,60 +840,73 @@ model::BarrierArrival sectionArrival(int cta, int id, uint32_t tag, std::vector<
 // Scan->Idle, which random traffic rarely reaches (every non-exited thread must have arrived).
 // Impatient portions let earlier participants count as passed, so two default-COUNT barriers
 // can be complete at once.
-TEST(BarrierUnitRtl, OneExitCompletesASimpleBarrierAndASectionInOneScan) {
+template <class Dut>
+void oneExitCompletesASimpleBarrierAndASectionInOneScan() {
   Rng rng(25);
-  UnitLockstep ls(25, rng);
-  ls.launch(0, 64);
+  UnitLockstep<Dut> ls(25, rng);
+  // Quarters of the CTA's threads (16 each at two warps: 0-15, 16-31, 32-47, 48-63).
+  constexpr int kQuarter = kGroupOf<Dut> / 2;
+  auto quarter = [](int k) { return warpThreads(0, k * kQuarter, (k + 1) * kQuarter); };
+  ls.launch(0, 4 * kQuarter);
   bool p = false;
-  auto simple = syncArrival(0, 1, 10, warpThreads(0, 16, 32));
+  auto simple = syncArrival(0, 1, 10, quarter(1));
   simple.impatient = true;
-  simple.min = 20;
-  ls.arrive(simple, 0, maskOf(warpThreads(0, 16, 32), 0), p);
-  simple.threads = warpThreads(0, 32, 48);
-  ls.arrive(simple, 1, maskOf(warpThreads(0, 32, 48), 1), p);  // 32 >= MIN: a portion passes
-  auto section = sectionArrival(0, 2, 20, warpThreads(0, 16, 32), 0);
+  simple.min = kQuarter + kQuarter / 4;  // 20: more than one quarter, at most two
+  arriveTogether(ls, simple, p);
+  simple.threads = quarter(2);
+  arriveTogether(ls, simple, p);  // 32 >= MIN: a portion passes
+  auto section = sectionArrival(0, 2, 20, quarter(1), 0);
   section.impatient = true;
-  section.min = 20;
-  ls.arrive(section, 0, maskOf(warpThreads(0, 16, 32), 0), p);
-  section.threads = warpThreads(0, 32, 48);
-  ls.arrive(section, 1, maskOf(warpThreads(0, 32, 48), 1), p);  // a portion of 32 runs the section
+  section.min = simple.min;
+  arriveTogether(ls, section, p);
+  section.threads = quarter(2);
+  arriveTogether(ls, section, p);  // a portion of 32 runs the section
   for (int i = 0; i < 40 && ls.ok(); ++i) {
     const auto in = ls.inSection();
     if (in.empty()) break;
     ls.bottom(0, 2, in[0].tid, 25, /*nb=*/true);
   }
   ASSERT_TRUE(ls.inSection().empty());
-  section.threads = warpThreads(0, 16, 32);
-  ls.arrive(section, 0, maskOf(warpThreads(0, 16, 32), 0), p);  // 32 passed + 16 waiting < 64
-  simple.threads = warpThreads(0, 0, 16);
-  ls.arrive(simple, 0, maskOf(warpThreads(0, 0, 16), 0), p);  // 32 passed + 16 waiting < 64
-  auto other = syncArrival(0, 3, 30, {32});
+  section.threads = quarter(1);
+  arriveTogether(ls, section, p);  // 32 passed + 16 waiting < 64
+  simple.threads = quarter(0);
+  arriveTogether(ls, simple, p);  // 32 passed + 16 waiting < 64
+  auto other = syncArrival(0, 3, 30, {2 * kQuarter});
   other.count = 100;
-  ls.arrive(other, 1, 1u, p);
+  arriveTogether(ls, other, p);
   const uint64_t before = ls.wokenTotal;
   ls.bench().fsmTransitions.clear();
-  ls.exitThreads(0, warpThreads(0, 48, 64));  // 48 threads left: both barriers are complete
+  ls.exitThreads(0, quarter(3));  // 48 threads left: both barriers are complete
   ls.idle(20);
   const auto& t = ls.bench().fsmTransitions;
   for (const auto& [from, to] : std::vector<std::pair<int, int>>{{0, 3}, {3, 2}, {2, 3}, {3, 4}, {4, 3}, {3, 0}}) {
     EXPECT_TRUE(t.count({from, to})) << "transition " << "ICWSQ"[from] << "ICWSQ"[to] << " not seen";
   }
-  EXPECT_GE(ls.wokenTotal, before + 17) << "threads 0-15 pass barrier 1, the section's first member wakes";
+  EXPECT_GE(ls.wokenTotal, before + kQuarter + 1)
+      << "threads 0-" << kQuarter - 1 << " pass barrier 1, the section's first member wakes";
   EXPECT_EQ(ls.inSection().size(), 1u);
   EXPECT_TRUE(ls.ok());
+}
+TEST(BarrierUnitRtl, OneExitCompletesASimpleBarrierAndASectionInOneScan) {
+  oneExitCompletesASimpleBarrierAndASectionInOneScan<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, OneExitCompletesASimpleBarrierAndASectionInOneScan) {
+  oneExitCompletesASimpleBarrierAndASectionInOneScan<Vbarrier_unit_w1>();
 }
 
 // Claims 11, 21 (serial execution of the participants in logical order), 8 (one thread at a
 // time), 9 (sleep and awake states): members of two warps, served in ascending logical id
 // across warps, each after the previous one's bottom.
-TEST(BarrierUnitRtl, Claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder) {
+template <class Dut>
+void claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder() {
   Rng rng(11);
-  UnitLockstep ls(11, rng);
-  ls.launch(0, 64);
+  UnitLockstep<Dut> ls(11, rng);
+  constexpr int kGroup = kGroupOf<Dut>;
+  ls.launch(0, 2 * kGroup);
   bool p = false;
-  const std::vector<int> w1 = {33, 40, 63}, w0 = {3, 17};
-  ls.arrive(sectionArrival(0, 4, 200, w1, 5), 1, maskOf(w1, 1), p);
-  ls.arrive(sectionArrival(0, 4, 200, w0, 5), 0, maskOf(w0, 0), p);
+  const std::vector<int> w1 = {kGroup + 1, kGroup + 8, 2 * kGroup - 1}, w0 = {3, kGroup / 2 + 1};
+  arriveTogether(ls, sectionArrival(0, 4, 200, w1, 5), p);
+  arriveTogether(ls, sectionArrival(0, 4, 200, w0, 5), p);
   std::vector<int> order;
   for (int i = 0; i < 5 && ls.ok(); ++i) {
     const auto in = ls.inSection();
@@ -790,16 +914,23 @@ TEST(BarrierUnitRtl, Claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder) 
     order.push_back(in[0].tid);
     ls.bottom(0, 4, in[0].tid, 300, /*nb=*/true);
   }
-  EXPECT_EQ(order, (std::vector<int>{3, 17, 33, 40, 63}));
+  EXPECT_EQ(order, (std::vector<int>{w0[0], w0[1], w1[0], w1[1], w1[2]}));
   EXPECT_FALSE(ls.model().busyWithOtherTag(0, 4, 999)) << "instance done";
   EXPECT_TRUE(ls.ok());
+}
+TEST(BarrierUnitRtl, Claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder) {
+  claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, Claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder) {
+  claim11OrderedSectionServesOneThreadAtATimeInLogicalOrder<Vbarrier_unit_w1>();
 }
 
 // Claims 12-13 (blocking bottom: the thread waits for all participants): every member sleeps
 // at its bottom and all wake together, after the bottom instruction, when the last is done.
-TEST(BarrierUnitRtl, Claim12BlockingBottomWakesThePortionTogether) {
+template <class Dut>
+void claim12BlockingBottomWakesThePortionTogether() {
   Rng rng(12);
-  UnitLockstep ls(12, rng);
+  UnitLockstep<Dut> ls(12, rng);
   ls.launch(0, 32);
   bool p = false;
   const std::vector<int> m = {1, 2, 5};
@@ -814,12 +945,19 @@ TEST(BarrierUnitRtl, Claim12BlockingBottomWakesThePortionTogether) {
   EXPECT_EQ(ls.wokenTotal, 6u) << "3 section entries + 3 bottom releases";
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, Claim12BlockingBottomWakesThePortionTogether) {
+  claim12BlockingBottomWakesThePortionTogether<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, Claim12BlockingBottomWakesThePortionTogether) {
+  claim12BlockingBottomWakesThePortionTogether<Vbarrier_unit_w1>();
+}
 
 // A non-participant's bottom (a thread not inside the section) changes nothing; the
 // non-blocking bottom lets the thread go on while the next one starts (claim 14).
-TEST(BarrierUnitRtl, Claim14NonBlockingBottomAndNonParticipantsContinue) {
+template <class Dut>
+void claim14NonBlockingBottomAndNonParticipantsContinue() {
   Rng rng(14);
-  UnitLockstep ls(14, rng);
+  UnitLockstep<Dut> ls(14, rng);
   ls.launch(0, 32);
   bool p = false;
   const std::vector<int> m = {8, 9};
@@ -833,11 +971,18 @@ TEST(BarrierUnitRtl, Claim14NonBlockingBottomAndNonParticipantsContinue) {
   EXPECT_EQ(in[0].tid, 9);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, Claim14NonBlockingBottomAndNonParticipantsContinue) {
+  claim14NonBlockingBottomAndNonParticipantsContinue<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, Claim14NonBlockingBottomAndNonParticipantsContinue) {
+  claim14NonBlockingBottomAndNonParticipantsContinue<Vbarrier_unit_w1>();
+}
 
 // Hand-off inside the unit: from a bottom's accept to the next member's wake token, 1 cycle
 // when the successor is in the same thread group of 16.
-TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
-  UnitBench b(15);
+template <class Dut>
+void sectionHandOffIsOneCycleWithinAGroup() {
+  UnitBench<Dut> b(15);
   launchCta(b, 0, 32);
   Request a = arriveReq(0, 1, 0, 0x3u, 70, BarrierKind::Ordered);
   a.count = 2;
@@ -861,12 +1006,19 @@ TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
   EXPECT_EQ(std::get<2>(w[0]), accepted + 1) << "bottom to next member's wake";
   EXPECT_TRUE(b.ok());
 }
+TEST(BarrierUnitRtl, SectionHandOffIsOneCycleWithinAGroup) {
+  sectionHandOffIsOneCycleWithinAGroup<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, SectionHandOffIsOneCycleWithinAGroup) {
+  sectionHandOffIsOneCycleWithinAGroup<Vbarrier_unit_w1>();
+}
 
 // From the completing arrival's accept to the first member's wake token: check, push into
 // the ready FIFO, FIFO to slot, grant with the thread select's search of group 0 in the same
 // cycle, wake.
-TEST(BarrierUnitRtl, SectionStartsFiveCyclesAfterTheCompletingArrival) {
-  UnitBench b(21);
+template <class Dut>
+void sectionStartsFiveCyclesAfterTheCompletingArrival() {
+  UnitBench<Dut> b(21);
   launchCta(b, 0, 32);
   Request a = arriveReq(0, 1, 0, 0x1u, 70, BarrierKind::Ordered);
   a.count = 1;
@@ -879,12 +1031,19 @@ TEST(BarrierUnitRtl, SectionStartsFiveCyclesAfterTheCompletingArrival) {
   EXPECT_EQ(std::get<1>(w[0]), 71u);
   EXPECT_TRUE(b.ok());
 }
+TEST(BarrierUnitRtl, SectionStartsFiveCyclesAfterTheCompletingArrival) {
+  sectionStartsFiveCyclesAfterTheCompletingArrival<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, SectionStartsFiveCyclesAfterTheCompletingArrival) {
+  sectionStartsFiveCyclesAfterTheCompletingArrival<Vbarrier_unit_w1>();
+}
 
 // Seed 0105: an exclusive section waits until every slot is free; a second CTA's section
 // that became ready meanwhile is served after it.
-TEST(BarrierUnitRtl, ExclusiveSectionWaitsForTheSlotsToEmpty) {
+template <class Dut>
+void exclusiveSectionWaitsForTheSlotsToEmpty() {
   Rng rng(16);
-  UnitLockstep ls(16, rng);
+  UnitLockstep<Dut> ls(16, rng);
   ls.launch(0, 32);
   ls.launch(1, 32);
   bool p = false;
@@ -907,14 +1066,21 @@ TEST(BarrierUnitRtl, ExclusiveSectionWaitsForTheSlotsToEmpty) {
   EXPECT_EQ(in[0].tid, 1);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, ExclusiveSectionWaitsForTheSlotsToEmpty) {
+  exclusiveSectionWaitsForTheSlotsToEmpty<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, ExclusiveSectionWaitsForTheSlotsToEmpty) {
+  exclusiveSectionWaitsForTheSlotsToEmpty<Vbarrier_unit_w1>();
+}
 
 // Seed 0101-0102 under full load: all 32 barriers of both CTAs become sections; 16 take the
 // slots and all 16 are in service at once (a thread inside each), the ready FIFO holds the
 // other 16 (sized for every barrier, so the table is never held); each portion's end frees a
 // slot for the next, until all 32 are served.
-TEST(BarrierUnitRtl, AllSlotsBusyTheFifoHoldsTheRest) {
+template <class Dut>
+void allSlotsBusyTheFifoHoldsTheRest() {
   Rng rng(22);
-  UnitLockstep ls(22, rng);
+  UnitLockstep<Dut> ls(22, rng);
   ls.launch(0, 32);
   ls.launch(1, 32);
   bool p = false;
@@ -942,12 +1108,17 @@ TEST(BarrierUnitRtl, AllSlotsBusyTheFifoHoldsTheRest) {
   EXPECT_EQ(ls.bench().dut().slots_occupied_o, 0u);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, AllSlotsBusyTheFifoHoldsTheRest) { allSlotsBusyTheFifoHoldsTheRest<Vbarrier_unit>(); }
+TEST(BarrierUnitRtl1Warp, AllSlotsBusyTheFifoHoldsTheRest) {
+  allSlotsBusyTheFifoHoldsTheRest<Vbarrier_unit_w1>();
+}
 
 // Seed 0102, 0108: sections of different CTAs and ids are in service at once, each with its
 // own thread inside, one thread at a time within each.
-TEST(BarrierUnitRtl, SectionsOfTwoCtasRunAtOnce) {
+template <class Dut>
+void sectionsOfTwoCtasRunAtOnce() {
   Rng rng(23);
-  UnitLockstep ls(23, rng);
+  UnitLockstep<Dut> ls(23, rng);
   ls.launch(0, 32);
   ls.launch(1, 32);
   bool p = false;
@@ -964,13 +1135,16 @@ TEST(BarrierUnitRtl, SectionsOfTwoCtasRunAtOnce) {
   EXPECT_EQ(in[1].tid, 5) << "CTA 1's next thread took over";
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, SectionsOfTwoCtasRunAtOnce) { sectionsOfTwoCtasRunAtOnce<Vbarrier_unit>(); }
+TEST(BarrierUnitRtl1Warp, SectionsOfTwoCtasRunAtOnce) { sectionsOfTwoCtasRunAtOnce<Vbarrier_unit_w1>(); }
 
 // A section nested in another (a thread inside section 1 reaches the top of section 2): the
 // inner one is served while the outer one's thread is inside it; the outer one then ends as
 // usual. With one section in service at a time (the unit before 2026-11-23) this deadlocked.
-TEST(BarrierUnitRtl, ANestedSectionRunsInsideTheOuterOne) {
+template <class Dut>
+void aNestedSectionRunsInsideTheOuterOne() {
   Rng rng(24);
-  UnitLockstep ls(24, rng);
+  UnitLockstep<Dut> ls(24, rng);
   ls.launch(0, 32);
   bool p = false;
   ls.arrive(sectionArrival(0, 1, 10, {0, 1}, 2), 0, 0x3u, p);
@@ -997,13 +1171,20 @@ TEST(BarrierUnitRtl, ANestedSectionRunsInsideTheOuterOne) {
   EXPECT_EQ(ls.bench().dut().slots_occupied_o, 0u);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, ANestedSectionRunsInsideTheOuterOne) {
+  aNestedSectionRunsInsideTheOuterOne<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, ANestedSectionRunsInsideTheOuterOne) {
+  aNestedSectionRunsInsideTheOuterOne<Vbarrier_unit_w1>();
+}
 
 // Seed 0108: priorities per barrier id in the slot arbiter. Two sections wait in the FIFO
 // behind an exclusive one; when it ends both enter slots and the higher priority is granted
 // first, though it arrived last.
-TEST(BarrierUnitRtl, HigherPriorityIdIsServedFirst) {
+template <class Dut>
+void higherPriorityIdIsServedFirst() {
   Rng rng(17);
-  UnitLockstep ls(17, rng);
+  UnitLockstep<Dut> ls(17, rng);
   ls.setPriority(5, 3);
   ls.launch(0, 32);
   bool p = false;
@@ -1023,23 +1204,29 @@ TEST(BarrierUnitRtl, HigherPriorityIdIsServedFirst) {
   EXPECT_EQ(order.back().tid, 1);
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, HigherPriorityIdIsServedFirst) { higherPriorityIdIsServedFirst<Vbarrier_unit>(); }
+TEST(BarrierUnitRtl1Warp, HigherPriorityIdIsServedFirst) {
+  higherPriorityIdIsServedFirst<Vbarrier_unit_w1>();
+}
 
 // Claims 16-17 (late arrivals join the running portion; rescan out of logical order).
-TEST(BarrierUnitRtl, Claim16LateArrivalJoinsTheRunningSection) {
+template <class Dut>
+void claim16LateArrivalJoinsTheRunningSection() {
   Rng rng(18);
-  UnitLockstep ls(18, rng);
-  ls.launch(0, 64);
+  UnitLockstep<Dut> ls(18, rng);
+  ls.launch(0, 2 * kGroupOf<Dut>);
   bool p = false;
-  auto a = sectionArrival(0, 7, 90, {40, 41}, 4);
+  const int first = kGroupOf<Dut> + 8;  // 40: in group 1
+  auto a = sectionArrival(0, 7, 90, {first, first + 1}, 4);
   a.impatient = true;
   a.min = 2;
-  ls.arrive(a, 1, maskOf({40, 41}, 1), p);
+  arriveTogether(ls, a, p);
   auto in = ls.inSection();
   ASSERT_EQ(in.size(), 1u);
-  EXPECT_EQ(in[0].tid, 40);
+  EXPECT_EQ(in[0].tid, first);
   a.threads = {5, 6};
-  ls.arrive(a, 0, maskOf({5, 6}, 0), p);  // below the search: served after 41, out of order
-  std::vector<int> order = {40};
+  arriveTogether(ls, a, p);  // below the search: served after first + 1, out of order
+  std::vector<int> order = {first};
   for (int i = 0; i < 4 && ls.ok(); ++i) {
     in = ls.inSection();
     ASSERT_EQ(in.size(), 1u);
@@ -1047,15 +1234,22 @@ TEST(BarrierUnitRtl, Claim16LateArrivalJoinsTheRunningSection) {
     in = ls.inSection();
     if (!in.empty()) order.push_back(in[0].tid);
   }
-  EXPECT_EQ(order, (std::vector<int>{40, 41, 5, 6}));
+  EXPECT_EQ(order, (std::vector<int>{first, first + 1, 5, 6}));
   EXPECT_TRUE(ls.ok());
+}
+TEST(BarrierUnitRtl, Claim16LateArrivalJoinsTheRunningSection) {
+  claim16LateArrivalJoinsTheRunningSection<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, Claim16LateArrivalJoinsTheRunningSection) {
+  claim16LateArrivalJoinsTheRunningSection<Vbarrier_unit_w1>();
 }
 
 // bar.reset of a section in service wakes its queued members after the top and its bottom
 // sleepers after the bottom, and frees the slot for the next section.
-TEST(BarrierUnitRtl, ResetOfASectionReleasesEveryoneAndTheSlot) {
+template <class Dut>
+void resetOfASectionReleasesEveryoneAndTheSlot() {
   Rng rng(19);
-  UnitLockstep ls(19, rng);
+  UnitLockstep<Dut> ls(19, rng);
   ls.launch(0, 32);
   bool p = false;
   ls.arrive(sectionArrival(0, 3, 60, {0, 1, 2}, 3), 0, 0x7u, p);
@@ -1070,29 +1264,40 @@ TEST(BarrierUnitRtl, ResetOfASectionReleasesEveryoneAndTheSlot) {
   EXPECT_EQ(__builtin_popcount(ls.bench().dut().slots_occupied_o), 1) << "section 3's slot is free";
   EXPECT_TRUE(ls.ok());
 }
+TEST(BarrierUnitRtl, ResetOfASectionReleasesEveryoneAndTheSlot) {
+  resetOfASectionReleasesEveryoneAndTheSlot<Vbarrier_unit>();
+}
+TEST(BarrierUnitRtl1Warp, ResetOfASectionReleasesEveryoneAndTheSlot) {
+  resetOfASectionReleasesEveryoneAndTheSlot<Vbarrier_unit_w1>();
+}
 
 // The status output names barriers with arrivals waiting longer than the limit.
-TEST(BarrierUnitRtl, StaticTooLongIsReported) {
-  UnitBench b(20);
+template <class Dut>
+void staticTooLongIsReported() {
+  UnitBench<Dut> b(20);
   b.dut().static_limit_i = 100;
-  launchCta(b, 0, 64);
+  launchCta(b, 0, 2 * kGroupOf<Dut>);
   b.request(arriveReq(0, 9, 0, 0x1u, 5));
   for (int i = 0; i < 50; ++i) b.idle();
   EXPECT_EQ(b.dut().static_long_o & (1u << 9), 0u) << "50 cycles < limit";
   for (int i = 0; i < 100; ++i) b.idle();
   EXPECT_NE(b.dut().static_long_o & (1u << 9), 0u) << "static past the limit";
-  b.request(arriveReq(0, 9, 1, 0xFFFFFFFFu, 5));
-  b.request(arriveReq(0, 9, 0, 0xFFFFFFFEu, 5));
+  const int warp1 = kGroupOf<Dut> / 32;  // group 1's
+  b.request(arriveReq(0, 9, warp1, maskOf(groupThreads<Dut>(1), warp1), 5));
+  b.request(arriveReq(0, 9, 0, maskOf(groupThreads<Dut>(0, 1), 0), 5));
   for (int i = 0; i < 80; ++i) b.idle();
   EXPECT_EQ(b.dut().static_long_o & (1u << 9), 0u) << "cleared once the barrier completed";
   EXPECT_TRUE(b.ok());
 }
+TEST(BarrierUnitRtl, StaticTooLongIsReported) { staticTooLongIsReported<Vbarrier_unit>(); }
+TEST(BarrierUnitRtl1Warp, StaticTooLongIsReported) { staticTooLongIsReported<Vbarrier_unit_w1>(); }
 
-TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
+template <class Dut>
+void randomTrafficMatchesModel() {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
-    UnitLockstep ls(seed, rng);
+    UnitLockstep<Dut> ls(seed, rng);
     ls.bench().setWakeReadyPercent(70);
     ls.guardTimeouts = true;
     Coverage cov("barrier_unit");
@@ -1123,7 +1328,7 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
                                           BarrierKind::Unordered, BarrierKind::Ordered};
     const bool exclOf[kIdsUsed] = {false, false, false, true};
     const int ops = 10000 * lengthScale();
-    for (int c = 0; c < kCtas; ++c) ls.launch(c, rng.range(1, kWarps * 32));
+    for (int c = 0; c < kCtas; ++c) ls.launch(c, rng.range(1, kThreadsOf<Dut>));
     // The TIMEOUT origin (seed 000 [0085]) changes now and then between requests (both the
     // model and the RTL apply the origin in force at each arrival).
     int origin = 0;
@@ -1216,7 +1421,7 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
         // The CTA ends: its barriers are reset (everyone awake) and a new CTA takes its place.
         for (int id = 0; id < kIdsUsed; ++id) ls.reset(cta, id);
         if (!ls.model().anyAsleep(cta)) {
-          ls.launch(cta, rng.range(1, kWarps * 32));
+          ls.launch(cta, rng.range(1, kThreadsOf<Dut>));
           cov.hit("relaunch");
         }
       } else {
@@ -1252,12 +1457,14 @@ TEST(BarrierUnitRtl, RandomTrafficMatchesModel) {
     EXPECT_TRUE(ls.ok());
     EXPECT_GT(ls.wokenTotal, 1000u) << "the random traffic should wake many threads";
     // Figures for docs/blocks/barrier_unit.md (slots in use at once under this load).
-    std::printf("barrier unit seed %llu: %llu threads woken, at most %d slots occupied at once\n",
-                static_cast<unsigned long long>(seed),
+    std::printf("barrier unit%s seed %llu: %llu threads woken, at most %d slots occupied at once\n",
+                UnitGeometry<Dut>::kLabel, static_cast<unsigned long long>(seed),
                 static_cast<unsigned long long>(ls.wokenTotal), ls.bench().maxSlotsOccupied);
     cov.requireAllHit();
   }
 }
+TEST(BarrierUnitRtl, RandomTrafficMatchesModel) { randomTrafficMatchesModel<Vbarrier_unit>(); }
+TEST(BarrierUnitRtl1Warp, RandomTrafficMatchesModel) { randomTrafficMatchesModel<Vbarrier_unit_w1>(); }
 
 }  // namespace
 }  // namespace simt::tb
