@@ -785,11 +785,12 @@ def bitstream(board_name, config, seeds):
     if params.get("WithCore", 1) == 0:
         print("\n".join([
             "*" * 78,
-            "bitstream: THE CORE DOES NOT FIT THE %s's LFE5U-85F YET (docs/synthesis.md," % (
+            "bitstream: THE CORE DOES NOT RUN ON THE %s's LFE5U-85F YET: on 8 lanes it" % (
                 board_name.upper()),
-            "bitstream: ecp5_ulx3s_core_1x1). Building the board WITHOUT the core: %s" % name,
+            "bitstream: places but neither routes nor meets 50 MHz (docs/synthesis.md).",
+            "bitstream: Building the board WITHOUT the core: %s" % name,
             "bitstream: (%s)." % note,
-            "bitstream: CONFIG=ecp5_ulx3s_core_1x1 tries the core (15 minutes of synthesis).",
+            "bitstream: CONFIG=ecp5_ulx3s_core_1x1_l8 tries the core (hours of place and route).",
             "*" * 78]), flush=True)
     t0 = time.time()
     r = measure_ecp5(name, top, params, target, opts, seeds, units=opts.get("units", False))

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The longest register-to-register path of a mapped ECP5 netlist, in logic levels, and the
+units it crosses.
+
+nextpnr names the critical path only after routing; this reads the Yosys JSON netlist the
+flow places (build/synth/CONFIG/ecp5.json) and finds the deepest combinational chain
+between sequential cells, so a design that does not route yet still says where its time
+goes. Levels are weighted by cell type (a LUT4 1, a carry cell 0.25 as the fast carry
+chain, a wide-LUT mux 0.3, a multiplier 6); flip-flops, block RAM (registered read), the PLL
+and I/O start and end paths, LUT RAM is combinational from its read address.
+
+  python3 scripts/ecp5_longest_path.py build/synth/ecp5_ulx3s_core_1x1_l8/ecp5.json
+"""
+import argparse
+import collections
+import json
+import re
+
+WEIGHT = {"LUT4": 1.0, "PFUMX": 0.3, "L6MUX21": 0.3, "CCU2C": 0.25, "MULT18X18D": 6.0,
+          "TRELLIS_DPR16X4": 1.0}
+SEQUENTIAL = {"TRELLIS_FF", "DP16KD", "EHXPLLL", "TRELLIS_IO", "IB", "OB", "BB"}
+
+
+def load_top(path):
+    with open(path) as f:
+        modules = json.load(f)["modules"]
+    return next(m for m in modules.values() if m.get("attributes", {}).get("top"))
+
+
+def fanin_graph(cells):
+    """Combinational cell -> the combinational cells driving its inputs."""
+    driver = {}
+    for name, c in cells.items():
+        dirs = c.get("port_directions", {})
+        for port, bits in c["connections"].items():
+            if dirs.get(port) == "output":
+                for b in bits:
+                    if isinstance(b, int):
+                        driver[b] = name
+    fanin = collections.defaultdict(set)
+    for name, c in cells.items():
+        if c["type"] in SEQUENTIAL:
+            continue
+        dirs = c.get("port_directions", {})
+        for port, bits in c["connections"].items():
+            if dirs.get(port) != "input":
+                continue
+            if c["type"] == "TRELLIS_DPR16X4" and not port.startswith("RAD"):
+                continue  # LUT RAM: the write side is clocked
+            for b in bits:
+                d = driver.get(b) if isinstance(b, int) else None
+                if d and cells[d]["type"] not in SEQUENTIAL:
+                    fanin[name].add(d)
+    return fanin
+
+
+def longest_path(cells, fanin):
+    """The deepest chain (iterative depth-first search; a combinational loop is cut)."""
+    depth, prev, state = {}, {}, {}
+    for root in cells:
+        if cells[root]["type"] in SEQUENTIAL or root in depth:
+            continue
+        stack = [(root, False)]
+        while stack:
+            n, expanded = stack.pop()
+            if expanded:
+                best, via = 0.0, None
+                for f in fanin[n]:
+                    if depth.get(f, 0.0) > best:
+                        best, via = depth[f], f
+                depth[n] = best + WEIGHT.get(cells[n]["type"], 1.0)
+                prev[n] = via
+                state[n] = "done"
+            elif n not in state:
+                state[n] = "open"
+                stack.append((n, True))
+                stack.extend((f, False) for f in fanin[n] if f not in state)
+    end = max(depth, key=depth.get)
+    path = []
+    while end:
+        path.append(end)
+        end = prev[end]
+    return list(reversed(path)), depth
+
+
+def unit_of(cell_name):
+    """The instance path of a flattened cell (u_sm.u_sync.u_du), without the board wrapper."""
+    insts = re.findall(r"\b(u_[a-z0-9_]+)", cell_name.replace("\\", " "))
+    while insts and insts[0] == "u_top":
+        insts.pop(0)
+    return ".".join(insts) or "(top)"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("netlist", help="a mapped ECP5 Yosys JSON netlist (ecp5.json)")
+    ap.add_argument("--cells", action="store_true", help="list every cell of the path")
+    args = ap.parse_args()
+    cells = load_top(args.netlist)["cells"]
+    path, depth = longest_path(cells, fanin_graph(cells))
+    print("longest path: %.1f levels, %d cells" % (depth[path[-1]], len(path)))
+    segments = []
+    for n in path:
+        u, w = unit_of(n), WEIGHT.get(cells[n]["type"], 1.0)
+        if segments and segments[-1][0] == u:
+            segments[-1][1] += w
+            segments[-1][2] += 1
+        else:
+            segments.append([u, w, 1])
+    for u, w, k in segments:
+        print("  %-40s %5.1f levels  %3d cells" % (u, w, k))
+    if args.cells:
+        for n in path:
+            src = cells[n].get("attributes", {}).get("src", "").split("|")[0]
+            print("  %-10s %s  %s" % (cells[n]["type"], n, src))
+
+
+if __name__ == "__main__":
+    main()
