@@ -179,9 +179,9 @@ module simt_barrier_table #(
 
   // ---- thread state table: asleep, queued in a section, asleep at a bottom; the id ---------
   // One row per (CTA, warp), at simt_pkg::cta_warp_row.
-  localparam int WsW = (NumCtas * Warps > 1) ? $clog2(NumCtas * Warps) : 1;
-  function automatic logic [WsW-1:0] wrow(logic [CtaW-1:0] cta, logic [WarpW-1:0] warp);
-    wrow = WsW'(simt_pkg::cta_warp_row(32'(cta), 32'(warp), 32'(Warps)));
+  localparam int RowW = (NumCtas * Warps > 1) ? $clog2(NumCtas * Warps) : 1;
+  function automatic logic [RowW-1:0] wrow(logic [CtaW-1:0] cta, logic [WarpW-1:0] warp);
+    wrow = RowW'(simt_pkg::cta_warp_row(32'(cta), 32'(warp), 32'(Warps)));
   endfunction
   logic [31:0]      sleep_d [NumCtas * Warps], sleep_q [NumCtas * Warps];
   logic [31:0]      qd_d [NumCtas * Warps], qd_q [NumCtas * Warps];
@@ -244,7 +244,8 @@ module simt_barrier_table #(
   assign tmo_latest = cfg_tmo_origin_i[1];
 
   logic [EntW-1:0]  req_ent;
-  logic [WsW-1:0]   wk_idx;
+  logic [RowW-1:0]  wk_idx;
+  logic [RowW-1:0]  req_idx;       // the request's (CTA, warp) row
   logic [31:0]      wk_mask;
   logic [TagW-1:0]  wk_resume;
   logic             accept;
@@ -254,7 +255,7 @@ module simt_barrier_table #(
   logic [CtaW-1:0]  own_cta;
   logic [WarpW-1:0] sel_warp;
   logic [4:0]       sel_lane;
-  logic [WsW-1:0]   sel_idx;
+  logic [RowW-1:0]  sel_idx;
   logic [EntW-1:0]  g_ent;
   logic             g_stale;
   logic [EntW-1:0]  ts_ent;        // whose queued members a search starts with
@@ -262,7 +263,7 @@ module simt_barrier_table #(
   logic             bot_hit;       // a bottom of the thread awake in a section in service
   logic [SlotW-1:0] bot_slot;
   logic [TidW-1:0]  bot_tid;
-  logic [WsW-1:0]   bot_idx;
+  logic [RowW-1:0]  bot_idx;
   logic             rst_hit;       // the reset entry's section is in service ...
   logic [SlotW-1:0] rst_slot;      // ... in this slot
 
@@ -270,6 +271,7 @@ module simt_barrier_table #(
   assign ent_cta  = CtaW'({1'b0, ent_q} >> 4);  // 0-extended: one CTA has EntW 4
   assign ent_id   = ent_q[3:0];
   assign wk_idx   = wrow(ent_cta, w_q);
+  assign req_idx  = wrow(req_cta_i, req_warp_i);
   assign own_ent  = sent_q[tsslot_q];
   assign own_cta  = CtaW'({1'b0, own_ent} >> 4);
   assign sel_warp = WarpW'({1'b0, ts_sel_tid_i} >> 5);  // one warp has TidW 5
@@ -636,10 +638,10 @@ module simt_barrier_table #(
                   // A late arrival joins the section's portion: queued members now, found by
                   // the section's next search (below its position: the second pass, out of
                   // logical order).
-                  sleep_d[wrow(req_cta_i, req_warp_i)] = sleep_q[wrow(req_cta_i, req_warp_i)] | req_mask_i;
-                  qd_d[wrow(req_cta_i, req_warp_i)]    = qd_q[wrow(req_cta_i, req_warp_i)] | req_mask_i;
+                  sleep_d[req_idx] = sleep_q[req_idx] | req_mask_i;
+                  qd_d[req_idx]    = qd_q[req_idx] | req_mask_i;
                   for (int t = 0; t < 32; t++) begin
-                    if (req_mask_i[t]) wid_d[wrow(req_cta_i, req_warp_i)][t*4 +: 4] = req_id_i;
+                    if (req_mask_i[t]) wid_d[req_idx][t*4 +: 4] = req_id_i;
                   end
                   st_d = StIdle;
                 end else begin
@@ -648,9 +650,9 @@ module simt_barrier_table #(
                   ww_en  = 1'b1;
                   ww_idx = req_ent;
                   ww_val = (busy_q[ck_ent] ? waiting_q[ck_ent] : '0) + WaitW'(req_pop);
-                  sleep_d[wrow(req_cta_i, req_warp_i)] = sleep_q[wrow(req_cta_i, req_warp_i)] | req_mask_i;
+                  sleep_d[req_idx] = sleep_q[req_idx] | req_mask_i;
                   for (int t = 0; t < 32; t++) begin
-                    if (req_mask_i[t]) wid_d[wrow(req_cta_i, req_warp_i)][t*4 +: 4] = req_id_i;
+                    if (req_mask_i[t]) wid_d[req_idx][t*4 +: 4] = req_id_i;
                   end
                 end
               end
@@ -967,7 +969,7 @@ module simt_barrier_table #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (accept && req_op_i == OpArrive && !resp_refused_o && !resp_pass_o) begin
-        assert ((sleep_q[wrow(req_cta_i, req_warp_i)] & req_mask_i) == '0)
+        assert ((sleep_q[req_idx] & req_mask_i) == '0)
           else $error("barrier_table: a sleeping thread arrived again");
         // waiting (WaitW bits) never wraps: the waiters are asleep, at most Thr.
         assert (!ww_en || ((busy_q[req_ent] ? int'(waiting_q[req_ent]) : 0) + int'(req_pop) <= Thr))
@@ -1032,7 +1034,7 @@ module simt_barrier_table #(
       assume (!grant_valid_i || inq_q[g_ent]);
       assume (req_cta_i <= CtaW'(NumCtas - 1) && req_warp_i <= WarpW'(Warps - 1));
       assume (!(req_valid_i && req_op_i == OpArrive) ||
-              (sleep_q[wrow(req_cta_i, req_warp_i)] & req_mask_i) == '0);  // arrivals are awake
+              (sleep_q[req_idx] & req_mask_i) == '0);  // arrivals are awake
       for (int e = 0; e < NumEnt; e++) begin
         assert (busy_q[e] || waiting_q[e] == '0);
         assert (busy_q[e] || !secact_q[e]);

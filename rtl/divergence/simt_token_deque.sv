@@ -91,6 +91,10 @@ module simt_token_deque #(
   // The RAM's address {warp, index}, cast to its own width: one bit less than WarpW + IdxW
   // for one warp (WarpW is 1 there, the warp bit always 0).
   localparam int RamAW  = (NumWarps * Depth > 1) ? $clog2(NumWarps * Depth) : 1;
+  function automatic logic [RamAW-1:0] ram_addr(logic [WarpW-1:0] warp,
+                                               logic [IdxW-1:0] idx);
+    ram_addr = RamAW'({warp, idx});
+  endfunction
   localparam logic [PtrW-1:0] Middle = PtrW'(Depth / 2);
   localparam logic [PtrW-1:0] Full   = PtrW'(Depth);
 
@@ -244,7 +248,7 @@ module simt_token_deque #(
       head_d[pop_warp_i] = head_q[pop_warp_i] - 1'b1;
       if (pop_count > PtrW'(1)) begin
         ram_re        = 1'b1;
-        ram_raddr     = RamAW'({pop_warp_i, IdxW'(head_q[pop_warp_i] - PtrW'(2))});
+        ram_raddr     = ram_addr(pop_warp_i, IdxW'(head_q[pop_warp_i] - PtrW'(2)));
         refill_d      = 1'b1;
         refill_warp_d = pop_warp_i;
       end else begin
@@ -256,7 +260,7 @@ module simt_token_deque #(
       ram_we = 1'b1;
       if (push_back_i) begin
         tail_d[push_warp_i]     = tail_q[push_warp_i] - 1'b1;
-        ram_waddr               = RamAW'({push_warp_i, IdxW'(tail_q[push_warp_i] - 1'b1)});
+        ram_waddr               = ram_addr(push_warp_i, IdxW'(tail_q[push_warp_i] - 1'b1));
         back_sum_d[push_warp_i] = back_sum_d[push_warp_i] | tok_type_bit(push_token_i);
         // Into an empty queue (possibly emptied by this cycle's pop) it is also the front.
         if (head_d[push_warp_i] == tail_q[push_warp_i]) begin
@@ -264,7 +268,7 @@ module simt_token_deque #(
         end
       end else begin
         head_d[push_warp_i]  = head_q[push_warp_i] + 1'b1;
-        ram_waddr            = RamAW'({push_warp_i, IdxW'(head_q[push_warp_i])});
+        ram_waddr            = ram_addr(push_warp_i, IdxW'(head_q[push_warp_i]));
         front_d[push_warp_i] = push_token_sum;
       end
     end else if (push_valid_i && push_overflow) begin
@@ -277,12 +281,12 @@ module simt_token_deque #(
     if (do_acc) begin
       if (acc_we_i) begin
         ram_we    = 1'b1;
-        ram_waddr = RamAW'({acc_warp_i, acc_idx});
+        ram_waddr = ram_addr(acc_warp_i, acc_idx);
         ram_wdata = acc_wdata_i;
         if (acc_pos_i == '0) front_d[acc_warp_i] = acc_wdata_i;  // keep the front copy
       end else begin
         ram_re       = 1'b1;
-        ram_raddr    = RamAW'({acc_warp_i, acc_idx});
+        ram_raddr    = ram_addr(acc_warp_i, acc_idx);
         acc_rvalid_d = 1'b1;
       end
     end
@@ -292,12 +296,12 @@ module simt_token_deque #(
         simt_pkg::MntStall: stalled_d[mnt_warp_i] = 1'b1;
         simt_pkg::MntRead: begin
           ram_re       = 1'b1;
-          ram_raddr    = RamAW'({mnt_warp_i, mnt_idx_i});
+          ram_raddr    = ram_addr(mnt_warp_i, mnt_idx_i);
           mnt_rvalid_d = 1'b1;
         end
         simt_pkg::MntWrite: begin
           ram_we    = 1'b1;
-          ram_waddr = RamAW'({mnt_warp_i, mnt_idx_i});
+          ram_waddr = ram_addr(mnt_warp_i, mnt_idx_i);
           ram_wdata = mnt_wdata_i;
         end
         simt_pkg::MntResume: begin
@@ -308,7 +312,7 @@ module simt_token_deque #(
             back_sum_d[mnt_warp_i] = '0;
           end else begin
             ram_re        = 1'b1;
-            ram_raddr     = RamAW'({mnt_warp_i, IdxW'(mnt_head_i - 1'b1)});
+            ram_raddr     = ram_addr(mnt_warp_i, IdxW'(mnt_head_i - 1'b1));
             refill_d      = 1'b1;
             refill_warp_d = mnt_warp_i;
           end
