@@ -413,11 +413,11 @@ def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True):
     # synth_ecp5's `check` steps without `autoname`, which would rename every net after the
     # cells it connects: the critical path's cells are then named by the RTL's registers.
     flow += "hierarchy -check; check -noinit; blackbox =A:whitebox"
-    if flatten:
-        return "read_verilog -defer -sv %s; %s%s; %stee -q -o %s stat -json" % (
-            srcs, cp, flow, "write_json %s; " % out_json if out_json else "", stat_json)
+    write = ""
+    if out_json:
+        write = "; %swrite_json %s" % ("" if flatten else "flatten; clean; ", out_json)
     return "read_verilog -defer -sv %s; %s%s; tee -q -o %s stat -json%s" % (
-        srcs, cp, flow, stat_json, "; flatten; clean; write_json %s" % out_json if out_json else "")
+        srcs, cp, flow, stat_json, write)
 
 
 def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=True,
@@ -443,7 +443,8 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
             f.write(shell)
         srcs += " " + os.path.join(work, "shell.sv")
         synth_top, synth_params = "simt_shell", {}
-    unit_rows, units_s = None, 0
+    unit_rows, units_s, last = None, 0, None
+    net = os.path.join(rel, "ecp5.json")
     stat = os.path.join(rel, "ecp5_units_stat.json")
     cached = os.path.join(work, "result.json")
     if pnr_only and units:
@@ -462,18 +463,15 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         # across unit boundaries (constants on unit ports stay as logic).
         t2 = time.time()
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
-             ecp5_synth_script(synth_top, synth_params, srcs, os.path.join(rel, "ecp5.json"),
-                               stat, flatten=False)])
+             ecp5_synth_script(synth_top, synth_params, srcs, net, stat, flatten=False)])
         unit_rows = ecp5_units(os.path.join(ROOT, stat), synth_top)
         units_s = round(time.time() - t2)
-    net = os.path.join(rel, "ecp5.json")
-    hier = None
+    overfull = False
     if unit_rows:
         cells = {k: unit_rows[0][k] for k in unit_rows[0] if k[0].isupper()}
         t_synth = 0   # the hierarchical run is the synthesis: units_s
         # More than OVERFULL times the device: not placed (nextpnr would only say so later).
-        if ecp5_comb(unit_rows[0]) > OVERFULL * ECP5_CAPACITY["comb"]:
-            hier = unit_rows[0]
+        overfull = ecp5_comb(unit_rows[0]) > OVERFULL * ECP5_CAPACITY["comb"]
     else:
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5.log"), "-p",
              ecp5_synth_script(synth_top, synth_params, srcs, net,
@@ -482,9 +480,9 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE).stdout.strip()
-    if pnr_only and units:
-        commit = last.get("commit", commit)   # the netlist's
-    res = {"target_mhz": target, "board": bool(board), "hierarchical": bool(hier),
+    if last:
+        commit = last.get("commit", commit)   # the netlist's (--pnr-only)
+    res = {"target_mhz": target, "board": bool(board), "hierarchical": overfull,
            "commit": commit,
            "lut4": cells.get("LUT4", 0), "ccu2c": cells.get("CCU2C", 0),
            "ff": cells.get("TRELLIS_FF", 0), "dp16kd": cells.get("DP16KD", 0),
