@@ -28,7 +28,8 @@ def load_top(path):
 
 
 def fanin_graph(cells):
-    """Combinational cell -> the combinational cells driving its inputs."""
+    """Combinational cell -> the combinational cells driving its inputs; and the
+    combinational cells that drive a sequential cell (where paths end)."""
     driver = {}
     for name, c in cells.items():
         dirs = c.get("port_directions", {})
@@ -38,20 +39,26 @@ def fanin_graph(cells):
                     if isinstance(b, int):
                         driver[b] = name
     fanin = collections.defaultdict(set)
+    ends = set()
     for name, c in cells.items():
-        if c["type"] in SEQUENTIAL:
-            continue
         dirs = c.get("port_directions", {})
+        if c["type"] in SEQUENTIAL:
+            for port, bits in c["connections"].items():
+                if dirs.get(port) == "input":
+                    ends.update(driver[b] for b in bits if isinstance(b, int) and b in driver)
+            continue
         for port, bits in c["connections"].items():
             if dirs.get(port) != "input":
                 continue
             if c["type"] == "TRELLIS_DPR16X4" and not port.startswith("RAD"):
-                continue  # LUT RAM: the write side is clocked
+                # LUT RAM: the write side is clocked (a path ends there).
+                ends.update(driver[b] for b in bits if isinstance(b, int) and b in driver)
+                continue
             for b in bits:
                 d = driver.get(b) if isinstance(b, int) else None
                 if d and cells[d]["type"] not in SEQUENTIAL:
                     fanin[name].add(d)
-    return fanin
+    return fanin, {e for e in ends if cells[e]["type"] not in SEQUENTIAL}
 
 
 def longest_path(cells, fanin):
@@ -75,12 +82,15 @@ def longest_path(cells, fanin):
                 state[n] = "open"
                 stack.append((n, True))
                 stack.extend((f, False) for f in fanin[n] if f not in state)
-    end = max(depth, key=depth.get)
+    return depth, prev
+
+
+def path_to(end, prev):
     path = []
     while end:
         path.append(end)
         end = prev[end]
-    return list(reversed(path)), depth
+    return list(reversed(path))
 
 
 def unit_of(cell_name):
@@ -91,14 +101,8 @@ def unit_of(cell_name):
     return ".".join(insts) or "(top)"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("netlist", help="a mapped ECP5 Yosys JSON netlist (ecp5.json)")
-    ap.add_argument("--cells", action="store_true", help="list every cell of the path")
-    args = ap.parse_args()
-    cells = load_top(args.netlist)["cells"]
-    path, depth = longest_path(cells, fanin_graph(cells))
-    print("longest path: %.1f levels, %d cells" % (depth[path[-1]], len(path)))
+def segments_of(path, cells):
+    """The path as runs of cells in one unit: [unit, levels, cells]."""
     segments = []
     for n in path:
         u, w = unit_of(n), WEIGHT.get(cells[n]["type"], 1.0)
@@ -107,12 +111,46 @@ def main():
             segments[-1][2] += 1
         else:
             segments.append([u, w, 1])
-    for u, w, k in segments:
-        print("  %-40s %5.1f levels  %3d cells" % (u, w, k))
-    if args.cells:
-        for n in path:
-            src = cells[n].get("attributes", {}).get("src", "").split("|")[0]
-            print("  %-10s %s  %s" % (cells[n]["type"], n, src))
+    return segments
+
+
+def deepest(netlist):
+    """The deepest path of a netlist file: (levels, [[unit, levels, cells], ...])."""
+    cells = load_top(netlist)["cells"]
+    fanin, ends = fanin_graph(cells)
+    depth, prev = longest_path(cells, fanin)
+    end = max(ends & depth.keys(), key=depth.get)
+    return depth[end], segments_of(path_to(end, prev), cells)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("netlist", help="a mapped ECP5 Yosys JSON netlist (ecp5.json)")
+    ap.add_argument("--cells", action="store_true", help="list every cell of the path")
+    ap.add_argument("--top", type=int, default=1, metavar="N",
+                    help="the N deepest paths that cross different units in a different order")
+    args = ap.parse_args()
+    cells = load_top(args.netlist)["cells"]
+    fanin, ends = fanin_graph(cells)
+    depth, prev = longest_path(cells, fanin)
+    shown = set()
+    for end in sorted(ends & depth.keys(), key=depth.get, reverse=True):
+        if len(shown) == args.top:
+            break
+        path = path_to(end, prev)
+        segments = segments_of(path, cells)
+        route = tuple(u for u, _, _ in segments)
+        if route in shown:
+            continue
+        shown.add(route)
+        print("%s path: %.1f levels, %d cells" % ("longest" if len(shown) == 1 else "next",
+                                                   depth[end], len(path)))
+        for u, w, k in segments:
+            print("  %-40s %5.1f levels  %3d cells" % (u, w, k))
+        if args.cells:
+            for n in path:
+                src = cells[n].get("attributes", {}).get("src", "").split("|")[0]
+                print("  %-10s %s  %s" % (cells[n]["type"], n, src))
 
 
 if __name__ == "__main__":

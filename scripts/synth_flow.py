@@ -16,7 +16,8 @@ fails the flow (exit status 1, after the figures are written).
 
 Writes build/synth/results.json and docs/synthesis.md.
 
-usage: synth_flow.py [--only NAME_SUBSTRING] [--seeds N] [--units]
+usage: synth_flow.py [--only NAME_SUBSTRING] [--seeds N] [--no-units] [--pnr-only]
+       synth_flow.py --only NAME --synth-only  (ECP5: synthesis and the deepest logic path)
        synth_flow.py --bitstream BOARD      (make bitstream BOARD=ulx3s)
 
 Each configuration's figures are also kept in build/synth/<config>/result.json; with --only,
@@ -33,6 +34,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ecp5_longest_path  # noqa: E402  (next to this script)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "synth")
@@ -421,7 +425,7 @@ def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True):
 
 
 def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=True,
-                 pnr_only=False):
+                 pnr_only=False, place_it=True):
     work = os.path.join(OUT, name)
     os.makedirs(work, exist_ok=True)
     srcs = " ".join(sources())
@@ -493,7 +497,12 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
             and res["mult18"] <= ECP5_CAPACITY["mult18"])
     res.update({"fits": fits, "fmax_mhz_seeds": [], "fmax_mhz_median": None, "path": None,
                 "util": None, "pnr_s": 0, "bitstream": None})
-    if fits:
+    # The deepest register-to-register path in weighted logic levels (before placement:
+    # nextpnr names its critical path only once it routes).
+    levels, segments = ecp5_longest_path.deepest(os.path.join(ROOT, net))
+    res["levels"] = round(levels, 1)
+    res["level_path"] = [[u, round(w, 1)] for u, w, _ in segments]
+    if fits and place_it:
         t1 = time.time()
         lpf = board["lpf"] if board else ECP5_SHELL_LPF
         def place(seed):
@@ -822,6 +831,9 @@ def main():
                          "again (other seeds, nextpnr options) without synthesizing")
     ap.add_argument("--no-units", action="store_true",
                     help="ECP5: skip the hierarchical runs (area per unit)")
+    ap.add_argument("--synth-only", action="store_true",
+                    help="ECP5: synthesize and name the deepest logic path, without placing; "
+                         "prints the figures and keeps the cached ones (docs unchanged)")
     ap.add_argument("--bitstream", metavar="BOARD", help="build BOARD's bitstream (ulx3s)")
     ap.add_argument("--config", default="", help="with --bitstream: the ECP5 configuration")
     args = ap.parse_args()
@@ -863,7 +875,16 @@ def main():
         r = {"name": name, "top": top, "params": params, "note": note}
         r["ecp5"] = measure_ecp5(name, top, params, target, opts, args.seeds,
                                  units=opts.get("units", False) and not args.no_units,
-                                 pnr_only=args.pnr_only)
+                                 pnr_only=args.pnr_only, place_it=not args.synth_only)
+        e = r["ecp5"]
+        print("synth: %s: deepest path %.1f logic levels: %s" % (
+            name, e["levels"], " -> ".join("%s %.1f" % (u, w) for u, w in e["level_path"])),
+            flush=True)
+        if args.synth_only:
+            print("synth: %s: %d LUT4, %d CCU2C, %d FF, %d DP16KD, %d MULT18X18D (not placed: "
+                  "--synth-only)" % (name, e["lut4"], e["ccu2c"], e["ff"], e["dp16kd"],
+                                     e["mult18"]), flush=True)
+            continue
         with open(cached, "w") as f:
             json.dump(r, f, indent=2)
         e = r["ecp5"]
@@ -879,6 +900,8 @@ def main():
                                               e["dp16kd"], e["mult18"], e["synth_s"],
                                               e["pnr_s"]), flush=True)
         ecp5.append(r)
+    if args.synth_only:
+        return   # nothing placed: the cached figures and the docs stay as they are
     data = {"date": datetime.date.today().isoformat(), "tools": tool_versions(),
             "ecp5_tools": ecp5_tool_versions(), "target_mhz": TARGET_MHZ, "results": results,
             "ecp5": ecp5, "run_s": round(time.time() - t_start)}

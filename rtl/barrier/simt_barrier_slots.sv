@@ -8,7 +8,10 @@
 // runs alone. The arbiter picks, among occupied slots not yet handed to the thread select,
 // one of the highest priority (a priority per barrier id, e.g. texture-class barriers), with
 // round robin among equals; the grant fires when the thread select can take a barrier.
-// release frees a slot when its portion is done (or the barrier is reset).
+// release frees a slot when its portion is done (or the barrier is reset), from the next
+// cycle: the grant does not look at this cycle's release (it would chain the release's
+// logic into the grant and on into the barrier table's ready), so the user never takes a
+// grant in a cycle it releases a slot (asserted), when the grant may name that slot.
 module simt_barrier_slots #(
   parameter int NumSlots  = 16,
   parameter int BarW      = 6,      // barrier instance: {resident CTA, id}
@@ -94,7 +97,6 @@ module simt_barrier_slots #(
 
   always_comb begin
     waiting = occ_q & ~act_q;
-    if (release_valid_i) waiting[release_slot_i] = 1'b0;
     best = '0;
     for (int s = 0; s < NumSlots; s++) begin
       if (waiting[s] && prio_q[s] > best) best = prio_q[s];
@@ -167,6 +169,8 @@ module simt_barrier_slots #(
         else $error("barrier_slots: exclusive barrier not alone");
       assert (!grant_valid_o || (occ_q[grant_slot_o] && !act_q[grant_slot_o]))
         else $error("barrier_slots: grant of a slot that is free or already granted");
+      assert (!(release_valid_i && sel_ready_i))
+        else $error("barrier_slots: a grant taken in a cycle that releases a slot");
     end
   end
 `endif
@@ -177,6 +181,7 @@ module simt_barrier_slots #(
   always @(posedge clk_i) begin
     if (rst_ni) begin
       assume (!release_valid_i || occ_q[release_slot_i]);
+      assume (!(release_valid_i && sel_ready_i));
       assert ((act_q & ~occ_q) == '0);
       assert ((excl_q & occ_q) == '0 || (occ_q & (occ_q - 1'b1)) == '0);
       assert (!grant_valid_o || (occ_q[grant_slot_o] && !act_q[grant_slot_o]));

@@ -512,8 +512,14 @@ module simt_sm #(
   logic [31:0]      rf_we;
   logic [RfAW-1:0]  rf_waddr;
   logic [32*32-1:0] rf_wdata;
-  logic             rf_busy_core;  // a unit of the instruction in flight writes (or the launch)
-  assign rf_busy_core = (exe_rf_we | fpu_rf_we | ctl_rf_we) != '0;
+  // EXEC's instruction may write the port this cycle (an ALU instruction, cal's link): known
+  // from its stage and class alone, so a load's or FP result's write-back (and the memory
+  // response behind it) does not wait on EXEC's lanes, faults or the divergence unit's
+  // answer; an ALU instruction with no executing thread still holds the port for its cycle.
+  logic             rf_claim_exec;
+  logic             rf_busy_core;  // a unit of the instruction in flight writes
+  assign rf_claim_exec = exec_stage && (cls.alu || inst.op == simt_pkg::OpCal);
+  assign rf_busy_core  = rf_claim_exec || fpu_rf_we != '0;
   always_comb begin
     rf_we    = exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;
     rf_wdata = ((exe_rf_we != '0) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata |
@@ -829,7 +835,7 @@ module simt_sm #(
       .rf_late_o    (fpu_rf_late),
       // A shared load's write (MEM) takes the port as EXEC's does; a global load's late
       // response waits for the FP unit's write instead (rf_busy_core).
-      .rf_busy_i    ((exe_rf_we | ctl_rf_we) != '0 || lsu_sh_we),
+      .rf_busy_i    (rf_claim_exec || lsu_sh_we),
       .wb_wait_o    (fpu_wb_wait),
       .pred_we_o    (fpu_pred_we),
       .pred_wdata_o (fpu_pred_wdata)
@@ -873,7 +879,9 @@ module simt_sm #(
     .dbg_warp_i         (dbg_warp_i),
     .inst_i             (inst),
     .cls_i              (cls),
+    .exec_stage_i       (exec_stage),
     .w_i                (w),
+    .pc_i               (pc),
     .guard_i            (guard),
     .exec_mask_i        (exec),
     .opa_i              (opa),

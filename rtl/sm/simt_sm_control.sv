@@ -40,7 +40,9 @@ module simt_sm_control #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  simt_sm_pkg::cls_t         cls_i,           // its classes
   /* verilator lint_on UNUSEDSIGNAL */
+  input  logic                      exec_stage_i,    // an instruction is in EXEC (any pass)
   input  logic [WarpW-1:0]          w_i,
+  input  logic [AddrW-1:0]          pc_i,
   input  logic [31:0]               guard_i,
   input  logic [31:0]               exec_mask_i,
   input  logic [32*32-1:0]          opa_i,           // COUNT from ra
@@ -65,8 +67,10 @@ module simt_sm_control #(
   output logic                      du_has_target_o,
   output logic [AddrW-1:0]          du_target_o,
   input  logic                      du_ready_i,
-  input  logic [31:0]               du_link_mask_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic [31:0]               du_link_mask_i,  // (checked against cal's write)
   input  logic [AddrW-1:0]          du_link_value_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   input  logic                      du_yield_fired_i,
   input  logic                      du_wake_fast_i,
   input  logic [31:0]               du_wake_mask_i,
@@ -101,7 +105,7 @@ module simt_sm_control #(
   output logic [31:0]               woken_mask_o,
   output logic                      hold_o,          // the arrival was refused
 
-  // cal's link register.
+  // cal's link register, written in EXEC.
   output logic [31:0]               rf_we_o,
   output logic [RfAW-1:0]           rf_waddr_o,
   output logic [32*32-1:0]          rf_wdata_o,
@@ -184,9 +188,6 @@ module simt_sm_control #(
     issue_due       = 1'b0;
     retire_o        = 1'b0;
     hold_o          = 1'b0;
-    rf_we_o         = '0;
-    rf_waddr_o      = {w_i, 5'd31};
-    rf_wdata_o      = '0;
     evt_o           = '0;
 
     if (launch_warp_i) begin
@@ -359,10 +360,6 @@ module simt_sm_control #(
                          inst_i.op == simt_pkg::OpCont) ? inst_i.imm_b : 1'b1;
       evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i && !direct;
       if (du_ready_i) begin
-        if (inst_i.op == simt_pkg::OpCal) begin
-          rf_we_o = du_link_mask_i;
-          for (int l = 0; l < 32; l++) rf_wdata_o[l*32 +: 32] = 32'(du_link_value_i);
-        end
         evt_o[simt_sm_pkg::PerfYields] = inst_i.op == simt_pkg::OpYield && du_yield_fired_i;
         if (ex_simple) begin
           // Retires here; the next warp issues when IDLE would only issue and the
@@ -406,6 +403,19 @@ module simt_sm_control #(
   assign status_o   = {state_d != simt_sm_pkg::CtIdle, ret_launch,
                        state_q == simt_sm_pkg::CtCheck, fast, issue_try, issue_due};
   assign retired_o  = evt_o[simt_sm_pkg::PerfInsts];
+
+  // cal writes its link register (the return address, in its executing threads) in EXEC,
+  // from the instruction alone: the divergence unit computes the same mask and address
+  // (asserted below), but waiting for its answer would chain its whole step into the
+  // register file's write port, and from there into the load/store and FP units' write-backs.
+  // (cal does not fault in EXEC; nothing reads r31 of the warp before it issues again.)
+  logic [AddrW-1:0] link_pc;
+  assign link_pc    = pc_i + 1'b1;
+  assign rf_we_o    = (exec_stage_i && inst_i.op == simt_pkg::OpCal) ? exec_mask_i : '0;
+  assign rf_waddr_o = {w_i, 5'd31};
+  always_comb begin
+    for (int l = 0; l < 32; l++) rf_wdata_o[l*32 +: 32] = 32'(link_pc);
+  end
   // (Outside the block above: the barrier unit's ready depends on it.)
   assign wake_ready_o = wake_req && du_ready_i;
 
@@ -479,6 +489,10 @@ module simt_sm_control #(
       if (state_q == simt_sm_pkg::CtBarReq && bu_ready_i && cls_i.bottom && bu_sleep_i)
         assert (exec_mask_i[bu_sleep_lane_i])
         else $error("sm: bottom sleep of a thread that is not in the section");
+      if (du_valid_o && du_ready_i && du_op_o == simt_pkg::DuCal)
+        assert (du_link_mask_i == exec_mask_i && du_link_value_i == link_pc)
+        else $error("sm control: cal's link %h@%h, the divergence unit's %h@%h",
+                    exec_mask_i, link_pc, du_link_mask_i, du_link_value_i);
       assert (!(cmd_i.exec && state_q != simt_sm_pkg::CtIdle))
         else $error("sm control: an instruction in EXEC while busy");
       // The launch's wake comes with its barrier-unit request, which the unit refuses while it

@@ -55,7 +55,8 @@ package simt_sm_pkg;
     logic issue_ok;     // IDLE would only issue: the next warp may
     logic issue_base;   // ... if no wake token were due
     logic wake_next;    // a wake token is due before the next issue
-    logic de_v;         // an instruction is in DE ...
+    logic de_v;         // an instruction is in DE (a load hazard not considered: it would
+                        // chain decode and the scoreboard into the control unit's requests) ...
     logic de_simple;    // ... and completes in EXEC in one cycle
   } ctl_cmd_t;
 

@@ -314,7 +314,7 @@ module simt_sm_sequencer #(
 
   assign ctl_o             = {exec_o && !exec_more_i, !to_unit, lsu_done_i || fpu_done_i, issue_ok, issue_base,
                                wake_next,
-                               de_v_i && !de_hazard_i, de_simple_i};
+                               de_v_i, de_simple_i};
   assign ctl_wake_o        = ctl_wake;
   assign ctl_launch_wake_o = ctl_launch_wake;
   assign dbg_sel_o = stage_q == simt_sm_pkg::StIdle || stage_q == simt_sm_pkg::StLaunch ||

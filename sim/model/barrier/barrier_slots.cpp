@@ -1,5 +1,7 @@
 #include "model/barrier/barrier_slots.h"
 
+#include <stdexcept>
+
 namespace simt::model {
 
 BarrierSlots::BarrierSlots(const Config& cfg)
@@ -33,12 +35,12 @@ bool BarrierSlots::headBlockedByExclusive() const {
   return head && freeSlot() && !headTake();
 }
 
-uint64_t BarrierSlots::topRequests(const In& in) const {
+uint64_t BarrierSlots::topRequests() const {
   uint64_t waiting = 0;
   uint32_t best = 0;
   for (int s = 0; s < cfg_.numSlots; ++s) {
     const Slot& sl = slots_[static_cast<size_t>(s)];
-    if (!sl.occupied || sl.active || (in.releaseValid && in.releaseSlot == s)) continue;
+    if (!sl.occupied || sl.active) continue;
     waiting |= 1ull << s;
     if (sl.prio > best) best = sl.prio;
   }
@@ -49,10 +51,10 @@ uint64_t BarrierSlots::topRequests(const In& in) const {
   return top;
 }
 
-BarrierSlots::Out BarrierSlots::out(const In& in) const {
+BarrierSlots::Out BarrierSlots::out() const {
   Out o;
   o.readyReady = fifo_.writeReady();
-  const auto g = arb_.grant(topRequests(in));
+  const auto g = arb_.grant(topRequests());
   o.grantValid = g.has_value();
   o.grantSlot = g.value_or(0);
   o.grantBar = slots_[static_cast<size_t>(o.grantSlot)].bar;
@@ -66,7 +68,10 @@ BarrierSlots::Out BarrierSlots::out(const In& in) const {
 }
 
 void BarrierSlots::commit(const In& in) {
-  const uint64_t top = topRequests(in);
+  if (in.releaseValid && in.selReady) {
+    throw std::logic_error("BarrierSlots: a grant taken in a cycle that releases a slot");
+  }
+  const uint64_t top = topRequests();
   const auto g = arb_.grant(top);
   const bool take = headTake();
   const auto freeIdx = freeSlot();

@@ -42,8 +42,11 @@ class BarrierSlots {
   };
 
   explicit BarrierSlots(const Config& cfg);
-  Out out(const In& in) const;  // combinational outputs for this cycle's inputs
-  void commit(const In& in);    // clock edge
+  // Outputs of this cycle (the grant does not look at this cycle's release).
+  Out out() const;
+  // Clock edge. A grant is not taken in a cycle that releases a slot (std::logic_error):
+  // the release frees the slot from the next cycle, and the grant may name it until then.
+  void commit(const In& in);
   // Whether the FIFO head is held back only by the exclusive rule (for coverage).
   bool headBlockedByExclusive() const;
 
@@ -55,7 +58,7 @@ class BarrierSlots {
   std::optional<int> freeSlot() const;
   bool exclOccupied() const;
   bool headTake() const;
-  uint64_t topRequests(const In& in) const;
+  uint64_t topRequests() const;
 
   Config cfg_;
   Fifo<Ready> fifo_;
