@@ -130,7 +130,7 @@ module simt_divergence_unit #(
   // ---------------------------------------------------------------------------------------
   // Token queue
   // ---------------------------------------------------------------------------------------
-  logic              dq_push_valid, dq_push_back, dq_push_ready;
+  logic              dq_push_valid, dq_push_back, dq_push_ready, dq_push_front_ready;
   logic [63:0]       dq_push_token;
   logic              dq_pop_valid, dq_pop_ready;
   logic [63:0]       dq_pop_token;
@@ -157,6 +157,7 @@ module simt_divergence_unit #(
     .push_back_i  (dq_push_back),
     .push_token_i (dq_push_token),
     .push_ready_o (dq_push_ready),
+    .push_front_ready_o (dq_push_front_ready),
     .pop_valid_i  (dq_pop_valid),
     .pop_warp_i   (w),
     .pop_ready_o  (dq_pop_ready),
@@ -611,7 +612,7 @@ module simt_divergence_unit #(
           end else begin
             state_d = StPop;  // the token was discarded: keep popping
           end
-        end else if (fast_wake && dq_push_ready) begin
+        end else if (fast_wake && dq_push_front_ready) begin
           active_d[w] = wake_mask;
           pc_d[w]     = req_target_i;
           rs_none     = wake_mask;
@@ -798,10 +799,10 @@ module simt_divergence_unit #(
                              ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
   assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
   assign resp_yield_fired_o = fire_q;
-  assign resp_wake_fast_o   = fast_wake && dq_push_ready;
+  assign resp_wake_fast_o   = fast_wake && dq_push_front_ready;
   assign resp_wake_mask_o   = wake_mask;
   // Events for the performance counters.
-  assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || (fast_wake && dq_push_ready);
+  assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || (fast_wake && dq_push_front_ready);
   assign evt_discard_o = dq_pop_valid && dq_pop_ready &&
                          ((state_q == StIdle) ? (f_pop_wake == '0) : (pop_wake == '0));
 

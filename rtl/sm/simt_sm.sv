@@ -244,6 +244,7 @@ module simt_sm #(
   simt_sm_pkg::cls_t         cls;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0]               active, guard, exec;
+  logic                      exe_any, exe_param_bad;  // decided in DE (simt_sm_decode)
   logic [32*32-1:0]          opa, opb, opc, rf_rdata;
   logic [32*7-1:0]           pred;
   logic [31:0]               param_rdata;
@@ -540,6 +541,7 @@ module simt_sm #(
     .param_we_i      (param_we_i),
     .param_waddr_i   (param_waddr_i),
     .param_wdata_i   (param_wdata_i),
+    .cfg_param_words_i (cfg_param_words_i),
     .de_w_i          (de_w),
     .de_pc_i         (de_pc),
     .de_active_i     (de_active),
@@ -562,6 +564,8 @@ module simt_sm #(
     .active_o        (active),
     .guard_o         (guard),
     .exec_o          (exec),
+    .exec_any_o      (exe_any),
+    .param_bad_o     (exe_param_bad),
     .opa_o           (opa),
     .opb_o           (opb),
     .opc_o           (opc),
@@ -589,7 +593,8 @@ module simt_sm #(
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .valid_i   (exec_stage),
-    .multi_i   ((cls.alu || cls.pred) && exe_fault.cause == simt_pkg::FltNone),
+    .multi_i   (cls.alu || cls.pred),
+    .stop_i    (exe_fault.cause != simt_pkg::FltNone),
     .mask_i    (exec),
     .pass_o    (pass),
     .threads_o (pass_threads),
@@ -598,7 +603,6 @@ module simt_sm #(
 
   simt_sm_execute #(
     .NumWarps   (NumWarps),
-    .ParamWords (ParamWords),
     .NumLanes   (NumLanes)
   ) u_execute (
     .valid_i           (exec_stage),
@@ -611,7 +615,8 @@ module simt_sm #(
     .opb_i             (opb),
     .pred_i            (pred),
     .param_rdata_i     (param_rdata),
-    .cfg_param_words_i (cfg_param_words_i),
+    .exec_any_i        (exe_any),
+    .param_bad_i       (exe_param_bad),
     .warp_in_cta_i     (w_wic),
     .ctaid_i           (w_ctaid),
     .cfg_ntid_i        (cfg_ntid_i),

@@ -397,10 +397,14 @@ module simt_sm_control #(
     end
   end
 
+  // The answer to the sequencer leaves out this cycle's wake commands: it reads busy_d and
+  // ret_launch only in EXEC, CTRL and WAKE, never in the IDLE or LAUNCH cycle that commands a
+  // wake, and so the scheduler's choice behind those commands stays off the path from the
+  // divergence unit's answer to the next issue.
   logic ret_launch;  // a wake served from the launch ends: back to LAUNCH
   assign ret_launch = (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtWakeCheck) &&
-                      ret_q == simt_sm_pkg::RetLaunch && state_d == simt_sm_pkg::CtIdle;
-  assign status_o   = {state_d != simt_sm_pkg::CtIdle, ret_launch,
+                      ret_q == simt_sm_pkg::RetLaunch && state_nx == simt_sm_pkg::CtIdle;
+  assign status_o   = {state_nx != simt_sm_pkg::CtIdle, ret_launch,
                        state_q == simt_sm_pkg::CtCheck, fast, issue_try, issue_due};
   assign retired_o  = evt_o[simt_sm_pkg::PerfInsts];
 

@@ -26,6 +26,7 @@ module simt_sm_decode #(
   input  logic                       param_we_i,
   input  logic [ParamAW-1:0]         param_waddr_i,
   input  logic [31:0]                param_wdata_i,
+  input  logic [ParamAW:0]           cfg_param_words_i,
 
   // DE: the instruction fetched last cycle.
   input  logic [WarpW-1:0]           de_w_i,
@@ -54,6 +55,9 @@ module simt_sm_decode #(
   output logic [31:0]                active_o,
   output logic [31:0]                guard_o,
   output logic [31:0]                exec_o,         // active and guarded
+  output logic                       exec_any_o,     // ... some thread (decided in DE)
+  output logic                       param_bad_o,    // ld.param outside the params or
+                                                     // misaligned (decided in DE)
   output logic [32*32-1:0]           opa_o,          // per lane: ra (ret: r31)
   output logic [32*32-1:0]           opb_o,          // rb
   output logic [32*32-1:0]           opc_o,          // the sub field as a register (cas)
@@ -81,6 +85,10 @@ module simt_sm_decode #(
   logic [63:0]       ir_d, ir_q;
   logic [31:0]       active_d, active_q;
   logic [31:0]       guard_d, guard_q;
+  // What EXEC's fault check needs, decided in DE: there it would sit at the head of the path
+  // from EXEC through the control unit into the divergence unit.
+  logic              exec_any_d, exec_any_q;
+  logic              param_bad_d, param_bad_q;
   logic [32*32-1:0]  opa_d, opa_q, opb_d, opb_q, opc_d, opc_q;
   logic              fwd_a_d, fwd_a_q, fwd_b_d, fwd_b_q;
   logic [32*7-1:0]   pred_d [NumWarps];
@@ -254,8 +262,10 @@ module simt_sm_decode #(
     w_d      = w_q;
     pc_d     = pc_q;
     ir_d     = ir_q;
-    active_d = active_q;
-    guard_d  = guard_q;
+    active_d    = active_q;
+    guard_d     = guard_q;
+    exec_any_d  = exec_any_q;
+    param_bad_d = param_bad_q;
     opa_d    = opa_q;
     opb_d    = opb_q;
     opc_d    = opc_q;
@@ -278,6 +288,10 @@ module simt_sm_decode #(
       active_d = de_active_i;
       ir_d     = de_word_i;
       guard_d  = de_guard;
+      exec_any_d  = (de_active_i & de_guard) != '0;
+      param_bad_d = de_inst.op == simt_pkg::OpLdParam &&
+                    (de_inst.imm[1:0] != 2'b00 ||
+                     de_inst.imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i});
       if (de_legal_o && !de_cas_o) begin
         fwd_a_d = 1'b1;
         fwd_b_d = de_need_b;
@@ -301,6 +315,8 @@ module simt_sm_decode #(
   assign active_o = active_q;
   assign guard_o  = guard_q;
   assign exec_o   = active_q & guard_q;
+  assign exec_any_o  = exec_any_q;
+  assign param_bad_o = param_bad_q;
   assign opc_o    = opc_q;
   assign pred_o   = pred_q[w_q];
 
@@ -311,6 +327,8 @@ module simt_sm_decode #(
       ir_q     <= '0;
       active_q <= '0;
       guard_q  <= '0;
+      exec_any_q  <= 1'b0;
+      param_bad_q <= 1'b0;
       fwd_a_q  <= 1'b0;
       fwd_b_q  <= 1'b0;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
@@ -320,6 +338,8 @@ module simt_sm_decode #(
       ir_q     <= ir_d;
       active_q <= active_d;
       guard_q  <= guard_d;
+      exec_any_q  <= exec_any_d;
+      param_bad_q <= param_bad_d;
       fwd_a_q  <= fwd_a_d;
       fwd_b_q  <= fwd_b_d;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
@@ -340,6 +360,8 @@ module simt_sm_decode #(
         else $error("sm decode: two register reads of port a in one cycle");
       assert (!(pred_we_i && clr_i))
         else $error("sm decode: predicate write and clear in one cycle");
+      assert (exec_any_q == (exec_o != '0))
+        else $error("sm decode: EXEC's any-thread bit disagrees with its mask");
     end
   end
 `endif

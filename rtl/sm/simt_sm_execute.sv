@@ -8,12 +8,10 @@
 // trap, is a fault (fault_o).
 module simt_sm_execute #(
   parameter int NumWarps   = 8,
-  parameter int ParamWords = 64,
   parameter int NumLanes   = 32,
   localparam int NumPasses = 32 / NumLanes,
   localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1,
-  localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1,
-  localparam int ParamAW   = $clog2(ParamWords)
+  localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1
 ) (
   input  logic                       valid_i,       // the instruction is in EXEC
   /* verilator lint_off UNUSEDSIGNAL */
@@ -29,7 +27,8 @@ module simt_sm_execute #(
   input  logic [32*32-1:0]           opb_i,
   input  logic [32*7-1:0]            pred_i,        // the warp's predicates
   input  logic [31:0]                param_rdata_i,
-  input  logic [ParamAW:0]           cfg_param_words_i,
+  input  logic                       exec_any_i,    // exec_i has a thread (from DE)
+  input  logic                       param_bad_i,   // ld.param outside the params (from DE)
 
   // Special registers.
   input  logic [WarpW-1:0]           warp_in_cta_i,
@@ -150,9 +149,7 @@ module simt_sm_execute #(
 
   // ld.param outside the params (or misaligned) faults at the lowest executing lane.
   logic param_fault;
-  assign param_fault = inst_i.op == simt_pkg::OpLdParam && exec_i != '0 &&
-                       (inst_i.imm[1:0] != 2'b00 ||
-                        inst_i.imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i});
+  assign param_fault = param_bad_i && exec_any_i;
 
   always_comb begin
     fault_o = '0;

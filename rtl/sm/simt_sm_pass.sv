@@ -16,7 +16,8 @@ module simt_sm_pass #(
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             valid_i,    // an instruction is in EXEC (each cycle it stays)
-  input  logic             multi_i,    // it computes on the lanes (and does not fault)
+  input  logic             multi_i,    // it computes on the lanes
+  input  logic             stop_i,     // it faults: no pass follows (the core stops)
   input  logic [31:0]      mask_i,     // its executing threads
   output logic [PassW-1:0] pass_o,     // the group on the lanes this cycle
   output logic [31:0]      threads_o,  // its threads
@@ -40,7 +41,10 @@ module simt_sm_pass #(
   assign pass_o    = PassW'(32'(first) >> $clog2(NumLanes));
   assign more_o    = valid_i && multi_i && rest != '0;
 
-  assign left_d = more_o ? rest : '0;
+  // (A fault ends the passes here rather than in more_o: EXEC's fault check stays off the
+  // path from more_o through the control unit into the divergence unit; the sequencer
+  // takes the fault before another pass anyway.)
+  assign left_d = (more_o && !stop_i) ? rest : '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -366,6 +366,11 @@ module simt_sm_sequencer #(
       if (de_v_i && stage_q == simt_sm_pkg::StExec)
         assert (ctl_i.fast || exec_more_i || stage_d == simt_sm_pkg::StFault)
         else $error("sm: EXEC next to DE does not retire in one cycle");
+      // The control unit's answer leaves out a wake commanded in this cycle: never in a
+      // stage that reads it.
+      if (stage_q == simt_sm_pkg::StExec || stage_q == simt_sm_pkg::StCtrl)
+        assert (!ctl_wake && !ctl_launch_wake)
+        else $error("sm: a wake commanded in stage %0d", stage_q);
       assert (!(lsu_start_o && ctl_i.busy_d))
         else $error("sm: an instruction to the load/store and control units at once");
     end

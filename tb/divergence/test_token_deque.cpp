@@ -125,6 +125,7 @@ class DequeBench {
     Dut& d = sim_.dut();
     TokenDequeOut o;
     o.pushReady = d.push_ready_o;
+    o.pushFrontReady = d.push_front_ready_o;
     o.popReady = d.pop_ready_o;
     if (want.popToken) o.popToken = model::unpack(getPort(d.pop_token_o), cfg_.tokenBits);
     if (want.qryFront) o.qryFront = model::unpack(getPort(d.qry_front_o), cfg_.tokenBits);
@@ -153,7 +154,8 @@ class DequeBench {
       return model::pack(*t, cfg_.tokenBits)[static_cast<size_t>(word)];
     };
     Scoreboard::Fields f = {
-        {"push_ready", o.pushReady},        {"pop_ready", o.popReady},
+        {"push_ready", o.pushReady},        {"push_front_ready", o.pushFrontReady},
+        {"pop_ready", o.popReady},
         {"pop_token.lo", tok(o.popToken, 0)}, {"pop_token.hi", tok(o.popToken, 1)},
         {"qry_front.lo", tok(o.qryFront, 0)}, {"qry_front.hi", tok(o.qryFront, 1)},
         {"qry_empty", o.qryEmpty},          {"qry_count", static_cast<uint64_t>(o.qryCount)},

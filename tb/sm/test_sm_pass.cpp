@@ -1,8 +1,9 @@
 // simt_sm_pass (the pass sequencer, docs/blocks/sm.md "Passes") on its own against
 // model::SmPass at 8 and 16 lanes: a random stream of instructions in EXEC, each with a random
 // executing mask (sparse, dense, empty, single groups) and class (on the lanes or not), held
-// in EXEC exactly as long as more_o says, with idle cycles between; every cycle's pass_o,
-// threads_o and more_o are compared, and every instruction's passes are the groups with work.
+// in EXEC exactly as long as more_o says (or until it faults in a pass, stop_i: it leaves
+// EXEC then), with idle cycles between; every cycle's pass_o, threads_o and more_o are
+// compared, and every instruction's passes are the groups with work.
 #include <cstdint>
 
 #include "Vsm_pass16.h"
@@ -34,18 +35,20 @@ void randomStream(int lanes, const char* name) {
     auto& d = sim.dut();
     d.valid_i = 0;
     d.multi_i = 0;
+    d.stop_i = 0;
     d.mask_i = 0;
     sim.reset();
     model::SmPass m(lanes);
-    uint64_t insts = 0, multiPass = 0, skipped = 0;
+    uint64_t insts = 0, multiPass = 0, skipped = 0, stopped = 0;
     const int n = 3000 * lengthScale();
     for (int i = 0; i < n && sim.ok(); ++i) {
       if (rng.chance(20)) {  // an idle cycle: nothing in EXEC
         d.valid_i = 0;
         d.multi_i = rng.below(2);
+        d.stop_i = rng.below(2);
         d.mask_i = static_cast<uint32_t>(rng.bits(32));
         sim.eval();
-        const model::SmPass::Cycle c = m.step(false, d.multi_i, d.mask_i);
+        const model::SmPass::Cycle c = m.step(false, d.multi_i, d.stop_i, d.mask_i);
         ASSERT_EQ(d.more_o, 0u) << "nothing in EXEC, no pass follows";
         ASSERT_EQ(static_cast<int>(d.pass_o), c.pass);
         sim.tick();
@@ -53,6 +56,8 @@ void randomStream(int lanes, const char* name) {
       }
       const bool multi = rng.chance(70);
       const uint32_t mask = randomMask(rng);
+      // A fault in one of its passes (1 in 10 instructions): it leaves EXEC there.
+      const int faultAt = rng.chance(10) ? rng.below(m.passes(mask)) : -1;
       d.valid_i = 1;
       d.multi_i = multi;
       d.mask_i = mask;
@@ -60,8 +65,10 @@ void randomStream(int lanes, const char* name) {
       uint32_t covered = 0;
       int last = -1;
       for (;;) {
+        const bool stop = cycles == faultAt;
+        d.stop_i = stop;
         sim.eval();
-        const model::SmPass::Cycle c = m.step(true, multi, mask);
+        const model::SmPass::Cycle c = m.step(true, multi, stop, mask);
         ASSERT_EQ(static_cast<int>(d.pass_o), c.pass) << "instruction " << insts << ", cycle " << cycles;
         ASSERT_EQ(d.threads_o, c.threads) << "instruction " << insts << ", cycle " << cycles;
         ASSERT_EQ(d.more_o != 0, c.more) << "instruction " << insts << ", cycle " << cycles;
@@ -71,7 +78,13 @@ void randomStream(int lanes, const char* name) {
         ++cycles;
         const bool more = d.more_o;
         sim.tick();
+        if (stop) break;
         if (!more) break;
+      }
+      if (faultAt >= 0) {
+        ++stopped;
+        ++insts;
+        continue;
       }
       ASSERT_EQ(cycles, multi ? m.passes(mask) : 1) << "mask " << std::hex << mask;
       if (multi) {
@@ -84,6 +97,7 @@ void randomStream(int lanes, const char* name) {
     ASSERT_TRUE(sim.ok());
     EXPECT_GT(multiPass, 0u);
     EXPECT_GT(skipped, 0u) << "some instruction skipped a group without work";
+    EXPECT_GT(stopped, 0u) << "some instruction faulted in a pass";
     std::printf("SmPassRtl(%d lanes): %llu instructions, %llu in several passes, %llu skipped a group\n",
                 lanes, static_cast<unsigned long long>(insts), static_cast<unsigned long long>(multiPass),
                 static_cast<unsigned long long>(skipped));
@@ -96,7 +110,7 @@ TEST(SmPassRtl, SixteenLanesFollowTheModelOnRandomMasks) { randomStream<Vsm_pass
 TEST(SmPass, AModelOfThirtyTwoLanesNeverSequences) {
   model::SmPass m(32);
   for (uint32_t mask : {0u, 1u, 0x80000000u, ~0u}) {
-    const model::SmPass::Cycle c = m.step(true, true, mask);
+    const model::SmPass::Cycle c = m.step(true, true, false, mask);
     EXPECT_EQ(c.pass, 0);
     EXPECT_EQ(c.threads, ~0u);
     EXPECT_FALSE(c.more);

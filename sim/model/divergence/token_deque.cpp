@@ -176,6 +176,8 @@ bool TokenDequeCycle::pushReady(const TokenDequeIn& in) const {
 TokenDequeOut TokenDequeCycle::evaluate(const TokenDequeIn& in) const {
   TokenDequeOut o;
   o.pushReady = pushReady(in);
+  o.pushFrontReady = !dq_.stalled(in.pushWarp) &&
+                     !dq_.wouldOverflow(in.pushWarp, TokenDeque::End::Front);
   o.popReady = !dq_.stalled(in.popWarp) && dq_.count(in.popWarp) > 0;
   if (o.popReady) o.popToken = dq_.front(in.popWarp);
   o.qryFront = dq_.front(in.qryWarp);

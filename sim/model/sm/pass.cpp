@@ -30,7 +30,7 @@ int SmPass::passes(uint32_t mask) const {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
-SmPass::Cycle SmPass::step(bool valid, bool multi, uint32_t mask) {
+SmPass::Cycle SmPass::step(bool valid, bool multi, bool stop, uint32_t mask) {
   const uint32_t todo = busy_ ? left_ : groupsWithWork(mask);
   Cycle c;
   for (int g = groups() - 1; g >= 0; --g) {
@@ -39,8 +39,8 @@ SmPass::Cycle SmPass::step(bool valid, bool multi, uint32_t mask) {
   const uint32_t rest = todo & ~(1u << c.pass);
   c.threads = groupThreads(c.pass);
   c.more = valid && multi && rest != 0;
-  busy_ = c.more;
-  left_ = c.more ? rest : 0;
+  busy_ = c.more && !stop;
+  left_ = busy_ ? rest : 0;
   return c;
 }
 

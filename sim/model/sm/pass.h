@@ -23,9 +23,10 @@ class SmPass {
   int lanes() const { return lanes_; }
   int groups() const { return 32 / lanes_; }
 
-  // One cycle with an instruction in EXEC (valid) or none; `multi`: it computes on the lanes
-  // (and does not fault); `mask`: its executing threads.
-  Cycle step(bool valid, bool multi, uint32_t mask);
+  // One cycle with an instruction in EXEC (valid) or none; `multi`: it computes on the lanes;
+  // `stop`: it faults in this pass (more still says what would follow; no pass does: the
+  // instruction leaves EXEC); `mask`: its executing threads.
+  Cycle step(bool valid, bool multi, bool stop, uint32_t mask);
 
   // The passes an instruction with this mask takes (multi): what EXEC costs.
   int passes(uint32_t mask) const;
