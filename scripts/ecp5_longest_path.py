@@ -128,7 +128,7 @@ def main():
     ap.add_argument("netlist", help="a mapped ECP5 Yosys JSON netlist (ecp5.json)")
     ap.add_argument("--cells", action="store_true", help="list every cell of the path")
     ap.add_argument("--top", type=int, default=1, metavar="N",
-                    help="the N deepest paths that cross different units in a different order")
+                    help="the N deepest paths that start or end in different units")
     args = ap.parse_args()
     cells = load_top(args.netlist)["cells"]
     fanin, ends = fanin_graph(cells)
@@ -139,7 +139,7 @@ def main():
             break
         path = path_to(end, prev)
         segments = segments_of(path, cells)
-        route = tuple(u for u, _, _ in segments)
+        route = (segments[0][0], segments[-1][0])
         if route in shown:
             continue
         shown.add(route)
