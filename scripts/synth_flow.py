@@ -686,6 +686,10 @@ def ecp5_markdown(data):
         else:
             fmax = "does not fit (synthesis only, no P&R)"
             path, pnr = "-", "skipped"
+        if e.get("levels") and path == "-":
+            # Not routed: the deepest path in logic levels (scripts/ecp5_longest_path.py).
+            path = "%.1f logic levels: %s" % (e["levels"], " → ".join(
+                "`%s` %.1f" % (u, w) for u, w in e["level_path"] if w >= 4.0))
         # Placed: nextpnr's TRELLIS_COMB count; else the synthesis estimate.
         used = (e.get("util") or {}).get("TRELLIS_COMB", [e["comb_needed"]])[0]
         slots = "{:,} ({:.0f} %){}".format(used, 100.0 * used / ECP5_CAPACITY["comb"],
@@ -758,7 +762,9 @@ yowasp-ecppack --compress T.config T.bit          # the median seed's placement
 - Fmax: nextpnr's post-route timing analysis, worst clock; the median of seeds 1-3 in bold.
   Critical path: the first and last cell of nextpnr's critical-path report at the median
   seed, a flip-flop named by the register it drives, else by its type, with its source
-  line (a shell's `chain_q`/`out_q`: the block's input and output registers).
+  line (a shell's `chain_q`/`out_q`: the block's input and output registers). Without a
+  routed design: the netlist's deepest register-to-register path in weighted logic levels
+  and the units it crosses for 4 levels or more (`scripts/ecp5_longest_path.py`).
 - Utilisation from Yosys's `stat` of the mapped netlist: LUT4, CCU2C (carry cells, two
   logic slots each), TRELLIS_FF, DP16KD (18-Kbit block RAM), MULT18X18D. Logic slots of the
   85F's 83,640: nextpnr's TRELLIS_COMB count when placed, else the synthesis estimate
