@@ -353,6 +353,8 @@ module simt_divergence_unit #(
   logic [63:0]         f_op_tok;
   logic [4:0]          f_lead1;
   logic                f_found1, f_found2;
+  logic                f_any;   // = f_found1, without the leader search (the readiness needs
+                                // no leader: it stays off the search's levels)
   logic [AddrW-1:0]    f_tgt1, f_tgt2;
 
   always_comb begin
@@ -424,6 +426,7 @@ module simt_divergence_unit #(
     .found_o (f_found1),
     .idx_o   (f_lead1)
   );
+  assign f_any = f_rem != '0;
   // Whether threads going on may have targets of their own; without FastThreadTargets such
   // a request takes the sequence, and the groups follow from the guard: the threads on the
   // label and those at pc + 1 (one group when the two are equal).
@@ -462,17 +465,20 @@ module simt_divergence_unit #(
       else                                        f_grp1 = f_rem & ~g_mask;
       f_rest   = f_rem & ~f_grp1;
       f_grp2   = f_rest;
-      f_found2 = (f_rest != '0);
+      // Two groups when some threads going on take the label and some go to pc + 1: from the
+      // guard alone, not from the leader (the same as f_rest != 0, asserted below).
+      f_found2 = label_op && req_target_i != next_pc && (f_rem & g_mask) != '0 &&
+                 (f_rem & ~g_mask) != '0;
     end
   end
 
   logic fast;      // the presented request can complete this cycle (if its push is accepted)
   logic fast_pop;  // nothing goes on: disable, then pop the front token in this cycle
   assign f_pushes_div = f_found2;
-  assign fast = (state_q == StIdle) && req_valid_i && f_eligible && f_found1 &&
+  assign fast = (state_q == StIdle) && req_valid_i && f_eligible && f_any &&
                 (f_rest == f_grp2) && !(f_op_push && f_pushes_div) && !stalled_o[w] &&
                 (FastThreadTargets || !f_own_targets);
-  assign fast_pop = (state_q == StIdle) && req_valid_i && f_eligible && !f_found1 &&
+  assign fast_pop = (state_q == StIdle) && req_valid_i && f_eligible && !f_any &&
                     !f_op_push && !stalled_o[w];
 
   // The threads the front token would wake: those waiting for its reason, on the fast path
@@ -870,6 +876,9 @@ module simt_divergence_unit #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      // The fast path's readiness terms computed without the leader search agree with it.
+      assert (f_any == f_found1 && f_found2 == (f_rest != '0))
+        else $error("divergence_unit: fast-path groups without the leader search disagree");
       // Active threads have no disable reason, and disabled ones have one.
       if (state_q == StIdle) begin
         for (int i = 0; i < NumWarps; i++) begin
