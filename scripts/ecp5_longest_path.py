@@ -114,6 +114,22 @@ def segments_of(path, cells):
     return segments
 
 
+def signal_names(top):
+    """Net bit -> the shortest name the design gave it (Yosys's own $-names only when the
+    bit has no other): the signal a cell of the path drives, in the RTL's words."""
+    names = {}
+    for name, net in top["netnames"].items():
+        generated = name.startswith("$")
+        for b in net["bits"]:
+            if not isinstance(b, int):
+                continue
+            old = names.get(b)
+            if (old is None or (old.startswith("$") and not generated)
+                    or (old.startswith("$") == generated and len(name) < len(old))):
+                names[b] = name
+    return names
+
+
 def deepest(netlist):
     """The deepest path of a netlist file: (levels, [[unit, levels, cells], ...])."""
     cells = load_top(netlist)["cells"]
@@ -126,11 +142,15 @@ def deepest(netlist):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("netlist", help="a mapped ECP5 Yosys JSON netlist (ecp5.json)")
-    ap.add_argument("--cells", action="store_true", help="list every cell of the path")
+    ap.add_argument("--cells", action="store_true",
+                    help="list every cell of the path: its type, the depth after it and the "
+                         "signal it drives (the RTL's name where the netlist kept one)")
     ap.add_argument("--top", type=int, default=1, metavar="N",
                     help="the N deepest paths that start or end in different units")
     args = ap.parse_args()
-    cells = load_top(args.netlist)["cells"]
+    top = load_top(args.netlist)
+    cells = top["cells"]
+    names = signal_names(top) if args.cells else {}
     fanin, ends = fanin_graph(cells)
     depth, prev = longest_path(cells, fanin)
     shown = set()
@@ -149,8 +169,12 @@ def main():
             print("  %-40s %5.1f levels  %3d cells" % (u, w, k))
         if args.cells:
             for n in path:
-                src = cells[n].get("attributes", {}).get("src", "").split("|")[0]
-                print("  %-10s %s  %s" % (cells[n]["type"], n, src))
+                c = cells[n]
+                dirs = c.get("port_directions", {})
+                out = [b for p, bits in c["connections"].items() if dirs.get(p) == "output"
+                       for b in bits if isinstance(b, int)]
+                sig = next((names[b] for b in out if b in names), "?")
+                print("    %5.1f  %-8s %s" % (depth[n], c["type"], sig))
 
 
 if __name__ == "__main__":
