@@ -202,37 +202,52 @@ module simt_sm_lsu_shared #(
   assign leader_t   = 32'd1 << leader_o;
   assign wb_first_d = first;
 
+  // A running access (active_q): its writes, its end and its next state. A start never meets
+  // a running access (asserted), so these outputs do not look at start_i: the start hangs off
+  // the load/store unit's address check, and the write-back and done would chain that check
+  // into the global responses' ready and the core's next issue.
+  logic [31:0] pend_run;
+  logic        phase_run;
+  logic [31:0] wb_run;
+  always_comb begin
+    pend_run  = pend_q;
+    phase_run = phase_q;
+    wb_run    = '0;
+    done_o    = 1'b0;
+    rf_we_o   = '0;
+    for (int l = 0; l < NumLanes; l++) rf_wdata_o[l*32 +: 32] = b_rdata[wb_bank[l]];
+    if (active_q) begin
+      rf_we_o = wb_q;
+      if (atom_i) begin
+        if (phase_q) begin
+          rf_we_o  = leader_t;
+          pend_run = pend_q & ~leader_t;
+        end
+        phase_run = !phase_q;
+      end else begin
+        pend_run = pend_q & ~served_t;
+        wb_run   = store_i ? '0 : served_t;
+      end
+      // Done in the cycle the last words are written: loads write the cycle after their
+      // read; stores and atomics end with their last bank write.
+      done_o = pend_run == '0 && (atom_i || store_i || pend_q == '0);
+    end
+  end
+
   always_comb begin
     pend_d   = pend_q;
     phase_d  = phase_q;
     active_d = active_q;
     wb_d     = '0;
-    done_o   = 1'b0;
-    rf_we_o  = '0;
-    for (int l = 0; l < NumLanes; l++) rf_wdata_o[l*32 +: 32] = b_rdata[wb_bank[l]];
-
     if (start_i) begin
       pend_d   = exec_i;
       phase_d  = 1'b0;
       active_d = 1'b1;
     end else if (active_q) begin
-      rf_we_o = wb_q;
-      if (atom_i) begin
-        if (phase_q) begin
-          rf_we_o = leader_t;
-          pend_d  = pend_q & ~leader_t;
-        end
-        phase_d = !phase_q;
-      end else begin
-        pend_d = pend_q & ~served_t;
-        wb_d   = store_i ? '0 : served_t;
-      end
-      // Done in the cycle the last words are written: loads write the cycle after their
-      // read; stores and atomics end with their last bank write.
-      if (pend_d == '0 && (atom_i || store_i || pend_q == '0)) begin
-        done_o   = 1'b1;
-        active_d = 1'b0;
-      end
+      pend_d   = pend_run;
+      phase_d  = phase_run;
+      wb_d     = wb_run;
+      active_d = !done_o;
     end
   end
   assign busy_o     = active_q;
