@@ -513,13 +513,14 @@ module simt_sm #(
   logic [31:0]      rf_we;
   logic [RfAW-1:0]  rf_waddr;
   logic [32*32-1:0] rf_wdata;
-  // EXEC's instruction may write the port this cycle (an ALU instruction, cal's link): known
-  // from its stage and class alone, so a load's or FP result's write-back (and the memory
-  // response behind it) does not wait on EXEC's lanes, faults or the divergence unit's
-  // answer; an ALU instruction with no executing thread still holds the port for its cycle.
+  // EXEC's instruction may write the port this cycle (an ALU instruction, cal's link, which
+  // control writes from the instruction alone): known from registers, so a load's or FP
+  // result's write-back (and the memory response behind it) does not wait on EXEC's lanes,
+  // faults or the divergence unit's answer; an ALU instruction with no executing thread
+  // still holds the port for its cycle.
   logic             rf_claim_exec;
   logic             rf_busy_core;  // a unit of the instruction in flight writes
-  assign rf_claim_exec = exec_stage && (cls.alu || inst.op == simt_pkg::OpCal);
+  assign rf_claim_exec = (exec_stage && cls.alu) || ctl_rf_we != '0;
   assign rf_busy_core  = rf_claim_exec || fpu_rf_we != '0;
   always_comb begin
     rf_we    = exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;

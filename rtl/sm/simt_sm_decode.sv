@@ -259,16 +259,16 @@ module simt_sm_decode #(
   assign opb_o = fwd_b_q ? rf_rdata_b : opb_q;
 
   always_comb begin
-    w_d      = w_q;
-    pc_d     = pc_q;
-    ir_d     = ir_q;
+    w_d         = w_q;
+    pc_d        = pc_q;
+    ir_d        = ir_q;
     active_d    = active_q;
     guard_d     = guard_q;
     exec_any_d  = exec_any_q;
     param_bad_d = param_bad_q;
-    opa_d    = opa_q;
-    opb_d    = opb_q;
-    opc_d    = opc_q;
+    opa_d       = opa_q;
+    opb_d       = opb_q;
+    opc_d       = opc_q;
     fwd_a_d  = fwd_a_q;
     fwd_b_d  = fwd_b_q;
     if (read_b_i) begin  // cas: ra and rb were read in DE; rc is read now
@@ -283,11 +283,11 @@ module simt_sm_decode #(
       fwd_b_d = 1'b0;
     end
     if (de_go_i) begin
-      w_d      = de_w_i;
-      pc_d     = de_pc_i;
-      active_d = de_active_i;
-      ir_d     = de_word_i;
-      guard_d  = de_guard;
+      w_d         = de_w_i;
+      pc_d        = de_pc_i;
+      active_d    = de_active_i;
+      ir_d        = de_word_i;
+      guard_d     = de_guard;
       exec_any_d  = (de_active_i & de_guard) != '0;
       param_bad_d = de_inst.op == simt_pkg::OpLdParam &&
                     (de_inst.imm[1:0] != 2'b00 ||
@@ -312,36 +312,36 @@ module simt_sm_decode #(
   assign pc_o     = pc_q;
   assign inst_o   = ir_q;
   assign cls_o    = simt_sm_pkg::classify(ir_q[6:0]);
-  assign active_o = active_q;
-  assign guard_o  = guard_q;
-  assign exec_o   = active_q & guard_q;
+  assign active_o    = active_q;
+  assign guard_o     = guard_q;
+  assign exec_o      = active_q & guard_q;
   assign exec_any_o  = exec_any_q;
   assign param_bad_o = param_bad_q;
-  assign opc_o    = opc_q;
-  assign pred_o   = pred_q[w_q];
+  assign opc_o       = opc_q;
+  assign pred_o      = pred_q[w_q];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       w_q      <= '0;
       pc_q     <= '0;
       ir_q     <= '0;
-      active_q <= '0;
-      guard_q  <= '0;
+      active_q    <= '0;
+      guard_q     <= '0;
       exec_any_q  <= 1'b0;
       param_bad_q <= 1'b0;
-      fwd_a_q  <= 1'b0;
-      fwd_b_q  <= 1'b0;
+      fwd_a_q     <= 1'b0;
+      fwd_b_q     <= 1'b0;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
     end else begin
       w_q      <= w_d;
       pc_q     <= pc_d;
       ir_q     <= ir_d;
-      active_q <= active_d;
-      guard_q  <= guard_d;
+      active_q    <= active_d;
+      guard_q     <= guard_d;
       exec_any_q  <= exec_any_d;
       param_bad_q <= param_bad_d;
-      fwd_a_q  <= fwd_a_d;
-      fwd_b_q  <= fwd_b_d;
+      fwd_a_q     <= fwd_a_d;
+      fwd_b_q     <= fwd_b_d;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
     end
   end

@@ -166,18 +166,21 @@ bool TokenDeque::recentre(int warp) {
 // ------------------------------------------------------------------------------------------
 // Port timing
 // ------------------------------------------------------------------------------------------
+bool TokenDequeCycle::pushFits(int warp, TokenDeque::End end) const {
+  return !dq_.stalled(warp) && !dq_.wouldOverflow(warp, end);
+}
+
 bool TokenDequeCycle::pushReady(const TokenDequeIn& in) const {
   const auto end = in.pushBack ? TokenDeque::End::Back : TokenDeque::End::Front;
   // A front push and a pop of the same warp in one cycle is refused (see the RTL header).
   const bool clash = in.popValid && in.popWarp == in.pushWarp && !in.pushBack;
-  return !dq_.stalled(in.pushWarp) && !dq_.wouldOverflow(in.pushWarp, end) && !clash;
+  return pushFits(in.pushWarp, end) && !clash;
 }
 
 TokenDequeOut TokenDequeCycle::evaluate(const TokenDequeIn& in) const {
   TokenDequeOut o;
   o.pushReady = pushReady(in);
-  o.pushFrontReady = !dq_.stalled(in.pushWarp) &&
-                     !dq_.wouldOverflow(in.pushWarp, TokenDeque::End::Front);
+  o.pushFrontReady = pushFits(in.pushWarp, TokenDeque::End::Front);
   o.popReady = !dq_.stalled(in.popWarp) && dq_.count(in.popWarp) > 0;
   if (o.popReady) o.popToken = dq_.front(in.popWarp);
   o.qryFront = dq_.front(in.qryWarp);

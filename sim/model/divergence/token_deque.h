@@ -144,6 +144,8 @@ class TokenDequeCycle {
   void commit(const TokenDequeIn& in);
 
  private:
+  // A push at this end is taken unless it clashes with a pop (queue not stalled, no overflow).
+  bool pushFits(int warp, TokenDeque::End end) const;
   bool pushReady(const TokenDequeIn& in) const;
   TokenDeque& dq_;
   bool excValid_ = false;
