@@ -72,7 +72,7 @@ def longest_path(cells, fanin):
             n, expanded = stack.pop()
             if expanded:
                 best, via = 0.0, None
-                for f in fanin[n]:
+                for f in sorted(fanin[n]):  # ties go to the first name: the same path each run
                     if depth.get(f, 0.0) > best:
                         best, via = depth[f], f
                 depth[n] = best + WEIGHT.get(cells[n]["type"], 1.0)
@@ -130,13 +130,24 @@ def signal_names(top):
     return names
 
 
-def deepest(netlist):
-    """The deepest path of a netlist file: (levels, [[unit, levels, cells], ...])."""
-    cells = load_top(netlist)["cells"]
+def ranked_paths(cells):
+    """The deepest path to each path end, deepest first, as (levels, cells, segments); and
+    every combinational cell's depth."""
     fanin, ends = fanin_graph(cells)
     depth, prev = longest_path(cells, fanin)
-    end = max(ends & depth.keys(), key=depth.get)
-    return depth[end], segments_of(path_to(end, prev), cells)
+
+    def paths():
+        for end in sorted(ends & depth.keys(), key=lambda e: (-depth[e], e)):
+            path = path_to(end, prev)
+            yield depth[end], path, segments_of(path, cells)
+    return paths(), depth
+
+
+def deepest(netlist):
+    """The deepest path of a netlist file: (levels, [[unit, levels, cells], ...])."""
+    paths, _ = ranked_paths(load_top(netlist)["cells"])
+    levels, _, segments = next(paths)
+    return levels, segments
 
 
 def main():
@@ -151,20 +162,17 @@ def main():
     top = load_top(args.netlist)
     cells = top["cells"]
     names = signal_names(top) if args.cells else {}
-    fanin, ends = fanin_graph(cells)
-    depth, prev = longest_path(cells, fanin)
+    paths, depth = ranked_paths(cells)
     shown = set()
-    for end in sorted(ends & depth.keys(), key=depth.get, reverse=True):
+    for levels, path, segments in paths:
         if len(shown) == args.top:
             break
-        path = path_to(end, prev)
-        segments = segments_of(path, cells)
         route = (segments[0][0], segments[-1][0])
         if route in shown:
             continue
         shown.add(route)
         print("%s path: %.1f levels, %d cells" % ("longest" if len(shown) == 1 else "next",
-                                                   depth[end], len(path)))
+                                                   levels, len(path)))
         for u, w, k in segments:
             print("  %-40s %5.1f levels  %3d cells" % (u, w, k))
         if args.cells:

@@ -893,7 +893,6 @@ def main():
             continue
         with open(cached, "w") as f:
             json.dump(r, f, indent=2)
-        e = r["ecp5"]
         if e["fits"]:
             state = "%.1f MHz (target %d)" % (e["fmax_mhz_median"], target)
             if e["fmax_mhz_median"] < target:
