@@ -175,11 +175,6 @@ module simt_sm_control #(
     wactive_d  = wactive_q;
 
     du_valid_o      = 1'b0;
-    du_op_o         = du_op_q;
-    du_warp_o       = w_i;
-    du_guard_o      = du_guard_q;
-    du_has_target_o = 1'b1;
-    du_target_o     = inst_i.imm[AddrW-1:0];
     bu_valid_o      = 1'b0;
     bu_op_o         = 3'd2;
     bu_cta_o        = cta_i;
@@ -194,13 +189,7 @@ module simt_sm_control #(
       wdone_d[launch_slot_i]   = 1'b0;
       wactive_d[launch_slot_i] = 1'b1;
     end
-    if (launch_du_i) begin
-      du_valid_o  = 1'b1;
-      du_op_o     = simt_pkg::DuLaunch;
-      du_warp_o   = launch_du_warp_i;
-      du_guard_o  = launch_du_mask_i;
-      du_target_o = '0;
-    end
+    if (launch_du_i) du_valid_o = 1'b1;
     if (launch_bu_i) begin
       bu_valid_o = 1'b1;
       bu_op_o    = 3'd0;
@@ -341,10 +330,6 @@ module simt_sm_control #(
     // CHECK); the barrier unit lets it go when the divergence unit takes it.
     if (wake_req) begin
       du_valid_o   = 1'b1;
-      du_op_o      = simt_pkg::DuBarWake;
-      du_warp_o    = wake_slot_i;
-      du_guard_o   = wake_mask_i;
-      du_target_o  = wake_resume_i;
       wake_w_d     = wake_slot_i;
       evt_o[simt_sm_pkg::PerfWakes] = du_ready_i;
     end
@@ -353,11 +338,6 @@ module simt_sm_control #(
     // instructions (DuNext answers in the same cycle), else from DU.
     if (state_q == simt_sm_pkg::CtDu || direct) begin
       du_valid_o      = 1'b1;
-      du_op_o         = direct ? (cls_i.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op)
-                                             : simt_pkg::DuNext) : du_op_q;
-      du_guard_o      = direct ? guard_i : du_guard_q;
-      du_has_target_o = (inst_i.op == simt_pkg::OpSync || inst_i.op == simt_pkg::OpBrk ||
-                         inst_i.op == simt_pkg::OpCont) ? inst_i.imm_b : 1'b1;
       evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i && !direct;
       if (du_ready_i) begin
         evt_o[simt_sm_pkg::PerfYields] = inst_i.op == simt_pkg::OpYield && du_yield_fired_i;
@@ -383,6 +363,37 @@ module simt_sm_control #(
           issue_try = cmd_i.issue_ok;
         end
       end
+    end
+  end
+
+  // The request's fields by the unit's state alone; du_valid_o above says whether there is
+  // one. In WAKE and CHECK they are the wake token's even when none is offered: whether a
+  // token is offered (the barrier unit's deepest output) then enters the divergence unit as
+  // its request's validity only, not through every term of its fast path.
+  always_comb begin
+    du_op_o         = du_op_q;
+    du_warp_o       = w_i;
+    du_guard_o      = du_guard_q;
+    du_has_target_o = 1'b1;
+    du_target_o     = inst_i.imm[AddrW-1:0];
+    if (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) begin
+      du_op_o     = simt_pkg::DuBarWake;
+      du_warp_o   = wake_slot_i;
+      du_guard_o  = wake_mask_i;
+      du_target_o = wake_resume_i;
+    end else if (launch_du_i) begin
+      du_op_o     = simt_pkg::DuLaunch;
+      du_warp_o   = launch_du_warp_i;
+      du_guard_o  = launch_du_mask_i;
+      du_target_o = '0;
+    end else begin
+      // The instruction's: from EXEC (direct), else from DU.
+      if (state_q == simt_sm_pkg::CtIdle) begin
+        du_op_o    = cls_i.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op) : simt_pkg::DuNext;
+        du_guard_o = guard_i;
+      end
+      du_has_target_o = (inst_i.op == simt_pkg::OpSync || inst_i.op == simt_pkg::OpBrk ||
+                         inst_i.op == simt_pkg::OpCont) ? inst_i.imm_b : 1'b1;
     end
   end
 
