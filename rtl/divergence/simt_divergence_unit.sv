@@ -51,6 +51,12 @@ module simt_divergence_unit #(
   input  logic                      req_has_target_i,
   input  logic [AddrW-1:0]          req_target_i,
   input  logic [WarpSize*AddrW-1:0] req_thread_target_i,  // brx/jmx targets, ret: r31
+  // A barrier wake's (DuBarWake) threads and resume address, on ports of their own: the
+  // other operations' guard and target above never carry them. In the core they come from
+  // the barrier unit's deepest outputs, which thus reach only the wake's few terms and not
+  // the fast path's group logic.
+  input  logic [WarpSize-1:0]       req_wake_mask_i,
+  input  logic [AddrW-1:0]          req_wake_target_i,
   input  logic [4:0]                req_yield_kind_i,     // 0 plain, log2(N)+1, 31 = .p
   output logic                      req_ready_o,
   output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
@@ -494,7 +500,7 @@ module simt_divergence_unit #(
   // back decide the next state below). Nothing is requested while the warp's queue is
   // stalled by an overflow, so the runtime's maintenance port gets the cycles it needs.
   logic [WarpSize-1:0] wake_mask;
-  assign wake_mask = req_guard_i & with_reason(reason_q[w], simt_pkg::RsnBarrier);
+  assign wake_mask = req_wake_mask_i & with_reason(reason_q[w], simt_pkg::RsnBarrier);
   // A wake of a warp with no active thread pushes its BARRIER token at the front and pops it
   // at once: when the push would be accepted, the same outcome in one cycle (no queue access).
   logic fast_wake;
@@ -527,7 +533,7 @@ module simt_divergence_unit #(
           simt_pkg::DuPcont: dq_push_token = make_tok(simt_pkg::TokCont, g_mask, req_target_i);
           simt_pkg::DuCal:   dq_push_token = make_tok(simt_pkg::TokCall, g_mask, next_pc);
           simt_pkg::DuYield: dq_push_token = make_tok(simt_pkg::TokYield, g_mask, next_pc);
-          default: dq_push_token = make_tok(simt_pkg::TokBarrier, wake_mask, req_target_i);
+          default: dq_push_token = make_tok(simt_pkg::TokBarrier, wake_mask, req_wake_target_i);
         endcase
         if (req_op_i == simt_pkg::DuYield && merge_q) begin
           // OR the yielding threads into the YIELD token with the same address.
@@ -620,7 +626,7 @@ module simt_divergence_unit #(
           end
         end else if (fast_wake && dq_push_front_ready) begin
           active_d[w] = wake_mask;
-          pc_d[w]     = req_target_i;
+          pc_d[w]     = req_wake_target_i;
           rs_none     = wake_mask;
           req_ready_o = 1'b1;
         end else if (req_valid_i) begin

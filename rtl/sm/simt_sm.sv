@@ -929,7 +929,6 @@ module simt_sm #(
     .wake_valid_i       (bu_wake_valid),
     .wake_ready_o       (wake_ready),
     .wake_slot_i        (wake_slot),
-    .wake_mask_i        (wake_mask),
     .wake_resume_i      (wake_resume),
     .warp_valid_o       (sched_wvalid),
     .warp_active_o      (sched_wactive),

@@ -92,7 +92,6 @@ module simt_sm_control #(
   input  logic                      wake_valid_i,
   output logic                      wake_ready_o,
   input  logic [WarpW-1:0]          wake_slot_i,
-  input  logic [31:0]               wake_mask_i,
   input  logic [AddrW-1:0]          wake_resume_i,
 
   // Issue.
@@ -369,7 +368,9 @@ module simt_sm_control #(
   // The request's fields by the unit's state alone; du_valid_o above says whether there is
   // one. In WAKE and CHECK they are the wake token's even when none is offered: whether a
   // token is offered (the barrier unit's deepest output) then enters the divergence unit as
-  // its request's validity only, not through every term of its fast path.
+  // its request's validity only, not through every term of its fast path. (The token's
+  // threads and resume address go from the barrier unit to the divergence unit's wake ports
+  // directly, in simt_sm_sync.)
   always_comb begin
     du_op_o         = du_op_q;
     du_warp_o       = w_i;
@@ -377,10 +378,8 @@ module simt_sm_control #(
     du_has_target_o = 1'b1;
     du_target_o     = inst_i.imm[AddrW-1:0];
     if (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) begin
-      du_op_o     = simt_pkg::DuBarWake;
-      du_warp_o   = wake_slot_i;
-      du_guard_o  = wake_mask_i;
-      du_target_o = wake_resume_i;
+      du_op_o   = simt_pkg::DuBarWake;  // its threads and resume address: see simt_sm_sync
+      du_warp_o = wake_slot_i;
     end else if (launch_du_i) begin
       du_op_o     = simt_pkg::DuLaunch;
       du_warp_o   = launch_du_warp_i;

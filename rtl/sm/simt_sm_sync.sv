@@ -148,6 +148,8 @@ module simt_sm_sync #(
     .req_has_target_i    (du_has_target_i),
     .req_target_i        (du_target_i),
     .req_thread_target_i (thread_target),
+    .req_wake_mask_i     (wake_mask_o),    // the barrier unit's token, straight
+    .req_wake_target_i   (wake_resume_o),
     .req_yield_kind_i    (inst_i.sub),
     .req_ready_o         (du_ready_o),
     .resp_link_mask_o    (du_link_mask_o),

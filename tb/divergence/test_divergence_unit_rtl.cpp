@@ -40,11 +40,13 @@ template <class Dut>
 class RtlLockstep : public ControlTarget {
  public:
   RtlLockstep(DivergenceMode mode, uint64_t seed)
-      : model_(config(mode)), sim_("simt_divergence_unit", seed), rt_(kDepth) {
+      : model_(config(mode)), sim_("simt_divergence_unit", seed), rt_(kDepth), noise_(seed) {
     auto s = [](const char* n, int w) { return waveSignal("simt_divergence_unit", n, w); };
     sim_.setWaveGroups({
         {"request", {s("req_valid_i", 1), s("req_op_i", 5), s("req_warp_i", 2),
-                     s("req_guard_i", 32), s("req_target_i", kAddrW), s("req_ready_o", 1)}},
+                     s("req_guard_i", 32), s("req_target_i", kAddrW),
+                     s("req_wake_mask_i", 32), s("req_wake_target_i", kAddrW),
+                     s("req_ready_o", 1)}},
         {"fsm", {s("state_q", 4), s("rem_q", 32), s("cov_q", 32), s("pos_q", 5)}},
         {"queue", {s("dq_push_valid", 1), s("dq_push_token", 64), s("dq_pop_valid", 1),
                    s("dq_pop_token", 64), s("dq_count", 5), s("exc_valid_o", 1)}},
@@ -110,9 +112,17 @@ class RtlLockstep : public ControlTarget {
     d.req_valid_i = 1;
     d.req_op_i = op;
     d.req_warp_i = static_cast<uint8_t>(warp);
-    d.req_guard_i = static_cast<uint32_t>(ci.guard);
+    // A wake's threads and resume address go on the wake ports, every other operation's on
+    // the guard and target ports; the ports an operation does not use carry noise, so a
+    // unit that read the wrong one fails the comparison.
+    const bool wake = op == kBarWake;
+    const uint32_t noiseMask = static_cast<uint32_t>(noise_.bits64());
+    const uint32_t noiseTarget = static_cast<uint32_t>(noise_.bits64()) & ((1u << kAddrW) - 1);
+    d.req_guard_i = wake ? noiseMask : static_cast<uint32_t>(ci.guard);
+    d.req_wake_mask_i = wake ? static_cast<uint32_t>(ci.guard) : noiseMask;
     d.req_has_target_i = ci.hasTarget;
-    d.req_target_i = ci.target;
+    d.req_target_i = wake ? noiseTarget : ci.target;
+    d.req_wake_target_i = wake ? ci.target : noiseTarget;
     for (int t = 0; t < 32; ++t) {
       const uint32_t v = t < static_cast<int>(ci.threadTarget.size()) ? ci.threadTarget[static_cast<size_t>(t)] : 0;
       setBits(d.req_thread_target_i, t * kAddrW, kAddrW, v);
@@ -266,6 +276,7 @@ class RtlLockstep : public ControlTarget {
   DivergenceUnit model_;
   SimContext<Dut> sim_;
   RecentreRuntime rt_;
+  Rng noise_;  // what the ports an operation does not use carry
   bool failed_ = false;
   bool faulted_ = false;
   uint64_t requests_ = 0;
