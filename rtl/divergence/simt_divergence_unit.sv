@@ -59,6 +59,7 @@ module simt_divergence_unit #(
   input  logic [AddrW-1:0]          req_wake_target_i,
   input  logic [4:0]                req_yield_kind_i,     // 0 plain, log2(N)+1, 31 = .p
   output logic                      req_ready_o,
+  output logic                      req_next_ready_o,     // a DuNext would be taken now
   output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
   output logic [AddrW-1:0]          resp_link_value_o,
   output logic                      resp_yield_fired_o,   // yield: its token was pushed/merged
@@ -478,6 +479,13 @@ module simt_divergence_unit #(
     end
   end
 
+  // A plain instruction's request (DuNext: no token, every active thread goes on at pc + 1)
+  // takes the fast path whenever the unit is idle and the warp's queue is not stalled: its
+  // readiness from the state alone, none of the request's fields (asserted equal to
+  // req_ready_o below), so that the core's next issue after a plain instruction does not
+  // wait for the fast path's group logic.
+  assign req_next_ready_o = (state_q == StIdle) && a_mask != '0 && !stalled_o[w];
+
   logic fast;      // the presented request can complete this cycle (if its push is accepted)
   logic fast_pop;  // nothing goes on: disable, then pop the front token in this cycle
   assign f_pushes_div = f_found2;
@@ -882,6 +890,10 @@ module simt_divergence_unit #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      if (req_valid_i && req_op_i == simt_pkg::DuNext && a_mask != '0)
+        assert (req_ready_o == req_next_ready_o)
+        else $error("divergence_unit: DuNext readiness %b, from the state alone %b",
+                    req_ready_o, req_next_ready_o);
       // The fast path's readiness terms computed without the leader search agree with it.
       assert (f_any == f_found1 && f_found2 == (f_rest != '0))
         else $error("divergence_unit: fast-path groups without the leader search disagree");

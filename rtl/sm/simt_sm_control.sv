@@ -67,6 +67,7 @@ module simt_sm_control #(
   output logic                      du_has_target_o,
   output logic [AddrW-1:0]          du_target_o,
   input  logic                      du_ready_i,
+  input  logic                      du_next_ready_i, // a DuNext would be taken (state alone)
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [31:0]               du_link_mask_i,  // (checked against cal's write)
   input  logic [AddrW-1:0]          du_link_value_i,
@@ -149,7 +150,13 @@ module simt_sm_control #(
                      !cls_i.arrive &&
                      !(cls_i.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
   assign ex_simple = direct && !cls_i.ctrl;
-  assign fast      = ex_simple && du_ready_i;
+  // Whether this cycle's request is taken: a plain instruction's from the divergence unit's
+  // state alone (asserted equal to its answer), so that a plain instruction's retirement and
+  // the next issue beside it wait for none of the unit's fast-path logic; any other from
+  // the unit's answer.
+  logic taken;
+  assign taken     = ex_simple ? du_next_ready_i : du_ready_i;
+  assign fast      = ex_simple && du_next_ready_i;
 
   // A wake ends: back where it was served (ret_q), else idle.
   simt_sm_pkg::ctrl_state_e wake_ret_state;
@@ -338,7 +345,7 @@ module simt_sm_control #(
     if (state_q == simt_sm_pkg::CtDu || direct) begin
       du_valid_o      = 1'b1;
       evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i && !direct;
-      if (du_ready_i) begin
+      if (taken) begin
         evt_o[simt_sm_pkg::PerfYields] = inst_i.op == simt_pkg::OpYield && du_yield_fired_i;
         if (ex_simple) begin
           // Retires here; the next warp issues when IDLE would only issue and the
@@ -411,11 +418,63 @@ module simt_sm_control #(
   // ret_launch only in EXEC, CTRL and WAKE, never in the IDLE or LAUNCH cycle that commands a
   // wake, and so the scheduler's choice behind those commands stays off the path from the
   // divergence unit's answer to the next issue.
+  //
+  // Whether the request is taken (taken: the end of the divergence unit's fast path for any
+  // but a plain instruction) enters the answer last: what
+  // the unit does next if this cycle's request is taken (_r) and if not (_nr), each from the
+  // state and the commands alone, asserted equal to the next-state block's. (In a state
+  // without a request the two agree.)
+  logic go;        // EXEC hands its instruction to this unit
+  logic busy_r, busy_nr, try_r, try_nr;
+  logic ret_idle;  // a wake ends idle (not inside a barrier request)
+  assign go       = cmd_i.exec && !cmd_i.exec_fault &&
+                    !((cls_i.mem || cls_i.fpu) && exec_mask_i != '0);
+  assign ret_idle = ret_q != simt_sm_pkg::RetBarReq && ret_q != simt_sm_pkg::RetExitBu;
+  always_comb begin
+    busy_r  = 1'b1;
+    busy_nr = 1'b1;
+    try_r   = 1'b0;
+    try_nr  = 1'b0;
+    unique case (state_q)
+      simt_sm_pkg::CtIdle: begin
+        // A plain instruction taken retires (a wake due then follows, if DE is empty); any
+        // other instruction, taken or not, keeps the unit busy.
+        busy_nr = go || cmd_i.lsu_done;
+        busy_r  = cmd_i.lsu_done || (go && !(ex_simple && !(cmd_i.wake_next && !cmd_i.de_v)));
+        try_r   = direct && cmd_i.issue_ok &&
+                  (ex_simple ? (!cmd_i.de_v || cmd_i.de_simple)
+                             : !(inst_i.op == simt_pkg::OpExit && exec_mask_i != '0));
+      end
+      simt_sm_pkg::CtDu: try_r = !bu_exit_q && cmd_i.issue_ok;
+      simt_sm_pkg::CtCheck: begin
+        busy_r  = 1'b0;
+        busy_nr = wake_req;
+        try_nr  = !wake_req && cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple);
+        try_r   = wake_req ? cmd_i.issue_base : try_nr;
+      end
+      simt_sm_pkg::CtWake: begin
+        busy_r = !(du_wake_fast_i && ret_idle);
+        try_r  = du_wake_fast_i && ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
+      end
+      simt_sm_pkg::CtWakeCheck: begin
+        busy_r  = !ret_idle;
+        busy_nr = !ret_idle;
+        try_r   = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
+        try_nr  = try_r;
+      end
+      default: ;
+    endcase
+  end
+  logic ans_busy, ans_try;  // the answer's busy_d and issue_try
+  assign ans_busy = taken ? busy_r : busy_nr;
+  assign ans_try  = taken ? try_r : try_nr;
+
   logic ret_launch;  // a wake served from the launch ends: back to LAUNCH
-  assign ret_launch = (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtWakeCheck) &&
-                      ret_q == simt_sm_pkg::RetLaunch && state_nx == simt_sm_pkg::CtIdle;
-  assign status_o   = {state_nx != simt_sm_pkg::CtIdle, ret_launch,
-                       state_q == simt_sm_pkg::CtCheck, fast, issue_try, issue_due};
+  assign ret_launch = ret_q == simt_sm_pkg::RetLaunch &&
+                      (state_q == simt_sm_pkg::CtWakeCheck ||
+                       (state_q == simt_sm_pkg::CtWake && du_wake_fast_i));
+  assign status_o   = {ans_busy, ret_launch, state_q == simt_sm_pkg::CtCheck, fast, ans_try,
+                       issue_due};
   assign retired_o  = evt_o[simt_sm_pkg::PerfInsts];
 
   // cal writes its link register (the return address, in its executing threads) in EXEC,
@@ -507,6 +566,16 @@ module simt_sm_control #(
         assert (du_link_mask_i == exec_mask_i && du_link_value_i == link_pc)
         else $error("sm control: cal's link %h@%h, the divergence unit's %h@%h",
                     exec_mask_i, link_pc, du_link_mask_i, du_link_value_i);
+      if (direct && ex_simple) assert (du_next_ready_i == du_ready_i)
+        else $error("sm control: a plain instruction's request taken %b, by the state %b",
+                    du_ready_i, du_next_ready_i);
+      // The answer with the readiness last is the next-state block's.
+      assert (ans_busy == (state_nx != simt_sm_pkg::CtIdle) && ans_try == issue_try &&
+              ret_launch == ((state_q == simt_sm_pkg::CtWake ||
+                              state_q == simt_sm_pkg::CtWakeCheck) &&
+                             ret_q == simt_sm_pkg::RetLaunch && state_nx == simt_sm_pkg::CtIdle))
+        else $error("sm control: answer busy %b try %b ret_launch %b, next state %0d try %b",
+                    ans_busy, ans_try, ret_launch, state_nx, issue_try);
       assert (!(cmd_i.exec && state_q != simt_sm_pkg::CtIdle))
         else $error("sm control: an instruction in EXEC while busy");
       // The launch's wake comes with its barrier-unit request, which the unit refuses while it

@@ -32,14 +32,24 @@ module simt_sm_pass #(
   logic [31:0] left_d, left_q;  // non-zero only while passes of the instruction remain
   logic        busy;            // ... so: passes remain
   logic [4:0]  first;           // the group's first thread
+  // The groups with a thread: of left_q (registered with it: more_o, and through it the
+  // control unit's command and the divergence unit's request, waits for no 32-bit
+  // reduction of left_q), of the executing threads, and of todo.
+  logic [NumPasses-1:0] lgrp_d, lgrp_q, mgrp, tgrp;
+  for (genvar g = 0; g < NumPasses; g++) begin : g_grp
+    assign mgrp[g]   = mask_i[g*NumLanes +: NumLanes] != '0;
+    assign lgrp_d[g] = left_d[g*NumLanes +: NumLanes] != '0;
+  end
 
-  assign busy      = left_q != '0;
+  assign busy      = lgrp_q != '0;
   assign todo      = busy ? left_q : mask_i;
+  assign tgrp      = busy ? lgrp_q : mgrp;
   assign first     = simt_sm_pkg::group_first(todo, NumLanes);
   assign threads_o = simt_sm_pkg::group_of(todo, NumLanes);
   assign rest      = todo & ~threads_o;
   assign pass_o    = PassW'(32'(first) >> $clog2(NumLanes));
-  assign more_o    = valid_i && multi_i && rest != '0;
+  // Another pass follows when two groups or more have threads to run (rest != 0).
+  assign more_o    = valid_i && multi_i && (tgrp & (tgrp - 1'b1)) != '0;
 
   // (A fault ends the passes here rather than in more_o: EXEC's fault check stays off the
   // path from more_o through the control unit into the divergence unit; the sequencer
@@ -49,8 +59,10 @@ module simt_sm_pass #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       left_q <= '0;
+      lgrp_q <= '0;
     end else begin
       left_q <= left_d;
+      lgrp_q <= lgrp_d;
     end
   end
 
@@ -61,6 +73,12 @@ module simt_sm_pass #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      for (int g = 0; g < NumPasses; g++) begin
+        assert (lgrp_q[g] == (left_q[g*NumLanes +: NumLanes] != '0))
+          else $error("sm pass: group %0d's bit disagrees with the threads left", g);
+      end
+      assert (more_o == (valid_i && multi_i && rest != '0))
+        else $error("sm pass: more_o %b, threads after this pass %h", more_o, rest);
       // An instruction with passes left stays in EXEC, and its mask does not change.
       if (busy) assert (valid_i && multi_i)
         else $error("sm pass: the instruction left EXEC with passes to run");
