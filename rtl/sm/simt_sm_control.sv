@@ -439,8 +439,11 @@ module simt_sm_control #(
       simt_sm_pkg::CtIdle: begin
         // A plain instruction taken retires (a wake due then follows, if DE is empty); any
         // other instruction, taken or not, keeps the unit busy.
-        busy_nr = go || cmd_i.lsu_done;
-        busy_r  = cmd_i.lsu_done || (go && !(ex_simple && !(cmd_i.wake_next && !cmd_i.de_v)));
+        // (A load/store or FP instruction's end, lsu_done, is left out: the sequencer reads
+        // busy_d in EXEC and CTRL only, never in the MEM or FPU cycle that ends it, and so
+        // the load/store unit's done stays off the path into the next issue.)
+        busy_nr = go;
+        busy_r  = go && !(ex_simple && !(cmd_i.wake_next && !cmd_i.de_v));
         try_r   = direct && cmd_i.issue_ok &&
                   (ex_simple ? (!cmd_i.de_v || cmd_i.de_simple)
                              : !(inst_i.op == simt_pkg::OpExit && exec_mask_i != '0));
@@ -570,7 +573,8 @@ module simt_sm_control #(
         else $error("sm control: a plain instruction's request taken %b, by the state %b",
                     du_ready_i, du_next_ready_i);
       // The answer with the readiness last is the next-state block's.
-      assert (ans_busy == (state_nx != simt_sm_pkg::CtIdle) && ans_try == issue_try &&
+      assert (ans_busy == (state_nx != simt_sm_pkg::CtIdle && !cmd_i.lsu_done) &&
+              ans_try == issue_try &&
               ret_launch == ((state_q == simt_sm_pkg::CtWake ||
                               state_q == simt_sm_pkg::CtWakeCheck) &&
                              ret_q == simt_sm_pkg::RetLaunch && state_nx == simt_sm_pkg::CtIdle))

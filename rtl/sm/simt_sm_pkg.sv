@@ -63,7 +63,7 @@ package simt_sm_pkg;
   // The control unit's answer.
   typedef struct packed {
     logic busy_d;       // busy next cycle (the sequencer's CTRL), a wake commanded in this
-                        // cycle (wake_i, launch_wake_i) left out
+                        // cycle (wake_i, launch_wake_i) and lsu_done left out
     logic ret_launch;   // a wake served from the launch ends: back to LAUNCH
     logic check;        // in CHECK: DE may hand its instruction on
     logic fast;         // EXEC's instruction retires in this cycle

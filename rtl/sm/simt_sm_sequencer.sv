@@ -369,8 +369,8 @@ module simt_sm_sequencer #(
       // The control unit's answer leaves out a wake commanded in this cycle: never in a
       // stage that reads it.
       if (stage_q == simt_sm_pkg::StExec || stage_q == simt_sm_pkg::StCtrl)
-        assert (!ctl_wake && !ctl_launch_wake)
-        else $error("sm: a wake commanded in stage %0d", stage_q);
+        assert (!ctl_wake && !ctl_launch_wake && !lsu_done_i && !fpu_done_i)
+        else $error("sm: a wake or a unit's done in stage %0d", stage_q);
       assert (!(lsu_start_o && ctl_i.busy_d))
         else $error("sm: an instruction to the load/store and control units at once");
     end
