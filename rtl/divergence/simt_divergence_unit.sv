@@ -138,6 +138,7 @@ module simt_divergence_unit #(
   // Token queue
   // ---------------------------------------------------------------------------------------
   logic              dq_push_valid, dq_push_back, dq_push_ready, dq_push_front_ready;
+  logic              dq_push_back_ready;
   logic [63:0]       dq_push_token;
   logic              dq_pop_valid, dq_pop_ready;
   logic [63:0]       dq_pop_token;
@@ -165,6 +166,7 @@ module simt_divergence_unit #(
     .push_token_i (dq_push_token),
     .push_ready_o (dq_push_ready),
     .push_front_ready_o (dq_push_front_ready),
+    .push_back_ready_o  (dq_push_back_ready),
     .pop_valid_i  (dq_pop_valid),
     .pop_warp_i   (w),
     .pop_ready_o  (dq_pop_ready),
@@ -486,6 +488,14 @@ module simt_divergence_unit #(
   // wait for the fast path's group logic.
   assign req_next_ready_o = (state_q == StIdle) && a_mask != '0 && !stalled_o[w];
 
+  // Whether the fast path's push, if any, is taken: from the queue's state at the push's end
+  // (no pop is presented beside a fast push), so that the request's validity and the fast
+  // path's decision enter the readiness last rather than through the queue's handshake
+  // (asserted equal to the handshake below).
+  logic f_push_fits;
+  assign f_push_fits = !(f_op_push || f_pushes_div) ||
+                       ((f_op_push && f_op_back) ? dq_push_back_ready : dq_push_front_ready);
+
   logic fast;      // the presented request can complete this cycle (if its push is accepted)
   logic fast_pop;  // nothing goes on: disable, then pop the front token in this cycle
   assign f_pushes_div = f_found2;
@@ -605,7 +615,7 @@ module simt_divergence_unit #(
 
     unique case (state_q)
       StIdle: begin
-        if (fast && (!dq_push_valid || dq_push_ready)) begin
+        if (fast && f_push_fits) begin
           // The whole request in this cycle.
           rs_dis        = f_dis;
           rs_dis_reason = f_dis_reason;
@@ -890,6 +900,10 @@ module simt_divergence_unit #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      if (state_q == StIdle && fast)
+        assert (f_push_fits == (!dq_push_valid || dq_push_ready))
+          else $error("divergence_unit: fast push fits %b, the queue's handshake %b/%b",
+                      f_push_fits, dq_push_valid, dq_push_ready);
       if (req_valid_i && req_op_i == simt_pkg::DuNext && a_mask != '0)
         assert (req_ready_o == req_next_ready_o)
         else $error("divergence_unit: DuNext readiness %b, from the state alone %b",

@@ -38,10 +38,11 @@ module simt_token_deque #(
   input  logic              push_back_i,
   input  logic [TokenW-1:0] push_token_i,
   output logic              push_ready_o,   // low: stalled, overflow, or front-push/pop clash
-  // A front push of push_warp_i would be taken were no pop presented: from the queue's
-  // state alone, not from push_back_i or the pop (a user deciding from it in the cycle it
-  // pushes stays off the logic that chose those).
+  // A front (back) push of push_warp_i would be taken were no pop presented: from the
+  // queue's state alone, not from push_back_i or the pop (a user deciding from them in the
+  // cycle it pushes stays off the logic that chose those).
   output logic              push_front_ready_o,
+  output logic              push_back_ready_o,
 
   // Pop front. pop_token_o is the token removed (the front of pop_warp_i).
   input  logic              pop_valid_i,
@@ -197,6 +198,7 @@ module simt_token_deque #(
   assign push_clash    = pop_valid_i && (pop_warp_i == push_warp_i) && !push_back_i;
   assign push_ready_o  = !stalled_q[push_warp_i] && !push_overflow && !push_clash;
   assign push_front_ready_o = !stalled_q[push_warp_i] && !push_front_full;
+  assign push_back_ready_o  = !stalled_q[push_warp_i] && tail_q[push_warp_i] != '0;
   assign pop_ready_o   = !stalled_q[pop_warp_i] && (pop_count != '0);
   assign pop_token_o   = front_true[pop_warp_i];
   assign acc_ready_o   = !push_valid_i && !pop_valid_i && !stalled_q[acc_warp_i];

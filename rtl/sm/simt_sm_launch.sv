@@ -91,12 +91,15 @@ module simt_sm_launch #(
   logic [WarpW-1:0]    slot_of_d [NumCtas*NumWarps];
   logic [WarpW-1:0]    slot_of_q [NumCtas*NumWarps];
 
-  // Warps per CTA and the launch mask of the warp being launched.
+  // Warps per CTA and the launch mask of the warp being launched, registered with the warp
+  // index (lmask_q is the mask of lwarp_q: the subtraction and decode stay off the path from
+  // the divergence unit's launch request into its fast path; the configuration does not
+  // change while the core runs).
   logic [15:0] wpc, lthreads;
-  logic [31:0] lmask;
+  logic [31:0] lmask_d, lmask_q;
   assign wpc      = (cfg_ntid_i + 16'd31) >> 5;
-  assign lthreads = cfg_ntid_i - {4'd0, 7'(lwarp_q), 5'd0};
-  assign lmask    = (lthreads >= 16'd32) ? 32'hFFFF_FFFF : ((32'd1 << lthreads[4:0]) - 32'd1);
+  assign lthreads = cfg_ntid_i - {4'd0, 7'(lwarp_d), 5'd0};
+  assign lmask_d  = (lthreads >= 16'd32) ? 32'hFFFF_FFFF : ((32'd1 << lthreads[4:0]) - 32'd1);
 
   assign cfg_bad_o = cfg_ntid_i == '0 || wpc > 16'(NumWarps) ||
                      cfg_shared_bytes_i > 32'(SharedWords * 4) ||
@@ -204,7 +207,7 @@ module simt_sm_launch #(
   assign first_warp_o   = warp_valid_o && lwarp_q == '0;
   assign du_valid_o     = active_i && state_q == simt_sm_pkg::LnDu;
   assign du_warp_o      = lslot_q;
-  assign du_mask_o      = lmask;
+  assign du_mask_o      = lmask_q;
   assign evt_du_stall_o = du_valid_o && !du_ready_i;
   assign bu_valid_o     = active_i && state_q == simt_sm_pkg::LnBu;
   assign bu_cta_o       = lcta_q;
@@ -268,6 +271,7 @@ module simt_sm_launch #(
       state_q    <= simt_sm_pkg::LnIdle;
       lcta_q     <= '0;
       lwarp_q    <= '0;
+      lmask_q    <= '0;
       lslot_q    <= '0;
       lcnt_q     <= '0;
       next_cta_q <= '0;
@@ -285,6 +289,7 @@ module simt_sm_launch #(
       state_q    <= state_d;
       lcta_q     <= lcta_d;
       lwarp_q    <= lwarp_d;
+      lmask_q    <= lmask_d;
       lslot_q    <= lslot_d;
       lcnt_q     <= lcnt_d;
       next_cta_q <= next_cta_d;
@@ -306,6 +311,11 @@ module simt_sm_launch #(
     if (rst_ni) begin
       assert (!(start_i && (state_q != simt_sm_pkg::LnIdle || !launch_ready_o)))
         else $error("sm launch: start while launching or with no room");
+      if (du_valid_o) begin
+        assert (lmask_q == ((cfg_ntid_i - 16'(lwarp_q) * 16'd32 >= 16'd32) ? 32'hFFFF_FFFF :
+                            ((32'd1 << 5'(cfg_ntid_i - 16'(lwarp_q) * 16'd32)) - 32'd1)))
+          else $error("sm launch: warp %0d's registered launch mask %h", lwarp_q, lmask_q);
+      end
       assert (!(retire_i && cta_finished_o == '0))
         else $error("sm launch: retire without a finished CTA");
       assert (!(retire_i && state_q != simt_sm_pkg::LnIdle))

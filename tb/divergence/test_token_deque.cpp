@@ -126,6 +126,7 @@ class DequeBench {
     TokenDequeOut o;
     o.pushReady = d.push_ready_o;
     o.pushFrontReady = d.push_front_ready_o;
+    o.pushBackReady = d.push_back_ready_o;
     o.popReady = d.pop_ready_o;
     if (want.popToken) o.popToken = model::unpack(getPort(d.pop_token_o), cfg_.tokenBits);
     if (want.qryFront) o.qryFront = model::unpack(getPort(d.qry_front_o), cfg_.tokenBits);
@@ -155,6 +156,7 @@ class DequeBench {
     };
     Scoreboard::Fields f = {
         {"push_ready", o.pushReady},        {"push_front_ready", o.pushFrontReady},
+        {"push_back_ready", o.pushBackReady},
         {"pop_ready", o.popReady},
         {"pop_token.lo", tok(o.popToken, 0)}, {"pop_token.hi", tok(o.popToken, 1)},
         {"qry_front.lo", tok(o.qryFront, 0)}, {"qry_front.hi", tok(o.qryFront, 1)},

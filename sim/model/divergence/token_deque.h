@@ -117,6 +117,7 @@ struct TokenDequeIn {
 struct TokenDequeOut {
   bool pushReady = false;
   bool pushFrontReady = false;  // a front push of pushWarp would be taken were no pop presented
+  bool pushBackReady = false;   // ... a back push
   bool popReady = false;
   std::optional<Token> popToken;  // defined when popReady
   std::optional<Token> qryFront;  // defined when the queried queue is not empty
