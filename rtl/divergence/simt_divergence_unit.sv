@@ -60,6 +60,7 @@ module simt_divergence_unit #(
   input  logic [4:0]                req_yield_kind_i,     // 0 plain, log2(N)+1, 31 = .p
   output logic                      req_ready_o,
   output logic                      req_next_ready_o,     // a DuNext would be taken now
+  output logic                      req_wake_ready_o,     // = req_ready_o for a DuBarWake
   output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
   output logic [AddrW-1:0]          resp_link_value_o,
   output logic                      resp_yield_fired_o,   // yield: its token was pushed/merged
@@ -525,6 +526,11 @@ module simt_divergence_unit #(
   assign fast_wake = (state_q == StIdle) && req_valid_i && req_op_i == simt_pkg::DuBarWake &&
                      a_mask == '0 && wake_mask != '0 && !stalled_o[w];
 
+  // A wake's readiness without the other operations' fast-path terms (the requester's
+  // handshake with the barrier unit hangs off it): its fast wake, or the end of its sequence.
+  // Asserted equal to req_ready_o whenever a DuBarWake is presented.
+  assign req_wake_ready_o = (fast_wake && dq_push_front_ready) || state_q == StDone;
+
   always_comb begin
     dq_push_valid = 1'b0;
     dq_push_back  = 1'b0;
@@ -904,6 +910,10 @@ module simt_divergence_unit #(
         assert (f_push_fits == (!dq_push_valid || dq_push_ready))
           else $error("divergence_unit: fast push fits %b, the queue's handshake %b/%b",
                       f_push_fits, dq_push_valid, dq_push_ready);
+      if (req_valid_i && req_op_i == simt_pkg::DuBarWake)
+        assert (req_ready_o == req_wake_ready_o)
+        else $error("divergence_unit: a wake's readiness %b, by its own terms %b",
+                    req_ready_o, req_wake_ready_o);
       if (req_valid_i && req_op_i == simt_pkg::DuNext && a_mask != '0)
         assert (req_ready_o == req_next_ready_o)
         else $error("divergence_unit: DuNext readiness %b, from the state alone %b",

@@ -304,7 +304,7 @@ module simt_sm #(
   logic [32*32-1:0]          ctl_rf_wdata;
   logic [simt_sm_pkg::NumPerf-1:0] ctl_evt;
   logic                      du_valid, du_ready, du_next_ready, du_has_target, du_yield_fired;
-  logic                      du_wake_fast;
+  logic                      du_wake_fast, du_wake_ready;
   logic                      du_evt_pop, du_evt_discard, qry_done, qry_busy;
   simt_pkg::du_op_e          du_op;
   logic [WarpW-1:0]          du_warp, qry_warp, wake_slot;
@@ -910,6 +910,7 @@ module simt_sm #(
     .du_target_o        (du_target),
     .du_ready_i         (du_ready),
     .du_next_ready_i    (du_next_ready),
+    .du_wake_ready_i    (du_wake_ready),
     .du_link_mask_i     (du_link_mask),
     .du_link_value_i    (du_link_value),
     .du_yield_fired_i   (du_yield_fired),
@@ -982,6 +983,7 @@ module simt_sm #(
     .du_target_i        (du_target),
     .du_ready_o         (du_ready),
     .du_next_ready_o    (du_next_ready),
+    .du_wake_ready_o    (du_wake_ready),
     .du_link_mask_o     (du_link_mask),
     .du_link_value_o    (du_link_value),
     .du_yield_fired_o   (du_yield_fired),

@@ -68,6 +68,7 @@ module simt_sm_control #(
   output logic [AddrW-1:0]          du_target_o,
   input  logic                      du_ready_i,
   input  logic                      du_next_ready_i, // a DuNext would be taken (state alone)
+  input  logic                      du_wake_ready_i, // a DuBarWake is taken (its own terms)
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [31:0]               du_link_mask_i,  // (checked against cal's write)
   input  logic [AddrW-1:0]          du_link_value_i,
@@ -154,8 +155,13 @@ module simt_sm_control #(
   // state alone (asserted equal to its answer), so that a plain instruction's retirement and
   // the next issue beside it wait for none of the unit's fast-path logic; any other from
   // the unit's answer.
-  logic taken;
-  assign taken     = ex_simple ? du_next_ready_i : du_ready_i;
+  // A wake's from the unit's wake terms alone (asserted equal), so that its handshake with
+  // the barrier unit stays off the other operations' fast path.
+  logic taken, wake_taken;
+  assign wake_taken = wake_req && du_wake_ready_i;
+  assign taken     = ex_simple ? du_next_ready_i :
+                     (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) ?
+                     du_wake_ready_i : du_ready_i;
   assign fast      = ex_simple && du_next_ready_i;
 
   // A wake ends: back where it was served (ret_q), else idle.
@@ -295,7 +301,7 @@ module simt_sm_control #(
           issue_due = 1'b1;
           issue_try = 1'b0;
           state_nx  = simt_sm_pkg::CtWake;
-          if (du_ready_i) begin
+          if (du_wake_ready_i) begin
             wactive_d[wake_slot_i] = 1'b1;
             wdone_d[wake_slot_i]   = 1'b0;
             state_nx               = simt_sm_pkg::CtIdle;
@@ -305,8 +311,8 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtWake: begin
-        evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i;
-        if (du_ready_i) begin
+        evt_o[simt_sm_pkg::PerfDuStall] = !du_wake_ready_i;
+        if (du_wake_ready_i) begin
           if (du_wake_fast_i) begin
             // The warp slept with no active thread and now runs the woken ones: nothing to
             // read back, and the next warp (the woken one, say) issues now.
@@ -337,7 +343,7 @@ module simt_sm_control #(
     if (wake_req) begin
       du_valid_o   = 1'b1;
       wake_w_d     = wake_slot_i;
-      evt_o[simt_sm_pkg::PerfWakes] = du_ready_i;
+      evt_o[simt_sm_pkg::PerfWakes] = du_wake_ready_i;
     end
 
     // The instruction's divergence-unit request: from EXEC already for plain and control
@@ -493,7 +499,7 @@ module simt_sm_control #(
     for (int l = 0; l < 32; l++) rf_wdata_o[l*32 +: 32] = 32'(link_pc);
   end
   // (Outside the block above: the barrier unit's ready depends on it.)
-  assign wake_ready_o = wake_req && du_ready_i;
+  assign wake_ready_o = wake_taken;
 
   // What the scheduler sees of each warp; in CHECK the checked warp's new state straight
   // from the divergence unit (it may issue again in the same cycle), likewise a woken one.
@@ -569,6 +575,9 @@ module simt_sm_control #(
         assert (du_link_mask_i == exec_mask_i && du_link_value_i == link_pc)
         else $error("sm control: cal's link %h@%h, the divergence unit's %h@%h",
                     exec_mask_i, link_pc, du_link_mask_i, du_link_value_i);
+      if (wake_req) assert (du_wake_ready_i == du_ready_i)
+        else $error("sm control: a wake taken %b, by its own terms %b", du_ready_i,
+                    du_wake_ready_i);
       if (direct && ex_simple) assert (du_next_ready_i == du_ready_i)
         else $error("sm control: a plain instruction's request taken %b, by the state %b",
                     du_ready_i, du_next_ready_i);

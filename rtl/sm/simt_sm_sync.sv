@@ -50,6 +50,7 @@ module simt_sm_sync #(
   input  logic [AddrW-1:0]          du_target_i,
   output logic                      du_ready_o,
   output logic                      du_next_ready_o,  // a DuNext would be taken now
+  output logic                      du_wake_ready_o,  // = du_ready_o for a DuBarWake
   output logic [31:0]               du_link_mask_o,
   output logic [AddrW-1:0]          du_link_value_o,
   output logic                      du_yield_fired_o,
@@ -154,6 +155,7 @@ module simt_sm_sync #(
     .req_yield_kind_i    (inst_i.sub),
     .req_ready_o         (du_ready_o),
     .req_next_ready_o    (du_next_ready_o),
+    .req_wake_ready_o    (du_wake_ready_o),
     .resp_link_mask_o    (du_link_mask_o),
     .resp_link_value_o   (du_link_value_o),
     .resp_yield_fired_o  (du_yield_fired_o),
