@@ -291,7 +291,19 @@ module simt_sm_sequencer #(
 
   // Issue and fetch in the same cycle; a PC out of range faults once nothing is in flight.
   // (A block of its own: what is in flight next cycle does not depend on the issue.)
-  assign alone_o = stage_pre == simt_sm_pkg::StIdle && !de_go_o;
+  // Written per stage rather than as stage_pre == IDLE: MEM and FPU never end in IDLE, so
+  // their units' done (the load/store unit's after its coalescer) stays off the next issue
+  // (asserted equal below).
+  logic idle_stays;  // IDLE stays idle (it issues, or nothing is to be done)
+  assign idle_stays = !(idle_start && launch_cfg_bad_i) && !idle_fault && !idle_done &&
+                      !launch_start_o && !ctl_wake;
+  assign alone_o = !de_go_o &&
+                   ((stage_q == simt_sm_pkg::StIdle && idle_stays) ||
+                    (stage_q == simt_sm_pkg::StLaunch && launch_done_i) ||
+                    (stage_q == simt_sm_pkg::StDecode && de_hazard_i) ||
+                    (stage_q == simt_sm_pkg::StExec && to_unit && !exec_more_i &&
+                     !((is_mem_i || is_fpu_i) && exec_mask_i != '0) && !ctl_i.busy_d) ||
+                    (stage_q == simt_sm_pkg::StCtrl && !ctl_i.busy_d && !ctl_i.ret_launch));
   always_comb begin
     stage_d     = stage_pre;
     issue_due_d = issue_due_pre;
@@ -371,6 +383,8 @@ module simt_sm_sequencer #(
       if (stage_q == simt_sm_pkg::StExec || stage_q == simt_sm_pkg::StCtrl)
         assert (!ctl_wake && !ctl_launch_wake && !lsu_done_i && !fpu_done_i)
         else $error("sm: a wake or a unit's done in stage %0d", stage_q);
+      assert (alone_o == (stage_pre == simt_sm_pkg::StIdle && !de_go_o))
+        else $error("sm: alone %b, stage before the issue %0d", alone_o, stage_pre);
       assert (!(lsu_start_o && ctl_i.busy_d))
         else $error("sm: an instruction to the load/store and control units at once");
     end
