@@ -538,7 +538,10 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
                      bit], os.path.join(work, "ecppack.log"))
                 res["bitstream"] = bit
         else:
-            res["fits"] = False   # nextpnr could not place or route it
+            # Fits by synthesis, but nextpnr could not place or route it (or was stopped):
+            # said as such, not as "does not fit".
+            res["fits"] = False
+            res["pnr_failed"] = True
             res["util"] = reports[0]["util"]
     if unit_rows:
         res["units"], res["units_s"] = unit_rows, units_s
@@ -680,6 +683,9 @@ def ecp5_markdown(data):
                 fmax += " MISSES %d" % e["target_mhz"]
             path = "`%s` → `%s`" % tuple(e["path"]) if e["path"] else "-"
             pnr = "%d s" % e["pnr_s"]
+        elif e.get("pnr_failed"):
+            fmax = "not routed (nextpnr failed or was stopped; fits by synthesis)"
+            path, pnr = "-", "%d s" % e["pnr_s"]
         elif e.get("hierarchical"):
             fmax = "does not fit (over %.1f x the device by hierarchical synthesis: not placed)" % OVERFULL
             path, pnr = "-", "skipped"
@@ -807,6 +813,11 @@ def bitstream(board_name, config, seeds):
             "*" * 78]), flush=True)
     t0 = time.time()
     r = measure_ecp5(name, top, params, target, opts, seeds, units=opts.get("units", False))
+    if r.get("pnr_failed"):
+        sys.exit("bitstream: %s WAS NOT PLACED AND ROUTED: nextpnr failed or was stopped "
+                 "(%d of %d logic slots by synthesis; %s)" % (
+                     name, r["comb_needed"], ECP5_CAPACITY["comb"],
+                     os.path.join(OUT, name, "pnr*.log")))
     if not r["fits"]:
         sys.exit("bitstream: %s DOES NOT FIT the LFE5U-85F: %d of %d logic slots (LUT4 + 2 per "
                  "carry)%s, %d FF, %d DP16KD, %d MULT18X18D" % (
@@ -897,6 +908,10 @@ def main():
             state = "%.1f MHz (target %d)" % (e["fmax_mhz_median"], target)
             if e["fmax_mhz_median"] < target:
                 missed.append("%s: %.1f MHz < %d MHz" % (name, e["fmax_mhz_median"], target))
+        elif e.get("pnr_failed"):
+            state = ("not placed and routed: nextpnr failed or was stopped (%d of %d logic "
+                     "slots by synthesis; %s)" % (e["comb_needed"], ECP5_CAPACITY["comb"],
+                                                  os.path.join(OUT, name, "pnr*.log")))
         else:
             state = "does not fit (%d of %d logic slots)" % (e["comb_needed"],
                                                              ECP5_CAPACITY["comb"])

@@ -152,13 +152,11 @@ module simt_sm_control #(
                      !(cls_i.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
   assign ex_simple = direct && !cls_i.ctrl;
   // Whether this cycle's request is taken: a plain instruction's from the divergence unit's
-  // state alone (asserted equal to its answer), so that a plain instruction's retirement and
-  // the next issue beside it wait for none of the unit's fast-path logic; any other from
-  // the unit's answer.
-  // A wake's from the unit's wake terms alone (asserted equal), so that its handshake with
-  // the barrier unit stays off the other operations' fast path.
-  logic taken, wake_taken;
-  assign wake_taken = wake_req && du_wake_ready_i;
+  // state alone, so that its retirement and the next issue beside it wait for none of the
+  // unit's fast-path logic; a wake's from the unit's wake terms alone, so that the barrier
+  // unit's handshake stays off the other operations' fast path (both asserted equal to the
+  // unit's answer); any other's from the unit's answer.
+  logic taken;
   assign taken     = ex_simple ? du_next_ready_i :
                      (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) ?
                      du_wake_ready_i : du_ready_i;
@@ -425,11 +423,10 @@ module simt_sm_control #(
   // wake, and so the scheduler's choice behind those commands stays off the path from the
   // divergence unit's answer to the next issue.
   //
-  // Whether the request is taken (taken: the end of the divergence unit's fast path for any
-  // but a plain instruction) enters the answer last: what
-  // the unit does next if this cycle's request is taken (_r) and if not (_nr), each from the
-  // state and the commands alone, asserted equal to the next-state block's. (In a state
-  // without a request the two agree.)
+  // Whether the request is taken (for a control instruction the end of the divergence unit's
+  // fast path) enters the answer last: what the unit does next if this cycle's request is
+  // taken (_r) and if not (_nr), each from the state and the commands alone, asserted equal
+  // to the next-state block's. (In a state without a request the two agree.)
   logic go;        // EXEC hands its instruction to this unit
   logic busy_r, busy_nr, try_r, try_nr;
   logic ret_idle;  // a wake ends idle (not inside a barrier request)
@@ -499,7 +496,7 @@ module simt_sm_control #(
     for (int l = 0; l < 32; l++) rf_wdata_o[l*32 +: 32] = 32'(link_pc);
   end
   // (Outside the block above: the barrier unit's ready depends on it.)
-  assign wake_ready_o = wake_taken;
+  assign wake_ready_o = wake_req && du_wake_ready_i;
 
   // What the scheduler sees of each warp; in CHECK the checked warp's new state straight
   // from the divergence unit (it may issue again in the same cycle), likewise a woken one.

@@ -95,11 +95,15 @@ module simt_sm_launch #(
   // index (lmask_q is the mask of lwarp_q: the subtraction and decode stay off the path from
   // the divergence unit's launch request into its fast path; the configuration does not
   // change while the core runs).
-  logic [15:0] wpc, lthreads;
+  function automatic logic [31:0] launch_mask(logic [15:0] ntid, logic [WarpW-1:0] warp);
+    logic [15:0] threads;  // the CTA's threads from this warp's first on
+    threads = ntid - {4'd0, 7'(warp), 5'd0};
+    launch_mask = (threads >= 16'd32) ? 32'hFFFF_FFFF : ((32'd1 << threads[4:0]) - 32'd1);
+  endfunction
+  logic [15:0] wpc;
   logic [31:0] lmask_d, lmask_q;
-  assign wpc      = (cfg_ntid_i + 16'd31) >> 5;
-  assign lthreads = cfg_ntid_i - {4'd0, 7'(lwarp_d), 5'd0};
-  assign lmask_d  = (lthreads >= 16'd32) ? 32'hFFFF_FFFF : ((32'd1 << lthreads[4:0]) - 32'd1);
+  assign wpc     = (cfg_ntid_i + 16'd31) >> 5;
+  assign lmask_d = launch_mask(cfg_ntid_i, lwarp_d);
 
   assign cfg_bad_o = cfg_ntid_i == '0 || wpc > 16'(NumWarps) ||
                      cfg_shared_bytes_i > 32'(SharedWords * 4) ||
@@ -312,8 +316,7 @@ module simt_sm_launch #(
       assert (!(start_i && (state_q != simt_sm_pkg::LnIdle || !launch_ready_o)))
         else $error("sm launch: start while launching or with no room");
       if (du_valid_o) begin
-        assert (lmask_q == ((cfg_ntid_i - 16'(lwarp_q) * 16'd32 >= 16'd32) ? 32'hFFFF_FFFF :
-                            ((32'd1 << 5'(cfg_ntid_i - 16'(lwarp_q) * 16'd32)) - 32'd1)))
+        assert (lmask_q == launch_mask(cfg_ntid_i, lwarp_q))
           else $error("sm launch: warp %0d's registered launch mask %h", lwarp_q, lmask_q);
       end
       assert (!(retire_i && cta_finished_o == '0))
