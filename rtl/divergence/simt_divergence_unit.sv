@@ -525,11 +525,13 @@ module simt_divergence_unit #(
   logic fast_wake;
   assign fast_wake = (state_q == StIdle) && req_valid_i && req_op_i == simt_pkg::DuBarWake &&
                      a_mask == '0 && wake_mask != '0 && !stalled_o[w];
+  logic fast_wake_done;  // ... and its front push would be taken: done in this cycle
+  assign fast_wake_done = fast_wake && dq_push_front_ready;
 
   // A wake's readiness without the other operations' fast-path terms (the requester's
   // handshake with the barrier unit hangs off it): its fast wake, or the end of its sequence.
   // Asserted equal to req_ready_o whenever a DuBarWake is presented.
-  assign req_wake_ready_o = (fast_wake && dq_push_front_ready) || state_q == StDone;
+  assign req_wake_ready_o = fast_wake_done || state_q == StDone;
 
   always_comb begin
     dq_push_valid = 1'b0;
@@ -648,7 +650,7 @@ module simt_divergence_unit #(
           end else begin
             state_d = StPop;  // the token was discarded: keep popping
           end
-        end else if (fast_wake && dq_push_front_ready) begin
+        end else if (fast_wake_done) begin
           active_d[w] = wake_mask;
           pc_d[w]     = req_wake_target_i;
           rs_none     = wake_mask;
@@ -835,10 +837,10 @@ module simt_divergence_unit #(
                              ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
   assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
   assign resp_yield_fired_o = fire_q;
-  assign resp_wake_fast_o   = fast_wake && dq_push_front_ready;
+  assign resp_wake_fast_o   = fast_wake_done;
   assign resp_wake_mask_o   = wake_mask;
   // Events for the performance counters.
-  assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || (fast_wake && dq_push_front_ready);
+  assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || fast_wake_done;
   assign evt_discard_o = dq_pop_valid && dq_pop_ready &&
                          ((state_q == StIdle) ? (f_pop_wake == '0) : (pop_wake == '0));
 

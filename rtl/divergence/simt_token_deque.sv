@@ -185,18 +185,20 @@ module simt_token_deque #(
   // ---------------------------------------------------------------------------------------
   // Handshakes
   // ---------------------------------------------------------------------------------------
-  logic push_front_full, push_overflow, push_clash, do_push, do_pop, do_mnt, do_acc;
+  logic push_front_full, push_fits, push_overflow, push_clash, do_push, do_pop, do_mnt, do_acc;
   logic [PtrW-1:0] push_count, pop_count;
 
   assign push_count    = count[push_warp_i];
   assign pop_count     = count[pop_warp_i];
   assign push_front_full = head_q[push_warp_i] == Full;
-  assign push_overflow = !stalled_q[push_warp_i] &&
-                         (push_back_i ? (tail_q[push_warp_i] == '0) : push_front_full);
+  // The push fits at its end (the end readies below; false while stalled); refused by a
+  // queue that is not stalled, it overflows.
+  assign push_fits     = push_back_i ? push_back_ready_o : push_front_ready_o;
+  assign push_overflow = !stalled_q[push_warp_i] && !push_fits;
   // A front push and a pop of the same warp in one cycle would need the summary of the token
   // under the popped one, which is still in the RAM: the push is refused for this cycle.
   assign push_clash    = pop_valid_i && (pop_warp_i == push_warp_i) && !push_back_i;
-  assign push_ready_o  = !stalled_q[push_warp_i] && !push_overflow && !push_clash;
+  assign push_ready_o  = push_fits && !push_clash;
   assign push_front_ready_o = !stalled_q[push_warp_i] && !push_front_full;
   assign push_back_ready_o  = !stalled_q[push_warp_i] && tail_q[push_warp_i] != '0;
   assign pop_ready_o   = !stalled_q[pop_warp_i] && (pop_count != '0);

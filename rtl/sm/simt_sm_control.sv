@@ -160,7 +160,7 @@ module simt_sm_control #(
   assign taken     = ex_simple ? du_next_ready_i :
                      (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) ?
                      du_wake_ready_i : du_ready_i;
-  assign fast      = ex_simple && du_next_ready_i;
+  assign fast      = ex_simple && taken;
 
   // A wake ends: back where it was served (ret_q), else idle.
   simt_sm_pkg::ctrl_state_e wake_ret_state;
