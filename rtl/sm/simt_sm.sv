@@ -1151,6 +1151,10 @@ module simt_sm #(
         else $error("sm: load/store unit busy outside MEM");
       assert (!(launch_busy && stage != simt_sm_pkg::StLaunch && stage != simt_sm_pkg::StCtrl))
         else $error("sm: launch outside LAUNCH");
+      // The load/store unit's register read meets DE's only as the unit finishes (DE's read
+      // wins; the unit needs no data after its last request).
+      assert (!(lsu_rf_re && de_go && !lsu_done))
+        else $error("sm: DE's register read took the port from the load/store unit");
     end
   end
 `endif

@@ -356,7 +356,9 @@ module simt_sm_decode #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert ($onehot0({read_b_i, read_c_i, lsu_re_i, de_go_i}))
+      // The load/store unit's read may meet DE's (DE's wins: simt_sm asserts the unit is
+      // done then and needs no data).
+      assert ($onehot0({read_b_i, read_c_i, lsu_re_i && !de_go_i, de_go_i}))
         else $error("sm decode: two register reads of port a in one cycle");
       assert (!(pred_we_i && clr_i))
         else $error("sm decode: predicate write and clear in one cycle");

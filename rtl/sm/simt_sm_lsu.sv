@@ -143,7 +143,11 @@ module simt_sm_lsu #(
     for (int l = 0; l < 32; l++) addr[l*32 +: 32] = opa_i[l*32 +: 32] + inst_i.imm;
   end
 
-  simt_sm_pkg::fault_t check_fault;
+  // The check runs in the start cycle, on the operands EXEC hands in (they stay valid until
+  // done_o), and CHECK acts on its registered answer: the 32 lanes' adders and compares end
+  // in a register instead of chaining through the fault into the sequencer and control.
+  simt_sm_pkg::fault_t check_fault, chk_fault_d, chk_fault_q;
+  assign chk_fault_d = (state_q == simt_sm_pkg::LsIdle && start_i) ? check_fault : chk_fault_q;
   simt_sm_lsu_check u_check (
     .exec_i   (exec_i),
     .addr_i   (addr),
@@ -413,8 +417,8 @@ module simt_sm_lsu #(
         end
       end
       simt_sm_pkg::LsCheck: begin
-        if (check_fault.cause != simt_pkg::FltNone) begin
-          fault_o = check_fault;
+        if (chk_fault_q.cause != simt_pkg::FltNone) begin
+          fault_o = chk_fault_q;
           state_d = simt_sm_pkg::LsIdle;
         end else if (cls.shared) begin
           sh_start = 1'b1;
@@ -447,11 +451,18 @@ module simt_sm_lsu #(
       end
       simt_sm_pkg::LsGlobal: begin
         evt_stall_o = !req_fire && !rsp_fire;
+        // A v4 store reads element 0's register in every cycle here, whether or not its next
+        // group follows: the read's address then waits on no request (the coalescer's group
+        // decides only whether GATHER uses it). In the cycle the unit is done, DE may take
+        // the port instead (the decode unit gives DE's read precedence; simt_sm asserts it
+        // happens only then).
+        if (v4_store) begin
+          rf_re_o  = 1'b1;
+          rf_reg_o = inst_i.rb;
+        end
         if (v4_store && req_fire && pend_d != '0) begin
           // The next group of a v4 store: gather its four elements again.
           elem_d    = '0;
-          rf_re_o   = 1'b1;
-          rf_reg_o  = inst_i.rb;
           st_be_d   = '0;
           st_data_d = '0;
           state_d   = simt_sm_pkg::LsGather;
@@ -515,6 +526,7 @@ module simt_sm_lsu #(
       err_fault_q <= '0;
       err_warp_q  <= '0;
       err_pc_q    <= '0;
+      chk_fault_q <= '0;
     end else begin
       state_q     <= state_d;
       pend_q      <= pend_d;
@@ -526,6 +538,7 @@ module simt_sm_lsu #(
       err_fault_q <= err_fault_d;
       err_warp_q  <= err_warp_d;
       err_pc_q    <= err_pc_d;
+      chk_fault_q <= chk_fault_d;
     end
   end
 
@@ -534,6 +547,9 @@ module simt_sm_lsu #(
     if (rst_ni) begin
       assert (!(start_i && (state_q != simt_sm_pkg::LsIdle || exec_i == '0)))
         else $error("sm lsu: start while busy or without executing lanes");
+      // The check's answer registered at the start is the one of the operands held since.
+      assert (!(state_q == simt_sm_pkg::LsCheck && chk_fault_q != check_fault))
+        else $error("sm lsu: the registered address check differs from the held operands'");
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
       assert (!(mem_rsp_valid_i && !out[mem_rsp_id_i]))
