@@ -123,8 +123,11 @@ module simt_sm_lsu_inflight #(
       cur_d                = free_slot;
     end
     if (sent_i) sending_d[cur_d] = 1'b0;
+    // A slot frees once it was sent in an earlier cycle: its last request goes in the cycle
+    // it is sent (asserted), so that cycle it still has an id out; reading sending_q keeps
+    // the coalescer's last-request decision off freed_o and the issue unit.
     for (int s = 0; s < Slots; s++) begin
-      if (busy_q[s] && !sending_d[s] && !has_out[s]) begin
+      if (busy_q[s] && !sending_q[s] && !has_out[s]) begin
         busy_d[s]             = 1'b0;
         freed_o[sl_warp_q[s]] = 1'b1;
       end
@@ -211,6 +214,7 @@ module simt_sm_lsu_inflight #(
       assert (!(rsp_i && !out_q[rsp_id_i]))
         else $error("sm lsu: a response to no outstanding request");
       assert (!(sent_i && !sending_q[cur_q])) else $error("sm lsu: sent with no slot sending");
+      assert (!(sent_i && !req_i)) else $error("sm lsu: sent without its last request");
       assert ($countones(sending_q) <= 1) else $error("sm lsu: two slots sending at once");
       for (int i = 0; i < NumIds; i++) begin
         if (out_q[i]) assert (busy_q[id_slot_q[i]])
