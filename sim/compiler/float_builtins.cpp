@@ -104,6 +104,98 @@ Value* simpleBuiltin(const std::string& n, CallInst& call, IRBuilder<>& b) {
   return nullptr;
 }
 
+constexpr const char* kTgamma = "_Z6tgammaf";
+constexpr const char* kPow = "_Z3powff";
+constexpr const char* kExp = "_Z3expf";
+constexpr const char* kErfc = "_Z4erfcf";
+constexpr const char* kSinpi = "_Z5sinpif";
+
+// libclc-16's erfc(x) for x in [1/0.35, 28) is fdlibm's exp(-z*z - 0.5625) * exp((z - x)(z + x)
+// + R/S) / x with z = x & 0xfffff000 (12 significant bits). -z*z - 0.5625 is meant to be
+// exact, but for z in [7.9375, 8) it crosses 64 and needs 2^-18: float rounds it, and erfc
+// is off by up to 2^-18 relative, 64 ulp (x near 8, results near 1e-29). z & 0xffffe000 (11
+// bits, as FreeBSD's msun s_erff.c has it) makes -z*z - 0.5625 exact for every z below 28;
+// the identity -x*x = -z*z + (z - x)(z + x) holds for any z. The one mask constant changes.
+void patchErfc(Module& m) {
+  Function* f = m.getFunction(kErfc);
+  if (!f || f->isDeclaration()) return;
+  std::vector<Instruction*> masks;
+  for (BasicBlock& bb : *f) {
+    for (Instruction& I : bb) {
+      if (I.getOpcode() != Instruction::And || !I.getType()->isIntegerTy(32)) continue;
+      if (auto* c = dyn_cast<ConstantInt>(I.getOperand(1)); c && c->getZExtValue() == 0x7ffff000u) masks.push_back(&I);
+    }
+  }
+  if (masks.size() != 1) return;  // not the code described above: left alone
+  masks[0]->setOperand(1, ConstantInt::get(masks[0]->getType(), 0x7fffe000u));
+}
+
+// libclc-16's tgamma(x) is exp(lgamma(x)): the float lgamma has an absolute error of at least
+// half its ulp, 2^-18 for lgamma in [64, 128), which exp turns into a relative error of Gamma
+// (up to 170 ulp for x near 30, where lgamma is 70). For 4 <= x < 36 the built-in computes
+// instead Stirling's series with the big factor from libclc's pow, which keeps its logarithm
+// in two floats (0.55 ulp measured): Gamma(x) = p * exp(-x) * p * sqrt(2 pi) * exp(S),
+// p = x^(x/2 - 1/4) (x/2 - 1/4 is exact), S = 1/(12x) - 1/(360x^3) + 1/(1260x^5) - 1/(1680x^7)
+// (the next term is below 2^-28 relative at x = 4); for -33 < x <= -4, libclc's reflection
+// with that Gamma(|x|): pi / (Gamma(|x|) |x| sinpi(x)), NaN where sinpi(x) is 0 (the bound
+// keeps the result normal, where libclc's turns a flushed one into infinity). Other x (|x|
+// below 4, where libclc's is within 2.1 ulp; infinite, NaN, overflowing) keep libclc's, which
+// is renamed and called from the new _Z6tgammaf.
+void wrapTgamma(Module& m) {
+  Function* lib = m.getFunction(kTgamma);
+  Function* pow = m.getFunction(kPow);
+  Function* exp = m.getFunction(kExp);
+  Function* sinpi = m.getFunction(kSinpi);
+  for (Function* g : {lib, pow, exp, sinpi}) {
+    if (!g || g->isDeclaration()) return;
+  }
+  lib->setName("simt.libclc.tgamma");
+  lib->setLinkage(GlobalValue::InternalLinkage);
+  Function* f = Function::Create(lib->getFunctionType(), GlobalValue::InternalLinkage, kTgamma, m);
+  f->copyAttributesFrom(lib);
+  lib->replaceAllUsesWith(f);
+  LLVMContext& ctx = m.getContext();
+  BasicBlock* entry = BasicBlock::Create(ctx, "entry", f);
+  BasicBlock* stirling = BasicBlock::Create(ctx, "stirling", f);
+  BasicBlock* other = BasicBlock::Create(ctx, "libclc", f);
+  BasicBlock* done = BasicBlock::Create(ctx, "done", f);
+  IRBuilder<> b(entry);
+  auto k = [&](double v) { return ConstantFP::get(b.getFloatTy(), v); };
+  auto call = [&](Function* g, std::vector<Value*> args) {
+    CallInst* c = b.CreateCall(g, args);
+    c->setCallingConv(g->getCallingConv());
+    return c;
+  };
+  Value* x = f->getArg(0);
+  Value* pos = b.CreateAnd(b.CreateFCmpOGE(x, k(4.0)), b.CreateFCmpOLT(x, k(36.0)));
+  Value* neg = b.CreateAnd(b.CreateFCmpOLE(x, k(-4.0)), b.CreateFCmpOGT(x, k(-33.0)));
+  b.CreateCondBr(b.CreateOr(pos, neg), stirling, other);
+  b.SetInsertPoint(stirling);
+  Value* ax = b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::fabs, {b.getFloatTy()}), {x});
+  Value* p = call(pow, {ax, b.CreateFSub(b.CreateFMul(ax, k(0.5)), k(0.25))});
+  Value* e = call(exp, {b.CreateFNeg(ax)});
+  Value* r = b.CreateFDiv(k(1.0), ax);
+  Value* r2 = b.CreateFMul(r, r);
+  Value* s = k(-1.0 / 1680);
+  for (double c : {1.0 / 1260, -1.0 / 360, 1.0 / 12}) s = b.CreateFAdd(b.CreateFMul(s, r2), k(c));
+  s = b.CreateFMul(s, r);
+  Value* c = b.CreateFMul(call(exp, {s}), k(2.5066282746310002));  // sqrt(2 pi)
+  Value* g = b.CreateFMul(b.CreateFMul(p, e), b.CreateFMul(p, c));  // p * exp(-x) first: no overflow
+  Value* z = call(sinpi, {x});
+  Value* refl = b.CreateFDiv(k(3.1415926535897932), b.CreateFMul(b.CreateFMul(g, ax), z));
+  refl = b.CreateSelect(b.CreateFCmpOEQ(z, k(0.0)), ConstantFP::getNaN(b.getFloatTy()), refl);
+  g = b.CreateSelect(b.CreateFCmpOLT(x, k(0.0)), refl, g);
+  b.CreateBr(done);
+  b.SetInsertPoint(other);
+  Value* h = call(lib, {x});
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  PHINode* phi = b.CreatePHI(b.getFloatTy(), 2);
+  phi->addIncoming(g, stirling);
+  phi->addIncoming(h, other);
+  b.CreateRet(phi);
+}
+
 }  // namespace
 
 void mapFloatBuiltins(Module& m) {
@@ -142,6 +234,18 @@ void linkMathLibrary(Module& m) {
     if (fl && f.getName().startswith("_Z")) wanted.insert(f.getName().str());
   }
   if (wanted.empty()) return;
+  // tgamma takes pow, exp and sinpi as well (wrapTgamma, after the link).
+  if (wanted.count(kTgamma)) {
+    FunctionType* unary = FunctionType::get(Type::getFloatTy(m.getContext()), {Type::getFloatTy(m.getContext())}, false);
+    FunctionType* binary = FunctionType::get(Type::getFloatTy(m.getContext()),
+                                             {Type::getFloatTy(m.getContext()), Type::getFloatTy(m.getContext())}, false);
+    m.getOrInsertFunction(kPow, binary);
+    m.getOrInsertFunction(kExp, unary);
+    wanted.insert(kPow);
+    wanted.insert(kExp);
+    m.getOrInsertFunction(kSinpi, unary);
+    wanted.insert(kSinpi);
+  }
   const std::string path = mathLibraryPath();
   auto refuseAll = [&](const std::string& why) {
     for (const std::string& n : wanted) m.getFunction(n)->addFnAttr(kRefusedAttr, why);
@@ -164,6 +268,10 @@ void linkMathLibrary(Module& m) {
   lib->setDataLayout(m.getDataLayout());
   lib->setTargetTriple(m.getTargetTriple());
   if (Linker::linkModules(m, std::move(lib), Linker::LinkOnlyNeeded)) return;
+  // Two of libclc's float built-ins lose their accuracy in one step each; both are replaced
+  // (docs/compiler.md, "FP32", the accuracy table).
+  patchErfc(m);
+  wrapTgamma(m);
   // libclc's functions use the C calling convention, the kernel's calls SPIR's: one for all,
   // or the optimiser would take the mismatched calls for undefined behaviour.
   for (Function& f : m) {

@@ -6,7 +6,9 @@
 //     LLVM intrinsic, fcmp or fdiv, so they need no library;
 //   - linkMathLibrary: the other float built-ins (exp, log, pow, tanh, erf, ...) are linked
 //     from libclc's bitcode (Debian's libclc-16), restricted to the functions the kernel
-//     declares that take or return float; libclc's work-item functions are never taken.
+//     declares that take or return float; libclc's work-item functions are never taken;
+//     libclc's erfc (one mask) and tgamma (Stirling's series for 4 <= |x| < 36) are
+//     corrected after the link (docs/compiler.md, "FP32", below the accuracy table).
 #pragma once
 
 #include <string>

@@ -3,12 +3,15 @@
 // nearest even, subnormals flushed to zero before and after, canonical NaN, saturating
 // conversions); the float kernels (saxpy, dot product, tiled sgemm, 5-point stencil, n-body
 // step, Black-Scholes) against double-precision host references with the tolerances of
-// docs/compiler.md; FP kernels on the RTL core fail naming the instruction (the core has no
+// docs/compiler.md; libclc's pow, erfc and tgamma within OpenCL's 16 ulp; FP kernels on the RTL core fail naming the instruction (the core has no
 // FPU yet). All on the ISA model.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -405,6 +408,107 @@ TEST(CompilerFloat, KernelsOnTheRtlCoreGiveTheModelsBits) {
       ASSERT_EQ(core.res.run.status, RunStatus::Ok) << core.res.run.message;
       EXPECT_EQ(core.words(c.out), model.words(c.out)) << (on == On::Rtl ? "rtl" : "cosim");
     }
+  }
+}
+
+// pow, erfc and tgamma from libclc within OpenCL 1.2's 16 ulp (docs/compiler.md, "FP32", the
+// accuracy table): 4,096 inputs per range, uniform from SplitMix64 seed 5 (SIMT_SEED picks
+// another), the error in ulp against the host's double-precision function at the kernel's own
+// x (the kernel's lo + (hi - lo) * r is one fused multiply-add, and pow's constant operand is
+// the float 1.3f, not 1.3: a reference that differs in either is off by tens of ulp), results
+// in the flushed range skipped. erfc near 8 (libclc's z & 0xfffff000) and tgamma (libclc's
+// exp(lgamma(x))) were 62.8 and 168.6 ulp before float_builtins.cpp's patchErfc and wrapTgamma.
+double ulpOff(float got, double want) {
+  const double a = std::fabs(want);
+  if (!std::isfinite(want) || a < std::ldexp(1.0, -126) || a >= std::ldexp(1.0, 128)) return -1;
+  int e = 0;
+  std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1)
+  return std::fabs(static_cast<double>(got) - want) / std::ldexp(1.0, e - 24);
+}
+
+struct UlpFigures {
+  double maxUlp = 0, meanUlp = 0, worstX = 0;
+  int counted = 0;
+  std::vector<uint32_t> bits;
+};
+
+UlpFigures measureLibm(const std::string& kernel, float lo, float hi, float a, uint64_t seed, int n,
+                       const std::function<double(double)>& ref, On on = On::Model) {
+  cc::CompileOptions opt;
+  opt.kernel = kernel;
+  const cc::CompiledKernel ck = cc::compileFile(std::string(SIMT_CL_KERNEL_DIR) + "/libm_accuracy.cl", opt);
+  char f[3][48];
+  std::snprintf(f[0], sizeof f[0], "f32:%.9g", lo);
+  std::snprintf(f[1], sizeof f[1], "f32:%.9g", hi);
+  std::snprintf(f[2], sizeof f[2], "f32:%.9g", a);
+  const std::string N = std::to_string(n);
+  const std::vector<std::string> specs = {"buf:r:" + N + ":f32=rand:" + std::to_string(seed), "buf:x:" + N + ":f32",
+                                          "buf:y:" + N + ":f32", f[0], f[1], f[2]};
+  std::vector<rt::Buffer> buffers;
+  std::vector<rt::KernelArg> args;
+  for (const auto& s : specs) args.push_back(rt::parseArg(s, buffers));
+  rt::DeviceLimits limits;
+  simt::model::RunConfig cfg;
+  cfg.maxCycles = 50'000'000;
+  const rt::LaunchResult res = rt::launch(ck, rt::parseRange(N, "64", limits.maxThreadsPerGroup), args, buffers, cfg,
+                                          simt::cltest::engineFor(on), limits);
+  UlpFigures u;
+  EXPECT_EQ(res.run.status, RunStatus::Ok) << kernel << ": " << res.run.message;
+  if (res.run.status != RunStatus::Ok) return u;
+  const auto x = simt::cltest::bufferWords(res.buffers, "x");
+  u.bits = simt::cltest::bufferWords(res.buffers, "y");
+  for (int i = 0; i < n; ++i) {
+    const double e = ulpOff(floatOf(u.bits[i]), ref(floatOf(x[i])));
+    if (e < 0) continue;
+    if (e > u.maxUlp) u.maxUlp = e, u.worstX = floatOf(x[i]);
+    u.meanUlp += e;
+    ++u.counted;
+  }
+  if (u.counted) u.meanUlp /= u.counted;
+  return u;
+}
+
+uint64_t libmSeed() {
+  const char* v = std::getenv("SIMT_SEED");
+  return v && *v ? std::strtoull(v, nullptr, 0) : 5;
+}
+
+TEST(CompilerFloat, PowErfcTgammaFromLibclcWithinOpenCLsUlp) {
+  const uint64_t seed = libmSeed();
+  const double b = 1.3f, p = 1.7f;  // the kernel's operands, as floats
+  const struct {
+    const char* name;
+    const char* kernel;
+    float lo, hi, a;
+    std::function<double(double)> ref;
+  } cases[] = {
+      {"pow(1.3f, x)", "pow_base", -100.0f, 100.0f, 1.3f, [b](double x) { return std::pow(b, x); }},
+      {"pow(x, 1.7f)", "pow_exponent", 0.0f, 100.0f, 1.7f, [p](double x) { return std::pow(x, p); }},
+      {"erfc", "erfc_of", -5.0f, 9.0f, 0.0f, [](double x) { return std::erfc(x); }},
+      {"erfc", "erfc_of", 7.9375f, 8.0f, 0.0f, [](double x) { return std::erfc(x); }},  // libclc's bad window
+      {"tgamma", "tgamma_of", 0.1f, 30.0f, 0.0f, [](double x) { return std::tgamma(x); }},
+      {"tgamma", "tgamma_of", -33.0f, -0.1f, 0.0f, [](double x) { return std::tgamma(x); }},
+  };
+  for (const auto& c : cases) {
+    const UlpFigures u = measureLibm(c.kernel, c.lo, c.hi, c.a, seed, 4096, c.ref);
+    std::printf("%s on [%g, %g]: max %.2f ulp (x = %.9g), mean %.3f, %d results (SIMT_SEED=%llu)\n", c.name, c.lo, c.hi,
+                u.maxUlp, u.worstX, u.meanUlp, u.counted, static_cast<unsigned long long>(seed));
+    EXPECT_LE(u.maxUlp, 16.0) << c.name << " on [" << c.lo << ", " << c.hi << "] at x = " << u.worstX
+                              << ", replay with SIMT_SEED=" << seed;
+    EXPECT_GT(u.counted, 3000) << c.name;  // the comparison ran
+  }
+}
+
+// The replaced erfc and tgamma on the RTL core give the model's bits (their code fits the
+// core's code memory, one built-in per kernel).
+TEST(CompilerFloat, ErfcTgammaOnTheCoreGiveTheModelsBits) {
+  for (const char* k : {"erfc_of", "tgamma_of"}) {
+    SCOPED_TRACE(k);
+    const float lo = std::string(k) == "erfc_of" ? 7.0f : -33.0f, hi = std::string(k) == "erfc_of" ? 9.0f : 36.0f;
+    const auto id = [](double x) { return x; };
+    const UlpFigures model = measureLibm(k, lo, hi, 0.0f, 5, 256, id, On::Model);
+    const UlpFigures core = measureLibm(k, lo, hi, 0.0f, 5, 256, id, On::Rtl);
+    EXPECT_EQ(core.bits, model.bits);
   }
 }
 
