@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,20 @@ inline runtime::Engine engineFor(Eng e) {
       };
   }
   return runtime::modelEngine();
+}
+
+// A launch of ck over global/local (`simt run`'s forms) with `--arg`-style specs, on engine e.
+inline runtime::LaunchResult launchSpecs(const compiler::CompiledKernel& ck, const std::string& global,
+                                         const std::string& local, const std::vector<std::string>& specs, Eng e,
+                                         uint64_t maxCycles = 20'000'000) {
+  std::vector<runtime::Buffer> buffers;
+  std::vector<runtime::KernelArg> args;
+  for (const auto& a : specs) args.push_back(runtime::parseArg(a, buffers));
+  runtime::DeviceLimits limits;
+  model::RunConfig cfg;
+  cfg.maxCycles = maxCycles;
+  return runtime::launch(ck, runtime::parseRange(global, local, limits.maxThreadsPerGroup), args, buffers, cfg,
+                         engineFor(e), limits);
 }
 
 // The words of buffer `name` (a test failure if there is none).

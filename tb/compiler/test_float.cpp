@@ -444,14 +444,7 @@ UlpFigures measureLibm(const std::string& kernel, float lo, float hi, float a, u
   const std::string N = std::to_string(n);
   const std::vector<std::string> specs = {"buf:r:" + N + ":f32=rand:" + std::to_string(seed), "buf:x:" + N + ":f32",
                                           "buf:y:" + N + ":f32", f[0], f[1], f[2]};
-  std::vector<rt::Buffer> buffers;
-  std::vector<rt::KernelArg> args;
-  for (const auto& s : specs) args.push_back(rt::parseArg(s, buffers));
-  rt::DeviceLimits limits;
-  simt::model::RunConfig cfg;
-  cfg.maxCycles = 50'000'000;
-  const rt::LaunchResult res = rt::launch(ck, rt::parseRange(N, "64", limits.maxThreadsPerGroup), args, buffers, cfg,
-                                          simt::cltest::engineFor(on), limits);
+  const rt::LaunchResult res = simt::cltest::launchSpecs(ck, N, "64", specs, on, 50'000'000);
   UlpFigures u;
   EXPECT_EQ(res.run.status, RunStatus::Ok) << kernel << ": " << res.run.message;
   if (res.run.status != RunStatus::Ok) return u;

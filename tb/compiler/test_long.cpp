@@ -37,14 +37,7 @@ cc::CompiledKernel compileKernel(const std::string& file) {
 
 rt::LaunchResult launch(const cc::CompiledKernel& ck, const std::string& global, const std::string& local,
                         const std::vector<std::string>& specs, Eng engine) {
-  std::vector<rt::Buffer> buffers;
-  std::vector<rt::KernelArg> args;
-  for (const auto& a : specs) args.push_back(rt::parseArg(a, buffers));
-  rt::DeviceLimits limits;
-  simt::model::RunConfig cfg;
-  cfg.maxCycles = 20'000'000;
-  return rt::launch(ck, rt::parseRange(global, local, limits.maxThreadsPerGroup), args, buffers, cfg,
-                    engineFor(engine), limits);
+  return simt::cltest::launchSpecs(ck, global, local, specs, engine);
 }
 
 // buf:NAME:2N=list:... holding n longs as word pairs, low word first.
