@@ -8,7 +8,7 @@
 namespace simt::tb {
 
 // Which verilated build of the top a board runs: the top's defaults, or other parameters
-// (CMakeLists.txt, Vsimt_fpga_uart_top_other), for the host's geometry read.
+// (CMakeLists.txt, Vsimt_ulx3s_board: the ULX3S board top), for the host's geometry read.
 enum class BoardBuild { Default, Other };
 
 // The parameters each build was verilated with (CMakeLists.txt's -G options), as the host

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "Vsimt_fpga_uart_top.h"
-#include "Vsimt_fpga_uart_top_other.h"
+#include "Vsimt_ulx3s_board.h"
 #include "common/harness.h"
 #include "common/sim_context.h"
 #include "fpga/board_builds.h"
@@ -38,7 +38,7 @@ class UartBoard {
   explicit UartBoard(uint64_t seed, BoardBuild build = BoardBuild::Default)
       : line_(kBoardDiv), rx_(kBoardDiv) {
     if (build == BoardBuild::Other) {
-      pins_ = std::make_unique<Pins<Vsimt_fpga_uart_top_other>>(seed);
+      pins_ = std::make_unique<Pins<Vsimt_ulx3s_board>>(seed);
     } else {
       pins_ = std::make_unique<Pins<Vsimt_fpga_uart_top>>(seed);
     }

@@ -29,6 +29,8 @@ module simt_ulx3s_top #(
   parameter int PllClkopDiv    = 12,
   parameter int PllClkopCphase = 5,
   parameter int Baud           = 115200,
+  parameter int TimeoutBits    = 2000,   // the bridge's: an unfinished frame is dropped after
+                                         // this many quiet bit times
   localparam int CoreHz        = 25_000_000 / PllClkiDiv * PllClkfbDiv,
   localparam int BaudDiv       = (CoreHz + Baud / 2) / Baud,
   localparam int BeatW         = $clog2(CoreHz),         // heartbeat: its top bit, ~1 Hz
@@ -76,7 +78,8 @@ module simt_ulx3s_top #(
       .SharedWords (SharedWords),
       .DataWords   (DataWords),
       .NumLanes    (NumLanes),
-      .BaudDiv     (BaudDiv)
+      .BaudDiv     (BaudDiv),
+      .TimeoutBits (TimeoutBits)
     ) u_top (
       .clk_i      (clk),
       .rst_ni     (rst_n),
