@@ -271,6 +271,20 @@ ECP5_CONFIGS = [
 ]
 
 
+def board_clock_mhz(params):
+    """A board top's core clock: the ULX3S oscillator (25 MHz) through its PLL's dividers
+    (simt_ulx3s_top's defaults: 50 MHz)."""
+    return 25.0 * params.get("PllClkfbDiv", 2) / params.get("PllClkiDiv", 1)
+
+
+# A board configuration's target is its PLL's output: the two are written apart above, so
+# they are checked to agree (the period the core is mapped for, the clock nextpnr checks).
+for _cfg in ECP5_CONFIGS:
+    if _cfg[1] in (b["top"] for b in BOARDS.values()) and board_clock_mhz(_cfg[2]) != _cfg[3]:
+        sys.exit("synth_flow: %s targets %g MHz but its PLL gives %g MHz" % (
+            _cfg[0], _cfg[3], board_clock_mhz(_cfg[2])))
+
+
 def venv_tool(name):
     path = os.path.join(VENV_BIN, "yowasp-" + name)
     if not os.path.exists(path):

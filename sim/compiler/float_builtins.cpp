@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -236,15 +237,11 @@ void linkMathLibrary(Module& m) {
   if (wanted.empty()) return;
   // tgamma takes pow, exp and sinpi as well (wrapTgamma, after the link).
   if (wanted.count(kTgamma)) {
-    FunctionType* unary = FunctionType::get(Type::getFloatTy(m.getContext()), {Type::getFloatTy(m.getContext())}, false);
-    FunctionType* binary = FunctionType::get(Type::getFloatTy(m.getContext()),
-                                             {Type::getFloatTy(m.getContext()), Type::getFloatTy(m.getContext())}, false);
-    m.getOrInsertFunction(kPow, binary);
-    m.getOrInsertFunction(kExp, unary);
-    wanted.insert(kPow);
-    wanted.insert(kExp);
-    m.getOrInsertFunction(kSinpi, unary);
-    wanted.insert(kSinpi);
+    Type* f32 = Type::getFloatTy(m.getContext());
+    for (const auto& [name, arity] : {std::pair{kPow, 2u}, std::pair{kExp, 1u}, std::pair{kSinpi, 1u}}) {
+      m.getOrInsertFunction(name, FunctionType::get(f32, std::vector<Type*>(arity, f32), false));
+      wanted.insert(name);
+    }
   }
   const std::string path = mathLibraryPath();
   auto refuseAll = [&](const std::string& why) {

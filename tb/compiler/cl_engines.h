@@ -1,10 +1,13 @@
 // The engines the compiler's tests run kernels on (the ISA model, the verilated core, both in
-// lockstep) and a buffer's words after a run: shared by tb/compiler's test files.
+// lockstep), a launch from `--arg` specs, a buffer's words after a run, a test's seed and a
+// float result's error in ulp: shared by tb/compiler's test files.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -56,6 +59,23 @@ inline std::vector<uint32_t> bufferWords(const std::vector<runtime::Buffer>& buf
   }
   ADD_FAILURE() << "no buffer " << name;
   return {};
+}
+
+// A random test's seed: SIMT_SEED when set (replay), else the test's own fixed default.
+inline uint64_t seedFromEnv(uint64_t fallback) {
+  const char* v = std::getenv("SIMT_SEED");
+  return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
+}
+
+// The error of a float result in ulp of the exact value `want` (double), or -1 where the
+// comparison does not apply: `want` not finite, in the flushed range below 2^-126 (the FPU
+// flushes subnormals), or beyond float's range.
+inline double ulpError(float got, double want) {
+  const double a = std::fabs(want);
+  if (!std::isfinite(want) || a < std::ldexp(1.0, -126) || a >= std::ldexp(1.0, 128)) return -1;
+  int e = 0;
+  std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1)
+  return std::fabs(static_cast<double>(got) - want) / std::ldexp(1.0, e - 24);
 }
 
 }  // namespace simt::cltest

@@ -442,10 +442,7 @@ std::vector<std::vector<uint32_t>> interpret(const AliasProgram& p, std::vector<
 }
 
 TEST(AliasRandom, VariantsAgreeWithTheHost) {
-  const uint64_t seed0 = [] {
-    const char* v = std::getenv("SIMT_SEED");
-    return v && *v ? std::strtoull(v, nullptr, 0) : 2026ull;
-  }();
+  const uint64_t seed0 = simt::cltest::seedFromEnv(2026);
   const char* rep = std::getenv("SIMT_REPEAT");
   const int programs = 40 * (rep && *rep ? std::atoi(rep) : 1);
   rt::SplitMix64 g(seed0);

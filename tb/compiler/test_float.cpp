@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -418,14 +417,6 @@ TEST(CompilerFloat, KernelsOnTheRtlCoreGiveTheModelsBits) {
 // the float 1.3f, not 1.3: a reference that differs in either is off by tens of ulp), results
 // in the flushed range skipped. erfc near 8 (libclc's z & 0xfffff000) and tgamma (libclc's
 // exp(lgamma(x))) were 62.8 and 168.6 ulp before float_builtins.cpp's patchErfc and wrapTgamma.
-double ulpOff(float got, double want) {
-  const double a = std::fabs(want);
-  if (!std::isfinite(want) || a < std::ldexp(1.0, -126) || a >= std::ldexp(1.0, 128)) return -1;
-  int e = 0;
-  std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1)
-  return std::fabs(static_cast<double>(got) - want) / std::ldexp(1.0, e - 24);
-}
-
 struct UlpFigures {
   double maxUlp = 0, meanUlp = 0, worstX = 0;
   int counted = 0;
@@ -451,7 +442,7 @@ UlpFigures measureLibm(const std::string& kernel, float lo, float hi, float a, u
   const auto x = simt::cltest::bufferWords(res.buffers, "x");
   u.bits = simt::cltest::bufferWords(res.buffers, "y");
   for (int i = 0; i < n; ++i) {
-    const double e = ulpOff(floatOf(u.bits[i]), ref(floatOf(x[i])));
+    const double e = simt::cltest::ulpError(floatOf(u.bits[i]), ref(floatOf(x[i])));
     if (e < 0) continue;
     if (e > u.maxUlp) u.maxUlp = e, u.worstX = floatOf(x[i]);
     u.meanUlp += e;
@@ -461,13 +452,8 @@ UlpFigures measureLibm(const std::string& kernel, float lo, float hi, float a, u
   return u;
 }
 
-uint64_t libmSeed() {
-  const char* v = std::getenv("SIMT_SEED");
-  return v && *v ? std::strtoull(v, nullptr, 0) : 5;
-}
-
 TEST(CompilerFloat, PowErfcTgammaFromLibclcWithinOpenCLsUlp) {
-  const uint64_t seed = libmSeed();
+  const uint64_t seed = simt::cltest::seedFromEnv(5);
   const double b = 1.3f, p = 1.7f;  // the kernel's operands, as floats
   const struct {
     const char* name;

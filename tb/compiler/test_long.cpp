@@ -204,11 +204,6 @@ OpsCase randomCase(uint64_t seed, size_t n) {
   return t;
 }
 
-uint64_t seedFromEnv(uint64_t fallback) {
-  const char* v = std::getenv("SIMT_SEED");
-  return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
-}
-
 // ---------------------------------------------------------------------------------------
 
 TEST(CompilerLong, EveryOperationOnDirectedOperands) {
@@ -217,7 +212,7 @@ TEST(CompilerLong, EveryOperationOnDirectedOperands) {
 }
 
 TEST(CompilerLong, RandomOperandsThroughEveryOperation) {
-  const uint64_t seed0 = seedFromEnv(64);
+  const uint64_t seed0 = simt::cltest::seedFromEnv(64);
   const cc::CompiledKernel ck = compileKernel("long_ops.cl");
   const int rounds = 8;
   for (int k = 0; k < rounds; ++k) {
@@ -231,7 +226,7 @@ TEST(CompilerLong, RandomOperandsThroughEveryOperation) {
 
 TEST(CompilerLong, TheCoreAndCosimGiveTheHostsResults) {
   const cc::CompiledKernel ck = compileKernel("long_ops.cl");
-  const uint64_t seed = seedFromEnv(64);
+  const uint64_t seed = simt::cltest::seedFromEnv(64);
   checkOps(ck, randomCase(seed + 100, 8), Eng::Rtl, "random operands, replay with SIMT_SEED=" + std::to_string(seed));
   OpsCase d = directedCase();
   d.a.resize(8);
@@ -342,14 +337,6 @@ struct TrigError {
   double maxUlp[3] = {0, 0, 0}, meanUlp[3] = {0, 0, 0};
 };
 
-double ulpError(float got, double want) {
-  const double a = std::fabs(want);
-  if (a < std::ldexp(1.0, -126)) return -1;  // the flushed range: skipped
-  int e = 0;
-  std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1)
-  return std::fabs(static_cast<double>(got) - want) / std::ldexp(1.0, e - 24);
-}
-
 TrigError measureTrig(const cc::CompiledKernel& ck, float lo, float hi, Eng engine, std::vector<uint32_t>* bits) {
   const int n = 4096;
   char range[64];
@@ -375,7 +362,7 @@ TrigError measureTrig(const cc::CompiledKernel& ck, float lo, float hi, Eng engi
       std::memcpy(&got, &w[i], 4);
       const double xd = xf;
       const double want = f == 0 ? std::sin(xd) : f == 1 ? std::cos(xd) : std::tan(xd);
-      const double e = ulpError(got, want);
+      const double e = simt::cltest::ulpError(got, want);
       if (e < 0) continue;
       err.maxUlp[f] = std::max(err.maxUlp[f], e);
       err.meanUlp[f] += e;
