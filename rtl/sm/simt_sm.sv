@@ -199,6 +199,9 @@ module simt_sm #(
   logic [31:0]               cycle;
   logic                      launch_start, launch_active, retire_cta, issue_try, alone;
   logic                      de_go, de_back, read_b, read_c, exec_stage, lsu_start;
+  logic                      read_b_next, read_c_next, exec_stage_next;
+  logic [31:0]               exec_next;  // EXEC's executing threads in the next cycle
+  logic [31:0]               imm_b_cp;   // inst.imm_b, a copy per thread (decode)
   logic                      de_hold, exec_more;
   logic [simt_sm_pkg::NumPerf-1:0] seq_evt;
 
@@ -356,6 +359,9 @@ module simt_sm #(
     .de_hold_o          (de_hold),
     .read_b_o           (read_b),
     .read_c_o           (read_c),
+    .read_b_next_o      (read_b_next),
+    .read_c_next_o      (read_c_next),
+    .exec_next_o        (exec_stage_next),
     .exec_o             (exec_stage),
     .dbg_sel_o          (dbg_sel),
     .w_i                (w),
@@ -559,6 +565,9 @@ module simt_sm #(
     .read_b_i        (read_b),
     .read_c_i        (read_c),
     .exec_i          (exec_stage),
+    .read_b_next_i   (read_b_next),
+    .read_c_next_i   (read_c_next),
+    .exec_next_i     (exec_stage_next),
     .w_o             (w),
     .pc_o            (pc),
     .inst_o          (inst),
@@ -566,6 +575,8 @@ module simt_sm #(
     .active_o        (active),
     .guard_o         (guard),
     .exec_o          (exec),
+    .exec_next_o     (exec_next),
+    .imm_b_o         (imm_b_cp),
     .exec_any_o      (exe_any),
     .param_bad_o     (exe_param_bad),
     .opa_o           (opa),
@@ -589,7 +600,10 @@ module simt_sm #(
   // execute; everything else spends one cycle in EXEC.
   localparam int NumPasses = 32 / NumLanes;
   localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1;
-  logic [PassW-1:0] pass;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [PassW-1:0] pass;                  // (checked against its copies in u_pass)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NumLanes*PassW-1:0] pass_lanes;   // a copy per lane
   logic [31:0]      pass_threads;
   simt_sm_pass #(.NumLanes(NumLanes)) u_pass (
     .clk_i     (clk_i),
@@ -598,7 +612,9 @@ module simt_sm #(
     .multi_i   (cls.alu || cls.pred),
     .stop_i    (exe_fault.cause != simt_pkg::FltNone),
     .mask_i    (exec),
+    .mask_next_i  (exec_next),
     .pass_o    (pass),
+    .pass_lanes_o (pass_lanes),
     .threads_o (pass_threads),
     .more_o    (exec_more)
   );
@@ -611,7 +627,8 @@ module simt_sm #(
     .inst_i            (inst),
     .cls_i             (cls),
     .exec_i            (exec),
-    .pass_i            (pass),
+    .pass_i            (pass_lanes),
+    .imm_b_i           (imm_b_cp[NumLanes-1:0]),
     .threads_i         (pass_threads),
     .opa_i             (opa),
     .opb_i             (opb),
@@ -660,6 +677,7 @@ module simt_sm #(
     .warp_i             (w),
     .pc_i               (pc),
     .cta_i              (w_cta),
+    .imm_b_i            (imm_b_cp),
     .opa_i              (opa),
     .opb_i              (opb),
     .opc_i              (opc),

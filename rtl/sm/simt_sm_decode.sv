@@ -46,6 +46,11 @@ module simt_sm_decode #(
   input  logic                       read_b_i,
   input  logic                       read_c_i,
   input  logic                       exec_i,
+  // ... the same three for the next cycle (the sequencer's next stage): decode keeps a copy
+  // of each per thread for the operand latches' selects (simt_copies).
+  input  logic                       read_b_next_i,
+  input  logic                       read_c_next_i,
+  input  logic                       exec_next_i,
 
   // The instruction in EXEC and after, and its operands.
   output logic [WarpW-1:0]           w_o,
@@ -55,6 +60,8 @@ module simt_sm_decode #(
   output logic [31:0]                active_o,
   output logic [31:0]                guard_o,
   output logic [31:0]                exec_o,         // active and guarded
+  output logic [31:0]                exec_next_o,    // ... of the instruction in EXEC next
+  output logic [31:0]                imm_b_o,        // inst_o.imm_b, one copy per thread
   output logic                       exec_any_o,     // ... some thread (decided in DE)
   output logic                       param_bad_o,    // ld.param outside the params or
                                                      // misaligned (decided in DE)
@@ -153,6 +160,33 @@ module simt_sm_decode #(
     end
   end
 
+  // ---- Copies of the operand latches' selects ----------------------------------------------
+  // The selects of the operand latches (forward the read data or hold; load in READB, READC,
+  // EXEC) and the entries' written bits reach every bit of three 1,024-bit buses: each thread's
+  // 96 bits take their own copy of them (issue #26: one net each to 1,000 to 3,000 sinks were
+  // the routing's worst), asserted equal to the single registers they copy. Copy t of a
+  // select is bit t of its vector.
+  localparam int NumSel = 7;
+  logic [NumSel-1:0]    sel_d;
+  logic [32*NumSel-1:0] sel_cp;
+  logic [31:0] cp_exec, cp_read_b, cp_read_c, cp_fwd_a, cp_fwd_b, cp_used_a, cp_used_b;
+  simt_copies #(.Width(NumSel), .Copies(32)) u_sel_copies (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .d_i    (sel_d),
+    .q_o    (sel_cp)
+  );
+  for (genvar t = 0; t < 32; t++) begin : g_sel
+    assign {cp_exec[t], cp_read_b[t], cp_read_c[t], cp_fwd_a[t], cp_fwd_b[t], cp_used_a[t],
+            cp_used_b[t]} = sel_cp[t*NumSel +: NumSel];
+  end
+  simt_copies #(.Width(1), .Copies(32)) u_imm_b_copies (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .d_i    (ir_d[7]),  // inst_t's imm_b
+    .q_o    (imm_b_o)
+  );
+
   // ---- Register file: two read ports as two copies written alike --------------------------
   logic             rf_re, rf_re_b;
   logic [RfAW-1:0]  rf_raddr, rf_raddr_b;
@@ -199,8 +233,13 @@ module simt_sm_decode #(
       used_b_q <= used_b_d;
     end
   end
-  assign rf_rdata   = used_a_q ? rf_rdata_raw : '0;
-  assign rf_rdata_b = used_b_q ? rf_rdata_b_raw : '0;
+  // Per thread: its copy of the entry's bit (the copies above).
+  always_comb begin
+    for (int t = 0; t < 32; t++) begin
+      rf_rdata[t*32 +: 32]   = cp_used_a[t] ? rf_rdata_raw[t*32 +: 32] : 32'd0;
+      rf_rdata_b[t*32 +: 32] = cp_used_b[t] ? rf_rdata_b_raw[t*32 +: 32] : 32'd0;
+    end
+  end
 
   always_comb begin
     rf_re    = 1'b0;
@@ -255,8 +294,27 @@ module simt_sm_decode #(
   );
 
   // ---- The instruction latch and operands ---------------------------------------------------
-  assign opa_o = fwd_a_q ? rf_rdata : opa_q;
-  assign opb_o = fwd_b_q ? rf_rdata_b : opb_q;
+  // Per thread: ra and rb forwarded from the read data in EXEC, else as latched; the latches
+  // load in READB (cas: ra and rb were read in DE; rc is read now), READC and EXEC (the
+  // forwarded operands, for the states after EXEC).
+  always_comb begin
+    for (int t = 0; t < 32; t++) begin
+      opa_o[t*32 +: 32] = cp_fwd_a[t] ? rf_rdata[t*32 +: 32] : opa_q[t*32 +: 32];
+      opb_o[t*32 +: 32] = cp_fwd_b[t] ? rf_rdata_b[t*32 +: 32] : opb_q[t*32 +: 32];
+      opa_d[t*32 +: 32] = opa_q[t*32 +: 32];
+      opb_d[t*32 +: 32] = opb_q[t*32 +: 32];
+      opc_d[t*32 +: 32] = opc_q[t*32 +: 32];
+      if (cp_read_b[t]) begin
+        opa_d[t*32 +: 32] = rf_rdata[t*32 +: 32];
+        opb_d[t*32 +: 32] = rf_rdata_b[t*32 +: 32];
+      end
+      if (cp_read_c[t]) opc_d[t*32 +: 32] = rf_rdata[t*32 +: 32];
+      if (cp_exec[t]) begin
+        opa_d[t*32 +: 32] = opa_o[t*32 +: 32];
+        opb_d[t*32 +: 32] = opb_o[t*32 +: 32];
+      end
+    end
+  end
 
   always_comb begin
     w_d         = w_q;
@@ -266,19 +324,9 @@ module simt_sm_decode #(
     guard_d     = guard_q;
     exec_any_d  = exec_any_q;
     param_bad_d = param_bad_q;
-    opa_d       = opa_q;
-    opb_d       = opb_q;
-    opc_d       = opc_q;
     fwd_a_d  = fwd_a_q;
     fwd_b_d  = fwd_b_q;
-    if (read_b_i) begin  // cas: ra and rb were read in DE; rc is read now
-      opa_d = rf_rdata;
-      opb_d = rf_rdata_b;
-    end
-    if (read_c_i) opc_d = rf_rdata;
-    if (exec_i) begin    // latch the forwarded operands for the states after EXEC
-      opa_d   = opa_o;
-      opb_d   = opb_o;
+    if (exec_i) begin
       fwd_a_d = 1'b0;
       fwd_b_d = 1'b0;
     end
@@ -298,6 +346,9 @@ module simt_sm_decode #(
       end
     end
   end
+  assign exec_next_o = active_d & guard_d;
+  assign sel_d = {exec_next_i, read_b_next_i, read_c_next_i, fwd_a_d, fwd_b_d, used_a_d,
+                  used_b_d};
 
   // Predicates: EXEC's setp/pand/por/pxor/pnot, and a launched slot's clear.
   always_comb begin
@@ -364,6 +415,14 @@ module simt_sm_decode #(
         else $error("sm decode: predicate write and clear in one cycle");
       assert (exec_any_q == (exec_o != '0))
         else $error("sm decode: EXEC's any-thread bit disagrees with its mask");
+      for (int t = 0; t < 32; t++) begin
+        assert ({cp_exec[t], cp_read_b[t], cp_read_c[t], cp_fwd_a[t], cp_fwd_b[t],
+                 cp_used_a[t], cp_used_b[t]} ==
+                {exec_i, read_b_i, read_c_i, fwd_a_q, fwd_b_q, used_a_q, used_b_q})
+          else $error("sm decode: thread %0d's copy of the operand selects differs", t);
+        assert (imm_b_o[t] == inst_o.imm_b)
+          else $error("sm decode: thread %0d's copy of imm_b differs", t);
+      end
     end
   end
 `endif

@@ -21,8 +21,10 @@ module simt_sm_execute #(
   input  simt_sm_pkg::cls_t          cls_i,         // its classes (alu, pred used here)
   /* verilator lint_on UNUSEDSIGNAL */
   input  logic [31:0]                exec_i,        // executing threads
-  input  logic [PassW-1:0]           pass_i,        // the group of threads on the lanes
+  input  logic [NumLanes*PassW-1:0]  pass_i,        // the group of threads on the lanes,
+                                                    // a copy per lane (simt_sm_pass)
   input  logic [31:0]                threads_i,     // ... its threads
+  input  logic [NumLanes-1:0]        imm_b_i,       // inst_i.imm_b, a copy per lane
   input  logic [32*32-1:0]           opa_i,
   input  logic [32*32-1:0]           opb_i,
   input  logic [32*7-1:0]            pred_i,        // the warp's predicates
@@ -44,40 +46,37 @@ module simt_sm_execute #(
   output simt_sm_pkg::fault_t        fault_o
 );
 
-  // The group's operands and predicates: one NumPasses:1 choice among the groups' slices
-  // (one mux per bit, not a chain of comparisons per lane).
-  logic [NumLanes*32-1:0] opa_grp [NumPasses];
-  logic [NumLanes*32-1:0] opb_grp [NumPasses];
-  logic [NumLanes*7-1:0]  pr_grp  [NumPasses];
-  for (genvar p = 0; p < NumPasses; p++) begin : g_grp
-    assign opa_grp[p] = opa_i[p*NumLanes*32 +: NumLanes*32];
-    assign opb_grp[p] = opb_i[p*NumLanes*32 +: NumLanes*32];
-    assign pr_grp[p]  = pred_i[p*NumLanes*7 +: NumLanes*7];
-  end
-  logic [NumLanes*32-1:0] opa_sel, opb_sel;
-  logic [NumLanes*7-1:0]  pr_sel;
-  assign opa_sel = opa_grp[pass_i];
-  assign opb_sel = opb_grp[pass_i];
-  assign pr_sel  = pr_grp[pass_i];
-  // Per lane: the thread it computes for in this pass, its operands and predicates.
+  // Per lane: the thread it computes for in this pass (its copy of the pass index), and that
+  // thread's operands and predicates: one NumPasses:1 choice among the groups' slices (one
+  // mux per bit on the pass index, not a chain of comparisons per lane).
   logic [4:0]             tid  [NumLanes];
   logic [31:0]            opa  [NumLanes];
   logic [31:0]            opb  [NumLanes];
   logic [6:0]             pr_l [NumLanes];
-  always_comb begin
-    for (int l = 0; l < NumLanes; l++) begin
-      tid[l]  = 5'(32'(pass_i) * NumLanes + l);
-      opa[l]  = opa_sel[l*32 +: 32];
-      opb[l]  = opb_sel[l*32 +: 32];
-      pr_l[l] = pr_sel[l*7 +: 7];
+  logic [NumLanes-1:0]    imm_b;
+  for (genvar l = 0; l < NumLanes; l++) begin : g_sel
+    logic [PassW-1:0] pass;
+    logic [31:0]      a_grp [NumPasses];
+    logic [31:0]      b_grp [NumPasses];
+    logic [6:0]       p_grp [NumPasses];
+    for (genvar p = 0; p < NumPasses; p++) begin : g_grp
+      assign a_grp[p] = opa_i[(p*NumLanes + l)*32 +: 32];
+      assign b_grp[p] = opb_i[(p*NumLanes + l)*32 +: 32];
+      assign p_grp[p] = pred_i[(p*NumLanes + l)*7 +: 7];
     end
+    assign pass     = pass_i[l*PassW +: PassW];
+    assign tid[l]   = 5'(32'(pass) * NumLanes + l);
+    assign opa[l]   = a_grp[pass];
+    assign opb[l]   = b_grp[pass];
+    assign pr_l[l]  = p_grp[pass];
+    assign imm_b[l] = imm_b_i[l];
   end
 
   logic [31:0] alu_res [NumLanes];
   logic [NumLanes-1:0] alu_cmp;
   for (genvar l = 0; l < NumLanes; l++) begin : g_lane
     logic [31:0] b;
-    assign b = inst_i.imm_b ? inst_i.imm : opb[l];
+    assign b = imm_b[l] ? inst_i.imm : opb[l];
     simt_sm_lane_alu u_alu (
       .op_i     (inst_i.op),
       .sub_i    (inst_i.sub),
@@ -98,7 +97,7 @@ module simt_sm_execute #(
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
       unique case (inst_i.op)
-        simt_pkg::OpMov:     res[l] = inst_i.imm_b ? inst_i.imm : opa[l];
+        simt_pkg::OpMov:     res[l] = imm_b[l] ? inst_i.imm : opa[l];
         simt_pkg::OpLdParam: res[l] = param_rdata_i;
         simt_pkg::OpSelp:    res[l] = simt_sm_pkg::pick(pr_l[l], inst_i.sub[2:0]) ? opa[l]
                                                                                    : opb[l];

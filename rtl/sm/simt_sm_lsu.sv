@@ -61,6 +61,7 @@ module simt_sm_lsu #(
   input  logic [WarpW-1:0]       warp_i,
   input  logic [AddrW-1:0]       pc_i,
   input  logic [CtaW-1:0]        cta_i,       // the warp's resident CTA (its shared memory)
+  input  logic [31:0]            imm_b_i,  // inst_i.imm_b, a copy per thread (decode)
   input  logic [32*32-1:0]       opa_i,
   input  logic [32*32-1:0]       opb_i,
   input  logic [32*32-1:0]       opc_i,
@@ -173,7 +174,11 @@ module simt_sm_lsu #(
   assign gw_b    = simt_sm_pkg::group_sel(opb_i, first, NumLanes);
   assign gw_r    = simt_sm_pkg::group_sel(rf_rdata_i, first, NumLanes);
   logic [NumLanes*32-1:0] g_addr, g_b, g_r;
-  assign g_addr = inst_i.imm_b ? {NumLanes{inst_i.imm}} : gw_addr[NumLanes*32-1:0];
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) begin
+      g_addr[l*32 +: 32] = imm_b_i[l] ? inst_i.imm : gw_addr[l*32 +: 32];
+    end
+  end
   assign g_b    = gw_b[NumLanes*32-1:0];
   assign g_r    = gw_r[NumLanes*32-1:0];
   // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
@@ -190,7 +195,7 @@ module simt_sm_lsu #(
   logic [32*BankW-1:0] banks;
   always_comb begin
     for (int l = 0; l < 32; l++) begin
-      word_lo[l*LoW +: LoW]   = inst_i.imm_b ? inst_i.imm[2 +: LoW] : addr[l*32 + 2 +: LoW];
+      word_lo[l*LoW +: LoW]   = imm_b_i[l] ? inst_i.imm[2 +: LoW] : addr[l*32 + 2 +: LoW];
       banks[l*BankW +: BankW] = word_lo[l*LoW +: BankW];
     end
   end
@@ -547,6 +552,9 @@ module simt_sm_lsu #(
     if (rst_ni) begin
       assert (!(start_i && (state_q != simt_sm_pkg::LsIdle || exec_i == '0)))
         else $error("sm lsu: start while busy or without executing lanes");
+      assert (!((start_i || state_q != simt_sm_pkg::LsIdle) &&
+                imm_b_i != {32{inst_i.imm_b}}))
+        else $error("sm lsu: the copies of imm_b %h differ from the instruction's", imm_b_i);
       // The check's answer registered at the start is the one of the operands held since.
       assert (!(state_q == simt_sm_pkg::LsCheck && chk_fault_q != check_fault))
         else $error("sm lsu: the registered address check differs from the held operands'");

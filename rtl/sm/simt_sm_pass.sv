@@ -19,7 +19,12 @@ module simt_sm_pass #(
   input  logic             multi_i,    // it computes on the lanes
   input  logic             stop_i,     // it faults: no pass follows (the core stops)
   input  logic [31:0]      mask_i,     // its executing threads
+  input  logic [31:0]      mask_next_i,  // ... those of the instruction in EXEC next cycle
   output logic [PassW-1:0] pass_o,     // the group on the lanes this cycle
+  // pass_o again, registered, one copy per lane (lane l: [l*PassW +: PassW]); equal to
+  // pass_o whenever an instruction is in EXEC (asserted). The lanes' operand selects take
+  // these: pass_o is a 32-bit search and one net to over a thousand sinks (issue #26).
+  output logic [NumLanes*PassW-1:0] pass_lanes_o,
   output logic [31:0]      threads_o,  // its threads
   output logic             more_o      // another pass follows: EXEC stays
 );
@@ -56,6 +61,28 @@ module simt_sm_pass #(
   // takes the fault before another pass anyway.)
   assign left_d = (more_o && !stop_i) ? rest : '0;
 
+  // The next cycle's pass: the group of the lowest thread of the next cycle's todo (left_d
+  // while passes remain, else the next instruction's threads).
+  logic [31:0]      todo_next;
+  logic [PassW-1:0] pass_next;
+  assign todo_next = (more_o && !stop_i) ? rest : mask_next_i;
+  assign pass_next = PassW'(32'(simt_sm_pkg::group_first(todo_next, NumLanes)) >>
+                            $clog2(NumLanes));
+  if (NumPasses > 1) begin : g_lanes
+    simt_copies #(.Width(PassW), .Copies(NumLanes)) u_pass_copies (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .d_i    (pass_next),
+      .q_o    (pass_lanes_o)
+    );
+  end else begin : g_one
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_pass_next;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_pass_next = ^{pass_next, todo_next};
+    assign pass_lanes_o     = '0;  // one group: pass 0
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       left_q <= '0;
@@ -84,6 +111,11 @@ module simt_sm_pass #(
         else $error("sm pass: the instruction left EXEC with passes to run");
       if (busy) assert ((left_q & ~mask_i) == '0)
         else $error("sm pass: a thread left to run does not execute");
+      for (int l = 0; l < NumLanes; l++) begin
+        if (valid_i) assert (pass_lanes_o[l*PassW +: PassW] == pass_o)
+          else $error("sm pass: lane %0d's copy of the pass is %0d, the pass %0d", l,
+                      pass_lanes_o[l*PassW +: PassW], pass_o);
+      end
     end
   end
 `endif

@@ -55,6 +55,9 @@ module simt_sm_sequencer #(
   output logic                      de_hold_o,       // DE keeps its instruction (passes)
   output logic                      read_b_o,
   output logic                      read_c_o,
+  output logic                      read_b_next_o,   // ... in the next cycle (decode's copies)
+  output logic                      read_c_next_o,
+  output logic                      exec_next_o,
   output logic                      exec_o,
   output logic                      dbg_sel_o,       // nothing in flight: debug port
 
@@ -338,6 +341,9 @@ module simt_sm_sequencer #(
   assign read_b_o           = stage_q == simt_sm_pkg::StReadB;
   assign read_c_o           = stage_q == simt_sm_pkg::StReadC;
   assign exec_o             = stage_q == simt_sm_pkg::StExec;
+  assign read_b_next_o      = stage_d == simt_sm_pkg::StReadB;
+  assign read_c_next_o      = stage_d == simt_sm_pkg::StReadC;
+  assign exec_next_o        = stage_d == simt_sm_pkg::StExec;
   assign fault_cause_o      = simt_sm_pkg::fault_cause(flt_q.cause);
   assign fault_warp_o       = fwarp_q;
   assign fault_pc_o         = fpc_q;

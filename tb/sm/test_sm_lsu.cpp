@@ -149,6 +149,7 @@ class LsuBench {
     enc.sub = in.sub;
     enc.imm = in.imm;
     sim_->inst_i = enc.encode();
+    sim_->imm_b_i = in.immB ? ~0u : 0u;  // decode's copies of imm_b, one per thread
     sim_->exec_i = in.exec;
     sim_->warp_i = static_cast<uint8_t>(warp);
     sim_->pc_i = static_cast<uint32_t>(warp * 100 + in.rd);  // named by a late error

@@ -3,7 +3,8 @@
 // executing mask (sparse, dense, empty, single groups) and class (on the lanes or not), held
 // in EXEC exactly as long as more_o says (or until it faults in a pass, stop_i: it leaves
 // EXEC then), with idle cycles between; every cycle's pass_o, threads_o and more_o are
-// compared, and every instruction's passes are the groups with work.
+// compared (pass_o and its registered per-lane copies), and every instruction's passes are
+// the groups with work.
 #include <cstdint>
 
 #include "Vsm_pass16.h"
@@ -37,16 +38,38 @@ void randomStream(int lanes, const char* name) {
     d.multi_i = 0;
     d.stop_i = 0;
     d.mask_i = 0;
+    d.mask_next_i = 0;
     sim.reset();
     model::SmPass m(lanes);
+    // What EXEC holds next: an idle cycle or an instruction. The unit registers its per-lane
+    // copies of the pass from the next cycle's mask (mask_next_i, decode's in the core), so
+    // the stream is drawn one item ahead.
+    struct Item {
+      bool idle = false;
+      bool multi = false;
+      uint32_t mask = 0;
+      int faultAt = -1;  // a fault in this pass (1 in 10 instructions): it leaves EXEC there
+    };
+    auto draw = [&]() {
+      Item it;
+      it.idle = rng.chance(20);
+      it.multi = it.idle ? rng.below(2) : rng.chance(70);
+      it.mask = it.idle ? static_cast<uint32_t>(rng.bits(32)) : randomMask(rng);
+      if (!it.idle && rng.chance(10)) it.faultAt = rng.below(m.passes(it.mask));
+      return it;
+    };
+    Item next = draw();
     uint64_t insts = 0, multiPass = 0, skipped = 0, stopped = 0;
     const int n = 3000 * lengthScale();
     for (int i = 0; i < n && sim.ok(); ++i) {
-      if (rng.chance(20)) {  // an idle cycle: nothing in EXEC
+      const Item cur = next;
+      next = draw();
+      d.mask_next_i = next.mask;
+      if (cur.idle) {  // an idle cycle: nothing in EXEC
         d.valid_i = 0;
-        d.multi_i = rng.below(2);
+        d.multi_i = cur.multi;
         d.stop_i = rng.below(2);
-        d.mask_i = static_cast<uint32_t>(rng.bits(32));
+        d.mask_i = cur.mask;
         sim.eval();
         const model::SmPass::Cycle c = m.step(false, d.multi_i, d.stop_i, d.mask_i);
         ASSERT_EQ(d.more_o, 0u) << "nothing in EXEC, no pass follows";
@@ -54,10 +77,9 @@ void randomStream(int lanes, const char* name) {
         sim.tick();
         continue;
       }
-      const bool multi = rng.chance(70);
-      const uint32_t mask = randomMask(rng);
-      // A fault in one of its passes (1 in 10 instructions): it leaves EXEC there.
-      const int faultAt = rng.chance(10) ? rng.below(m.passes(mask)) : -1;
+      const bool multi = cur.multi;
+      const uint32_t mask = cur.mask;
+      const int faultAt = cur.faultAt;
       d.valid_i = 1;
       d.multi_i = multi;
       d.mask_i = mask;
@@ -70,6 +92,11 @@ void randomStream(int lanes, const char* name) {
         sim.eval();
         const model::SmPass::Cycle c = m.step(true, multi, stop, mask);
         ASSERT_EQ(static_cast<int>(d.pass_o), c.pass) << "instruction " << insts << ", cycle " << cycles;
+        for (int l = 0; l < lanes; ++l) {
+          const int bits = lanes == 32 ? 1 : __builtin_ctz(32 / lanes);
+          ASSERT_EQ(static_cast<int>((d.pass_lanes_o >> (l * bits)) & ((1u << bits) - 1)), c.pass)
+              << "lane " << l << "'s copy, instruction " << insts << ", cycle " << cycles;
+        }
         ASSERT_EQ(d.threads_o, c.threads) << "instruction " << insts << ", cycle " << cycles;
         ASSERT_EQ(d.more_o != 0, c.more) << "instruction " << insts << ", cycle " << cycles;
         ASSERT_GT(c.pass, last) << "groups in ascending order";

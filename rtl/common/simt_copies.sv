@@ -1,0 +1,29 @@
+// Copies of one register for its fan-out (issue #26): a select that steers a 32-thread bus is
+// one net to a thousand or more sinks spread over the die, the worst nets of the routing. Each
+// copy drives one thread's or lane's slice instead, and the copies' own net is short.
+//
+// Every copy is a flip-flop of its own that Yosys keeps ((* keep *) on each: opt_merge merges
+// flip-flops with equal inputs, and keeps two apart only when both carry keep). The copies hold
+// the same value at every cycle; users take copy c for their slice c.
+module simt_copies #(
+  parameter int              Width  = 1,
+  parameter int              Copies = 2,
+  parameter logic [Width-1:0] ResetValue = '0
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic [Width-1:0]        d_i,
+  output logic [Copies*Width-1:0] q_o
+);
+
+  for (genvar c = 0; c < Copies; c++) begin : g_copy
+    logic [Width-1:0] q;
+    (* keep *)
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) q <= ResetValue;
+      else         q <= d_i;
+    end
+    assign q_o[c*Width +: Width] = q;
+  end
+
+endmodule
