@@ -27,7 +27,9 @@ namespace cc = simt::compiler;
 namespace rt = simt::runtime;
 using simt::model::RunStatus;
 
+using simt::cltest::bitsOf;
 using simt::cltest::Eng;
+using simt::cltest::floatOf;
 using simt::cltest::engineFor;
 using simt::cltest::engName;
 
@@ -113,6 +115,37 @@ std::vector<uint64_t> referenceOps(uint64_t ux, uint64_t y, int n, int64_t c, ui
   return r;
 }
 
+// The buffer `out` of n work-items' `ops` longs each.
+std::string outBuffer(int ops, size_t n) { return "buf:out:" + std::to_string(2 * ops * n) + ":u32"; }
+
+// Runs a kernel over n work-items whose work-item i writes `ops` longs at out[ops * i]
+// (specs has outBuffer(ops, n)), and compares each with want(i); a failure names the
+// work-item, the result (the kernel's o[K]) and operands(i).
+template <class Want, class Operands>
+void compareResults(const cc::CompiledKernel& ck, size_t n, const char* local, const std::vector<std::string>& specs,
+                    int ops, Eng engine, const std::string& ctx, Want want, Operands operands) {
+  const rt::LaunchResult r = launch(ck, std::to_string(n), local, specs, engine);
+  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
+  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
+  ASSERT_EQ(out.size(), ops * n);
+  int failures = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<uint64_t> w = want(i);
+    for (int k = 0; k < ops; ++k) {
+      if (out[ops * i + k] == w[k]) continue;
+      ADD_FAILURE() << ctx << " (" << engName(engine) << "): work-item " << i << ", o[" << k << "]: got 0x" << std::hex
+                    << out[ops * i + k] << ", want 0x" << w[k] << std::dec << " (" << operands(i) << ")";
+      if (++failures > 20) return;
+    }
+  }
+}
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
 struct OpsCase {
   std::vector<uint64_t> a, b;
   std::vector<int> shifts;
@@ -126,25 +159,15 @@ void checkOps(const cc::CompiledKernel& ck, const OpsCase& t, Eng engine, const 
   const size_t n = t.a.size();  // a multiple of 8
   std::string shifts = "buf:s:" + std::to_string(n) + ":i32=list:";
   for (size_t i = 0; i < n; ++i) shifts += (i ? "," : "") + std::to_string(t.shifts[i]);
-  const rt::LaunchResult r =
-      launch(ck, std::to_string(n), "8",
-             {longBuffer("a", t.a), longBuffer("b", t.b), shifts, "buf:out:" + std::to_string(2 * kOps * n) + ":u32",
-              "i64:" + std::to_string(t.c), "u64:" + std::to_string(t.d)},
-             engine);
-  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
-  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
-  ASSERT_EQ(out.size(), kOps * n);
-  int failures = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const auto want = referenceOps(t.a[i], t.b[i], t.shifts[i], t.c, t.d);
-    for (int k = 0; k < kOps; ++k) {
-      if (out[kOps * i + k] == want[k]) continue;
-      ADD_FAILURE() << ctx << " (" << engName(engine) << "): work-item " << i << ", o[" << k << "]: got 0x" << std::hex
-                    << out[kOps * i + k] << ", want 0x" << want[k] << " (x = 0x" << t.a[i] << ", y = 0x" << t.b[i]
-                    << std::dec << ", n = " << t.shifts[i] << ", c = " << t.c << ", d = " << t.d << ")";
-      if (++failures > 20) return;
-    }
-  }
+  compareResults(
+      ck, n, "8",
+      {longBuffer("a", t.a), longBuffer("b", t.b), shifts, outBuffer(kOps, n), "i64:" + std::to_string(t.c),
+       "u64:" + std::to_string(t.d)},
+      kOps, engine, ctx, [&](size_t i) { return referenceOps(t.a[i], t.b[i], t.shifts[i], t.c, t.d); },
+      [&](size_t i) {
+        return "x = " + hex(t.a[i]) + ", y = " + hex(t.b[i]) + ", n = " + std::to_string(t.shifts[i]) +
+               ", c = " + std::to_string(t.c) + ", d = " + std::to_string(t.d);
+      });
 }
 
 // Operands that exercise the word boundary: carries and borrows, equal high words with
@@ -206,6 +229,18 @@ OpsCase randomCase(uint64_t seed, size_t n) {
   return t;
 }
 
+// Calls round(seed, context) for 8 consecutive seeds from SIMT_SEED (default 64) up to the
+// first failure, then prints what ran with the seed that replays it.
+template <class Round>
+void seededRounds(const char* what, Round round) {
+  const uint64_t seed0 = simt::cltest::seedFromEnv(64);
+  for (uint64_t k = 0; k < 8; ++k) {
+    round(seed0 + k, "random operands, replay with SIMT_SEED=" + std::to_string(seed0 + k));
+    if (::testing::Test::HasFailure()) break;
+  }
+  std::printf("%s: 8 rounds of 64 (SIMT_SEED=%llu)\n", what, static_cast<unsigned long long>(seed0));
+}
+
 // ---------------------------------------------------------------------------------------
 
 TEST(CompilerLong, EveryOperationOnDirectedOperands) {
@@ -214,16 +249,10 @@ TEST(CompilerLong, EveryOperationOnDirectedOperands) {
 }
 
 TEST(CompilerLong, RandomOperandsThroughEveryOperation) {
-  const uint64_t seed0 = simt::cltest::seedFromEnv(64);
   const cc::CompiledKernel ck = compileKernel("long_ops.cl");
-  const int rounds = 8;
-  for (int k = 0; k < rounds; ++k) {
-    const uint64_t seed = seed0 + static_cast<uint64_t>(k);
-    checkOps(ck, randomCase(seed, 64), Eng::Model, "random operands, replay with SIMT_SEED=" + std::to_string(seed));
-    if (HasFailure()) break;
-  }
-  std::printf("long random: %d x 64 operand pairs through %d operations (SIMT_SEED=%llu)\n", rounds, kOps,
-              static_cast<unsigned long long>(seed0));
+  seededRounds("long random: operand pairs through the 40 operations", [&](uint64_t seed, const std::string& ctx) {
+    checkOps(ck, randomCase(seed, 64), Eng::Model, ctx);
+  });
 }
 
 TEST(CompilerLong, TheCoreAndCosimGiveTheHostsResults) {
@@ -364,25 +393,10 @@ void checkDiv(const cc::CompiledKernel& ck, std::vector<uint64_t> a, std::vector
     b.push_back(b[b.size() % 5]);
   }
   const size_t n = a.size();
-  const rt::LaunchResult r =
-      launch(ck, std::to_string(n), "32",
-             {longBuffer("a", a), longBuffer("b", b), "buf:out:" + std::to_string(2 * kDivOps * n) + ":u32",
-              "i64:" + std::to_string(c)},
-             engine);
-  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
-  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
-  ASSERT_EQ(out.size(), kDivOps * n);
-  int failures = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const auto want = referenceDiv(a[i], b[i], c);
-    for (int k = 0; k < kDivOps; ++k) {
-      if (out[kDivOps * i + k] == want[k]) continue;
-      ADD_FAILURE() << ctx << " (" << engName(engine) << "): work-item " << i << ", o[" << k << "]: got 0x" << std::hex
-                    << out[kDivOps * i + k] << ", want 0x" << want[k] << " (x = 0x" << a[i] << ", y = 0x" << b[i]
-                    << ", c = 0x" << c << std::dec << ")";
-      if (++failures > 20) return;
-    }
-  }
+  compareResults(
+      ck, n, "32", {longBuffer("a", a), longBuffer("b", b), outBuffer(kDivOps, n), "i64:" + std::to_string(c)},
+      kDivOps, engine, ctx, [&](size_t i) { return referenceDiv(a[i], b[i], c); },
+      [&](size_t i) { return "x = " + hex(a[i]) + ", y = " + hex(b[i]) + ", c = " + std::to_string(c); });
 }
 
 // Dividends and divisors around the word boundary, the extremes, powers of two and their
@@ -442,23 +456,16 @@ TEST(CompilerLong, DivisionByAVariableOnDirectedOperands) {
 }
 
 TEST(CompilerLong, DivisionByAVariableOnRandomOperands) {
-  const uint64_t seed0 = simt::cltest::seedFromEnv(64);
   const cc::CompiledKernel ck = compileKernel("long_div.cl");
-  const int rounds = 8;
-  for (int k = 0; k < rounds; ++k) {
-    const uint64_t seed = seed0 + static_cast<uint64_t>(k);
+  seededRounds("long division random: operand pairs through long_div.cl", [&](uint64_t seed, const std::string& ctx) {
     rt::SplitMix64 g(seed);
     std::vector<uint64_t> a(64), b(64);
     for (size_t i = 0; i < a.size(); ++i) {
       a[i] = randomDivOperand(g);
       b[i] = randomDivOperand(g);
     }
-    checkDiv(ck, a, b, static_cast<int64_t>(randomDivOperand(g) | 1), Eng::Model,
-             "random operands, replay with SIMT_SEED=" + std::to_string(seed));
-    if (HasFailure()) break;
-  }
-  std::printf("long division random: %d x 64 operand pairs through %d results (SIMT_SEED=%llu)\n", rounds, kDivOps,
-              static_cast<unsigned long long>(seed0));
+    checkDiv(ck, a, b, static_cast<int64_t>(randomDivOperand(g) | 1), Eng::Model, ctx);
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -466,17 +473,6 @@ TEST(CompilerLong, DivisionByAVariableOnRandomOperands) {
 // conversions, round to nearest even, bit for bit; float -> long saturating, NaN giving 0.
 
 constexpr int kFloatOps = 10;  // results per work-item of long_float.cl
-
-uint32_t floatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float bitsFloat(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // The device's float -> long (docs/compiler.md): truncation toward zero, saturating at the
 // type's limits, NaN gives 0; the host's cast within range.
@@ -503,15 +499,15 @@ float toFloatRtzRef(int64_t x) {
 
 std::vector<uint64_t> referenceFloat(uint64_t u, uint32_t gbits) {
   const int64_t x = static_cast<int64_t>(u);
-  const float g = bitsFloat(gbits);
-  return {floatBits(static_cast<float>(x)),
-          floatBits(static_cast<float>(u)),
-          floatBits(static_cast<float>(x)),
-          floatBits(static_cast<float>(u)),
+  const float g = floatOf(gbits);
+  return {bitsOf(static_cast<float>(x)),
+          bitsOf(static_cast<float>(u)),
+          bitsOf(static_cast<float>(x)),
+          bitsOf(static_cast<float>(u)),
           // libclc's convert_float_rtz checks its rounding by converting back, which saturates
           // to INT64_MAX itself: for INT64_MAX it keeps the nearest float 2^63 (its 32-bit
           // form does the same at INT_MAX; docs/compiler.md)
-          floatBits(x == INT64_MAX ? 0x1p63f : toFloatRtzRef(x)),
+          bitsOf(x == INT64_MAX ? 0x1p63f : toFloatRtzRef(x)),
           static_cast<uint64_t>(toLongRef(g)),
           toUlongRef(g),
           static_cast<uint64_t>(toLongRef(g)),
@@ -530,23 +526,10 @@ void checkFloat(const cc::CompiledKernel& ck, std::vector<uint64_t> a, std::vect
   const size_t n = a.size();
   std::string fs = "buf:fbits:" + std::to_string(n) + ":u32=list:";
   for (size_t i = 0; i < n; ++i) fs += (i ? "," : "") + std::to_string(f[i]);
-  const rt::LaunchResult r = launch(
-      ck, std::to_string(n), "32", {longBuffer("a", a), fs, "buf:out:" + std::to_string(2 * kFloatOps * n) + ":u32"},
-      engine);
-  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
-  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
-  ASSERT_EQ(out.size(), kFloatOps * n);
-  int failures = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const auto want = referenceFloat(a[i], f[i]);
-    for (int k = 0; k < kFloatOps; ++k) {
-      if (out[kFloatOps * i + k] == want[k]) continue;
-      ADD_FAILURE() << ctx << " (" << engName(engine) << "): work-item " << i << ", o[" << k << "]: got 0x" << std::hex
-                    << out[kFloatOps * i + k] << ", want 0x" << want[k] << " (x = 0x" << a[i] << ", f = 0x" << f[i]
-                    << std::dec << " = " << bitsFloat(f[i]) << ")";
-      if (++failures > 20) return;
-    }
-  }
+  compareResults(
+      ck, n, "32", {longBuffer("a", a), fs, outBuffer(kFloatOps, n)}, kFloatOps, engine, ctx,
+      [&](size_t i) { return referenceFloat(a[i], f[i]); },
+      [&](size_t i) { return "x = " + hex(a[i]) + ", f = " + hex(f[i]) + " = " + std::to_string(floatOf(f[i])); });
 }
 
 // Integers near float's rounding boundaries: 2^24 + 1 (a tie, to even), + 3 (a tie, up),
@@ -590,7 +573,7 @@ std::vector<uint32_t> conversionFloats() {
   for (float f : {0.0f, -0.0f, 0.5f, -0.5f, 1.0f, -1.0f, 1.5f, -1.5f, 2.5f, -2.5f, 3.5f, 4194304.5f, 0.99999994f,
                   0x1p23f, 0x1p24f, 0x1p31f, 0x1p32f, -0x1p32f, 0x1p52f, 0x1p62f, -0x1p62f, 0x1p63f, -0x1p63f, 0x1p64f,
                   -0x1p64f, 1e19f, -1e19f, 123456.789f, -9.87654e15f}) {
-    v.push_back(floatBits(f));
+    v.push_back(bitsOf(f));
   }
   for (uint32_t b : {0x5effffffu, 0xdeffffffu, 0xdf000001u, 0x5f7fffffu, 0x7f7fffffu, 0xff7fffffu, 0x7f800000u,
                      0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x00000001u, 0x807fffffu}) {
@@ -605,11 +588,8 @@ TEST(CompilerLong, FloatConversionsOnDirectedOperands) {
 }
 
 TEST(CompilerLong, FloatConversionsOnRandomOperands) {
-  const uint64_t seed0 = simt::cltest::seedFromEnv(64);
   const cc::CompiledKernel ck = compileKernel("long_float.cl");
-  const int rounds = 8;
-  for (int k = 0; k < rounds; ++k) {
-    const uint64_t seed = seed0 + static_cast<uint64_t>(k);
+  seededRounds("long <-> float random: operands through long_float.cl", [&](uint64_t seed, const std::string& ctx) {
     rt::SplitMix64 g(seed);
     std::vector<uint64_t> a(64);
     std::vector<uint32_t> f(64);
@@ -620,11 +600,8 @@ TEST(CompilerLong, FloatConversionsOnRandomOperands) {
       f[i] = r % 8 == 0 ? static_cast<uint32_t>(r >> 32)
                         : static_cast<uint32_t>((r >> 63) << 31 | (100 + (r >> 8) % 101) << 23 | (r >> 20 & 0x7fffff));
     }
-    checkFloat(ck, a, f, Eng::Model, "random operands, replay with SIMT_SEED=" + std::to_string(seed));
-    if (HasFailure()) break;
-  }
-  std::printf("long <-> float random: %d x 64 operands through %d results (SIMT_SEED=%llu)\n", rounds, kFloatOps,
-              static_cast<unsigned long long>(seed0));
+    checkFloat(ck, a, f, Eng::Model, ctx);
+  });
 }
 
 // The core runs the division loop (divergent trip counts) and the conversions as the host does.
