@@ -1361,6 +1361,18 @@ void Lowering::lowerIntrinsic(IntrinsicInst& I) {
     case Intrinsic::fshr: {
       if (bitsOf(I.getType()) != 32) break;
       const int hi = reg(arg(0)), lo = reg(arg(1));
+      if (const auto* c = dyn_cast<ConstantInt>(arg(2))) {
+        // By a constant (InstCombine's form of a split 64-bit shift): two shifts and an or.
+        const int k = static_cast<int>(c->getZExtValue() & 31);
+        const bool left = id == Intrinsic::fshl;
+        if (k == 0) {
+          emit("mov", V(d), {V(left ? hi : lo)});
+          return;
+        }
+        const int l = op3("shl", hi, Opnd::imm32(left ? k : 32 - k));
+        emit("or", V(d), {V(l), V(op3("shr", lo, Opnd::imm32(left ? 32 - k : k)))});
+        return;
+      }
       const int n = op3("and", reg(arg(2)), Opnd::imm32(31));
       const int m = op3("and", op3("sub", mov(Opnd::imm32(32)), V(n)), Opnd::imm32(31));
       // fshl: (hi << n) | (lo >> (32 - n)), n = 0 gives hi; fshr: (hi << (32-n)) | (lo >> n).

@@ -19,6 +19,7 @@
 #include "compiler/builtins.h"
 #include "compiler/compiler.h"
 #include "compiler/divergence.h"
+#include "compiler/expand_i64.h"
 
 namespace simt::compiler {
 
@@ -208,9 +209,9 @@ void Splitter::split(Instruction& I) {
       case Instruction::SDiv:
       case Instruction::SRem: {
         // By a power of two (what LLVM leaves of x / 8 on long): a shift, a mask; signed with
-        // the rounding bias 2^k - 1 for a negative x. Other divisors are refused.
-        const auto* c = dyn_cast<ConstantInt>(I.getOperand(1));
-        if (!c || !c->getValue().isPowerOf2() || c->getValue().isSignMask()) refuse(&I, "division");
+        // the rounding bias 2^k - 1 for a negative x. expandI64 rewrote the other divisors.
+        if (!dividesByShift(*bo)) refuse(&I, "division");
+        const auto* c = cast<ConstantInt>(I.getOperand(1));
         const unsigned k = c->getValue().logBase2();
         const Halves mask{c32(static_cast<uint32_t>(c->getZExtValue() - 1)), c32(static_cast<uint32_t>((c->getZExtValue() - 1) >> 32))};
         if (bo->getOpcode() == Instruction::UDiv) return done(shift(b, Instruction::LShr, x, c32(k)));
@@ -248,10 +249,6 @@ void Splitter::split(Instruction& I) {
         return replace(b.CreateTrunc(arg(0).lo, I.getType()));
       case Instruction::PtrToInt: return done({b.CreatePtrToInt(src, i32_), c32(0)});
       case Instruction::IntToPtr: return replace(b.CreateIntToPtr(arg(0).lo, I.getType()));
-      case Instruction::SIToFP:
-      case Instruction::UIToFP:
-      case Instruction::FPToSI:
-      case Instruction::FPToUI: refuse(&I, "conversion between float and 64 bits");
       default: break;
     }
     refuse(&I, std::string("the conversion '") + I.getOpcodeName() + "'");
@@ -418,7 +415,9 @@ const Argument* i64ArgumentWord(const Instruction& I, bool* high) {
 void splitI64(Module& m) {
   bool changed = false;
   for (Function& f : m) {
-    if (!f.isDeclaration()) changed |= Splitter(f).run();
+    if (f.isDeclaration()) continue;
+    changed |= expandI64(f);  // division, float conversions: into i64 IR the split covers
+    changed |= Splitter(f).run();
   }
   if (!changed) return;
   // The split code's constant words fold (a zero high word's products and carries).

@@ -9,9 +9,10 @@
 //
 // An i64 kernel argument stays, two param words: its uses become `trunc %a to i32` (the low
 // word) and `trunc (lshr %a, 32) to i32` (the high word) at the entry, which the lowering
-// reads as the two words. What the pass does not cover (division by a value that is not a
-// power of two, i64 <-> float conversions, atomics, i64 arguments or results of calls) it
-// refuses naming the construct and the source line.
+// reads as the two words. Division by a value that is not a power of two and i64 <-> float
+// conversions are first rewritten by expandI64 (expand_i64.h) into i64 IR this pass splits.
+// What it does not cover (atomics, i64 arguments or results of calls) it refuses naming the
+// construct and the source line.
 #pragma once
 
 namespace llvm {

@@ -1,6 +1,6 @@
 // The engines the compiler's tests run kernels on (the ISA model, the verilated core, both in
-// lockstep), a launch from `--arg` specs, a buffer's words after a run, a test's seed and a
-// float result's error in ulp: shared by tb/compiler's test files.
+// lockstep), a launch from `--arg` specs, a buffer's words after a run, a test's seed, a
+// float's bits and a float result's error in ulp: shared by tb/compiler's test files.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,18 @@ inline std::vector<uint32_t> bufferWords(const std::vector<runtime::Buffer>& buf
 inline uint64_t seedFromEnv(uint64_t fallback) {
   const char* v = std::getenv("SIMT_SEED");
   return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
+}
+
+// A float's bits and the float of some bits.
+inline uint32_t bitsOf(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+inline float floatOf(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
 }
 
 // The error of a float result in ulp of the exact value `want` (double), or -1 where the

@@ -980,13 +980,17 @@ TEST(CompilerErrors, UnsupportedFloatBuiltinIsRefusedNamingItAndTheLine) {
   EXPECT_NE(e.find("the LLVM intrinsic 'llvm.sin.f32' is not supported"), std::string::npos) << e;
 }
 
-TEST(CompilerErrors, LongDivisionIsRefusedNamingTheLine) {
-  // long compiles (test_long.cpp), division by a value that is not a power of two does not.
+TEST(CompilerErrors, LongSubroutineArgumentIsRefusedNamingTheLine) {
+  // long compiles (test_long.cpp), division and float conversions too; a long argument of a
+  // subroutine (--subroutines) does not.
   const auto p = writeTemp("long.cl",
-                           "__kernel void k(__global long* a) {\n\n  a[get_global_id(0)] %= 3;\n}\n");
-  const std::string e = compileError(p);
-  EXPECT_NE(e.find("long.cl:3:"), std::string::npos) << e;
-  EXPECT_NE(e.find("division on 64-bit integers (long, ulong) is not supported"), std::string::npos) << e;
+                           "__attribute__((noinline)) long f(long x) { return x * 3; }\n"
+                           "__kernel void k(__global long* a) {\n  a[get_global_id(0)] = f(a[0]);\n}\n");
+  cc::CompileOptions opt;
+  opt.subroutines = true;
+  const std::string e = compileError(p, opt);
+  EXPECT_NE(e.find("long.cl:1:"), std::string::npos) << e;
+  EXPECT_NE(e.find("an argument on 64-bit integers (long, ulong) is not supported"), std::string::npos) << e;
 }
 
 TEST(CompilerErrors, DoubleIsAClangErrorNamingTheLine) {

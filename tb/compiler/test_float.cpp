@@ -27,16 +27,9 @@ namespace cc = simt::compiler;
 namespace rt = simt::runtime;
 using simt::model::RunStatus;
 
-uint32_t bitsOf(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float floatOf(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+using simt::cltest::bitsOf;
+using simt::cltest::floatOf;
+
 // The FPU's flush: a subnormal becomes the zero of its sign.
 float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
 

@@ -3,11 +3,13 @@
 // directed operands (carries, borrows, equal high words, the extremes) and seeded random ones
 // (SIMT_SEED replays, the default is fixed) through every operation of long_ops.cl; long
 // loop-carried values, private and local longs; long and ulong arguments (two param words);
-// what is refused; sin, cos and tan from libclc (whose argument reduction multiplies in
+// division by a variable and long <-> float conversions (long_div.cl, long_float.cl, the
+// expansion of sim/compiler/expand_i64.*); what is refused; sin, cos and tan from libclc (whose argument reduction multiplies in
 // 64 bits) and their error in ulp.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +27,9 @@ namespace cc = simt::compiler;
 namespace rt = simt::runtime;
 using simt::model::RunStatus;
 
+using simt::cltest::bitsOf;
 using simt::cltest::Eng;
+using simt::cltest::floatOf;
 using simt::cltest::engineFor;
 using simt::cltest::engName;
 
@@ -111,6 +115,37 @@ std::vector<uint64_t> referenceOps(uint64_t ux, uint64_t y, int n, int64_t c, ui
   return r;
 }
 
+// The buffer `out` of n work-items' `ops` longs each.
+std::string outBuffer(int ops, size_t n) { return "buf:out:" + std::to_string(2 * ops * n) + ":u32"; }
+
+// Runs a kernel over n work-items whose work-item i writes `ops` longs at out[ops * i]
+// (specs has outBuffer(ops, n)), and compares each with want(i); a failure names the
+// work-item, the result (the kernel's o[K]) and operands(i).
+template <class Want, class Operands>
+void compareResults(const cc::CompiledKernel& ck, size_t n, const char* local, const std::vector<std::string>& specs,
+                    int ops, Eng engine, const std::string& ctx, Want want, Operands operands) {
+  const rt::LaunchResult r = launch(ck, std::to_string(n), local, specs, engine);
+  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
+  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
+  ASSERT_EQ(out.size(), ops * n);
+  int failures = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<uint64_t> w = want(i);
+    for (int k = 0; k < ops; ++k) {
+      if (out[ops * i + k] == w[k]) continue;
+      ADD_FAILURE() << ctx << " (" << engName(engine) << "): work-item " << i << ", o[" << k << "]: got 0x" << std::hex
+                    << out[ops * i + k] << ", want 0x" << w[k] << std::dec << " (" << operands(i) << ")";
+      if (++failures > 20) return;
+    }
+  }
+}
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
 struct OpsCase {
   std::vector<uint64_t> a, b;
   std::vector<int> shifts;
@@ -124,25 +159,15 @@ void checkOps(const cc::CompiledKernel& ck, const OpsCase& t, Eng engine, const 
   const size_t n = t.a.size();  // a multiple of 8
   std::string shifts = "buf:s:" + std::to_string(n) + ":i32=list:";
   for (size_t i = 0; i < n; ++i) shifts += (i ? "," : "") + std::to_string(t.shifts[i]);
-  const rt::LaunchResult r =
-      launch(ck, std::to_string(n), "8",
-             {longBuffer("a", t.a), longBuffer("b", t.b), shifts, "buf:out:" + std::to_string(2 * kOps * n) + ":u32",
-              "i64:" + std::to_string(t.c), "u64:" + std::to_string(t.d)},
-             engine);
-  ASSERT_EQ(r.run.status, RunStatus::Ok) << r.run.message;
-  const auto out = longs(simt::cltest::bufferWords(r.buffers, "out"));
-  ASSERT_EQ(out.size(), kOps * n);
-  int failures = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const auto want = referenceOps(t.a[i], t.b[i], t.shifts[i], t.c, t.d);
-    for (int k = 0; k < kOps; ++k) {
-      if (out[kOps * i + k] == want[k]) continue;
-      ADD_FAILURE() << ctx << " (" << engName(engine) << "): work-item " << i << ", o[" << k << "]: got 0x" << std::hex
-                    << out[kOps * i + k] << ", want 0x" << want[k] << " (x = 0x" << t.a[i] << ", y = 0x" << t.b[i]
-                    << std::dec << ", n = " << t.shifts[i] << ", c = " << t.c << ", d = " << t.d << ")";
-      if (++failures > 20) return;
-    }
-  }
+  compareResults(
+      ck, n, "8",
+      {longBuffer("a", t.a), longBuffer("b", t.b), shifts, outBuffer(kOps, n), "i64:" + std::to_string(t.c),
+       "u64:" + std::to_string(t.d)},
+      kOps, engine, ctx, [&](size_t i) { return referenceOps(t.a[i], t.b[i], t.shifts[i], t.c, t.d); },
+      [&](size_t i) {
+        return "x = " + hex(t.a[i]) + ", y = " + hex(t.b[i]) + ", n = " + std::to_string(t.shifts[i]) +
+               ", c = " + std::to_string(t.c) + ", d = " + std::to_string(t.d);
+      });
 }
 
 // Operands that exercise the word boundary: carries and borrows, equal high words with
@@ -204,6 +229,18 @@ OpsCase randomCase(uint64_t seed, size_t n) {
   return t;
 }
 
+// Calls round(seed, context) for 8 consecutive seeds from SIMT_SEED (default 64) up to the
+// first failure, then prints what ran with the seed that replays it.
+template <class Round>
+void seededRounds(const char* what, Round round) {
+  const uint64_t seed0 = simt::cltest::seedFromEnv(64);
+  for (uint64_t k = 0; k < 8; ++k) {
+    round(seed0 + k, "random operands, replay with SIMT_SEED=" + std::to_string(seed0 + k));
+    if (::testing::Test::HasFailure()) break;
+  }
+  std::printf("%s: 8 rounds of 64 (SIMT_SEED=%llu)\n", what, static_cast<unsigned long long>(seed0));
+}
+
 // ---------------------------------------------------------------------------------------
 
 TEST(CompilerLong, EveryOperationOnDirectedOperands) {
@@ -212,16 +249,10 @@ TEST(CompilerLong, EveryOperationOnDirectedOperands) {
 }
 
 TEST(CompilerLong, RandomOperandsThroughEveryOperation) {
-  const uint64_t seed0 = simt::cltest::seedFromEnv(64);
   const cc::CompiledKernel ck = compileKernel("long_ops.cl");
-  const int rounds = 8;
-  for (int k = 0; k < rounds; ++k) {
-    const uint64_t seed = seed0 + static_cast<uint64_t>(k);
-    checkOps(ck, randomCase(seed, 64), Eng::Model, "random operands, replay with SIMT_SEED=" + std::to_string(seed));
-    if (HasFailure()) break;
-  }
-  std::printf("long random: %d x 64 operand pairs through %d operations (SIMT_SEED=%llu)\n", rounds, kOps,
-              static_cast<unsigned long long>(seed0));
+  seededRounds("long random: operand pairs through the 40 operations", [&](uint64_t seed, const std::string& ctx) {
+    checkOps(ck, randomCase(seed, 64), Eng::Model, ctx);
+  });
 }
 
 TEST(CompilerLong, TheCoreAndCosimGiveTheHostsResults) {
@@ -310,14 +341,299 @@ TEST(CompilerLong, LongArgumentsAreTwoParamWords) {
   EXPECT_EQ(u.high, 1u);
 }
 
+// ---------------------------------------------------------------------------------------
+// Division and remainder by a variable (expandI64): long_div.cl against the host, with the
+// results docs/compiler.md gives where C leaves them undefined (x / 0, INT64_MIN / -1).
+
+constexpr int kDivOps = 12;  // results per work-item of long_div.cl
+
+int64_t sdivRef(int64_t x, int64_t y) {
+  if (y == 0) return x < 0 ? 1 : -1;
+  if (x == INT64_MIN && y == -1) return INT64_MIN;
+  return x / y;
+}
+int64_t sremRef(int64_t x, int64_t y) {
+  if (y == 0) return x;
+  if (x == INT64_MIN && y == -1) return 0;
+  return x % y;
+}
+uint64_t udivRef(uint64_t x, uint64_t y) { return y ? x / y : ~uint64_t{0}; }
+uint64_t uremRef(uint64_t x, uint64_t y) { return y ? x % y : x; }
+
+std::vector<uint64_t> referenceDiv(uint64_t ux, uint64_t uy, int64_t c) {
+  const int64_t x = static_cast<int64_t>(ux), y = static_cast<int64_t>(uy);
+  uint64_t sum = 0, digits = 0;
+  uint64_t v = ux;
+  do {
+    sum += v % 10;
+    v /= 10;
+    ++digits;
+  } while (v);
+  const int64_t q = (x ^ y) & 1 ? sdivRef(x, y | 1) : sremRef(y, x ^ 0x5555);
+  return {static_cast<uint64_t>(sdivRef(x, y)),
+          static_cast<uint64_t>(sremRef(x, y)),
+          udivRef(ux, uy),
+          uremRef(ux, uy),
+          static_cast<uint64_t>(sdivRef(x, c)),
+          uremRef(ux, static_cast<uint64_t>(c)),
+          static_cast<uint64_t>(x / 1000000007),
+          ux / 10,
+          ux % 0x100000003ull,
+          static_cast<uint64_t>(q),
+          sum,
+          digits};
+}
+
+// Runs long_div.cl over the operand pairs (padded to whole warps of 32) and compares every
+// result with the host.
+void checkDiv(const cc::CompiledKernel& ck, std::vector<uint64_t> a, std::vector<uint64_t> b, int64_t c, Eng engine,
+              const std::string& ctx) {
+  while (a.size() % 32) {
+    a.push_back(a[a.size() % 7]);
+    b.push_back(b[b.size() % 5]);
+  }
+  const size_t n = a.size();
+  compareResults(
+      ck, n, "32", {longBuffer("a", a), longBuffer("b", b), outBuffer(kDivOps, n), "i64:" + std::to_string(c)},
+      kDivOps, engine, ctx, [&](size_t i) { return referenceDiv(a[i], b[i], c); },
+      [&](size_t i) { return "x = " + hex(a[i]) + ", y = " + hex(b[i]) + ", c = " + std::to_string(c); });
+}
+
+// Dividends and divisors around the word boundary, the extremes, powers of two and their
+// neighbours, small divisors of large dividends and the reverse.
+const std::vector<uint64_t>& divisionSpecials() {
+  static const std::vector<uint64_t> v = {0,
+                                          1,
+                                          2,
+                                          3,
+                                          7,
+                                          10,
+                                          0xffffffffffffffffull,  // -1
+                                          0xfffffffffffffff9ull,  // -7
+                                          0x8000000000000000ull,
+                                          0x7fffffffffffffffull,
+                                          0x8000000000000001ull,
+                                          0x7fffffffull,
+                                          0x80000000ull,
+                                          0xffffffffull,
+                                          0x100000000ull,
+                                          0x100000001ull,
+                                          0xffffffff00000000ull,
+                                          0x4000000000000001ull,
+                                          0x3fffffffffffffffull,
+                                          0x123456789abcdefull,
+                                          0xfffffffe00000001ull,
+                                          0x0000010000000003ull,
+                                          0x0de0b6b3a7640000ull,  // 10^18
+                                          0xffffffffc46535f9ull};  // -1000000007
+  return v;
+}
+
+// A random operand: a random length (so that divisors smaller and larger than 2^32 and
+// dividends below the divisor all occur), often negative, sometimes a special value.
+uint64_t randomDivOperand(rt::SplitMix64& g) {
+  const uint64_t r = g.next();
+  if (r % 16 == 0) return divisionSpecials()[(r >> 8) % divisionSpecials().size()];
+  uint64_t v = g.next() >> ((r >> 4) % 64);
+  if ((r >> 12) % 3 == 0) v = 0 - v;
+  return v;
+}
+
+TEST(CompilerLong, DivisionByAVariableOnDirectedOperands) {
+  const cc::CompiledKernel ck = compileKernel("long_div.cl");
+  const auto& sp = divisionSpecials();
+  std::vector<uint64_t> a, b;
+  for (uint64_t x : sp) {
+    for (uint64_t y : sp) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  for (int64_t c : {int64_t{-7}, int64_t{0x100000003}, INT64_MIN}) {
+    checkDiv(ck, a, b, c, Eng::Model, "directed operands");
+    if (HasFailure()) return;
+  }
+}
+
+TEST(CompilerLong, DivisionByAVariableOnRandomOperands) {
+  const cc::CompiledKernel ck = compileKernel("long_div.cl");
+  seededRounds("long division random: operand pairs through long_div.cl", [&](uint64_t seed, const std::string& ctx) {
+    rt::SplitMix64 g(seed);
+    std::vector<uint64_t> a(64), b(64);
+    for (size_t i = 0; i < a.size(); ++i) {
+      a[i] = randomDivOperand(g);
+      b[i] = randomDivOperand(g);
+    }
+    checkDiv(ck, a, b, static_cast<int64_t>(randomDivOperand(g) | 1), Eng::Model, ctx);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Conversions between long/ulong and float (expandI64): long_float.cl against the host's
+// conversions, round to nearest even, bit for bit; float -> long saturating, NaN giving 0.
+
+constexpr int kFloatOps = 10;  // results per work-item of long_float.cl
+
+// The device's float -> long (docs/compiler.md): truncation toward zero, saturating at the
+// type's limits, NaN gives 0; the host's cast within range.
+int64_t toLongRef(float f) {
+  if (std::isnan(f)) return 0;
+  if (f >= 0x1p63f) return INT64_MAX;
+  if (f <= -0x1p63f) return INT64_MIN;
+  return static_cast<int64_t>(f);
+}
+uint64_t toUlongRef(float f) {
+  if (std::isnan(f) || f <= 0) return 0;
+  if (f >= 0x1p64f) return ~uint64_t{0};
+  return static_cast<uint64_t>(f);
+}
+
+// long -> float rounding toward zero: the magnitude's leading 24 bits, exactly.
+float toFloatRtzRef(int64_t x) {
+  uint64_t m = x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+  int shift = 0;
+  while (m >> shift >= (uint64_t{1} << 24)) ++shift;
+  const float f = std::ldexp(static_cast<float>(m >> shift), shift);
+  return x < 0 ? -f : f;
+}
+
+std::vector<uint64_t> referenceFloat(uint64_t u, uint32_t gbits) {
+  const int64_t x = static_cast<int64_t>(u);
+  const float g = floatOf(gbits);
+  return {bitsOf(static_cast<float>(x)),
+          bitsOf(static_cast<float>(u)),
+          bitsOf(static_cast<float>(x)),
+          bitsOf(static_cast<float>(u)),
+          // libclc's convert_float_rtz checks its rounding by converting back, which saturates
+          // to INT64_MAX itself: for INT64_MAX it keeps the nearest float 2^63 (its 32-bit
+          // form does the same at INT_MAX; docs/compiler.md)
+          bitsOf(x == INT64_MAX ? 0x1p63f : toFloatRtzRef(x)),
+          static_cast<uint64_t>(toLongRef(g)),
+          toUlongRef(g),
+          static_cast<uint64_t>(toLongRef(g)),
+          toUlongRef(g),
+          static_cast<uint64_t>(toLongRef(std::rint(g)))};
+}
+
+void checkFloat(const cc::CompiledKernel& ck, std::vector<uint64_t> a, std::vector<uint32_t> f, Eng engine,
+                const std::string& ctx) {
+  while (a.size() < f.size()) a.push_back(a[a.size() % 11]);
+  while (f.size() < a.size()) f.push_back(f[f.size() % 13]);
+  while (a.size() % 32) {
+    a.push_back(a[a.size() % 7]);
+    f.push_back(f[f.size() % 5]);
+  }
+  const size_t n = a.size();
+  std::string fs = "buf:fbits:" + std::to_string(n) + ":u32=list:";
+  for (size_t i = 0; i < n; ++i) fs += (i ? "," : "") + std::to_string(f[i]);
+  compareResults(
+      ck, n, "32", {longBuffer("a", a), fs, outBuffer(kFloatOps, n)}, kFloatOps, engine, ctx,
+      [&](size_t i) { return referenceFloat(a[i], f[i]); },
+      [&](size_t i) { return "x = " + hex(a[i]) + ", f = " + hex(f[i]) + " = " + std::to_string(floatOf(f[i])); });
+}
+
+// Integers near float's rounding boundaries: 2^24 + 1 (a tie, to even), + 3 (a tie, up),
+// ties and their neighbours at every scale, 2^53 + 1, the extremes, values that round up to
+// the next power of two (2^63, 2^64), and their negatives.
+std::vector<uint64_t> conversionIntegers() {
+  std::vector<uint64_t> v = {0,
+                             1,
+                             0xffffffffffffffffull,
+                             0x8000000000000000ull,
+                             0x7fffffffffffffffull,
+                             0x8000000000000001ull,
+                             (1ull << 24) + 1,
+                             (1ull << 24) + 2,
+                             (1ull << 24) + 3,
+                             (1ull << 53) + 1,
+                             (1ull << 53) - 1,
+                             0xffffffffull,
+                             0x100000001ull,
+                             0xffffff8000000000ull,  // a tie between 2^64 - 2^40 and 2^64: to 2^64
+                             0xffffff7fffffffffull,
+                             0x7fffffc000000000ull,  // a tie: to 2^63
+                             0x7fffffbfffffffffull,
+                             0x8000008000000000ull,  // a tie: down to even 2^63
+                             0x8000018000000000ull,  // a tie: up to even
+                             0x8000008000000001ull};
+  for (int k = 0; k <= 39; k += 3) {
+    const uint64_t tie = ((1ull << 24) + 1) << k, up = ((1ull << 24) + 3) << k;
+    for (uint64_t t : {tie, tie - 1, tie + 1, up, up - 1}) {
+      v.push_back(t);
+      v.push_back(0 - t);
+    }
+  }
+  return v;
+}
+
+// Floats around the long and ulong range and its rounding: halves (ties for rte), the last
+// floats below 2^63 and 2^64, the limits themselves, infinities, NaNs, subnormals (flushed).
+std::vector<uint32_t> conversionFloats() {
+  std::vector<uint32_t> v;
+  for (float f : {0.0f, -0.0f, 0.5f, -0.5f, 1.0f, -1.0f, 1.5f, -1.5f, 2.5f, -2.5f, 3.5f, 4194304.5f, 0.99999994f,
+                  0x1p23f, 0x1p24f, 0x1p31f, 0x1p32f, -0x1p32f, 0x1p52f, 0x1p62f, -0x1p62f, 0x1p63f, -0x1p63f, 0x1p64f,
+                  -0x1p64f, 1e19f, -1e19f, 123456.789f, -9.87654e15f}) {
+    v.push_back(bitsOf(f));
+  }
+  for (uint32_t b : {0x5effffffu, 0xdeffffffu, 0xdf000001u, 0x5f7fffffu, 0x7f7fffffu, 0xff7fffffu, 0x7f800000u,
+                     0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x00000001u, 0x807fffffu}) {
+    v.push_back(b);
+  }
+  return v;
+}
+
+TEST(CompilerLong, FloatConversionsOnDirectedOperands) {
+  const cc::CompiledKernel ck = compileKernel("long_float.cl");
+  checkFloat(ck, conversionIntegers(), conversionFloats(), Eng::Model, "directed operands");
+}
+
+TEST(CompilerLong, FloatConversionsOnRandomOperands) {
+  const cc::CompiledKernel ck = compileKernel("long_float.cl");
+  seededRounds("long <-> float random: operands through long_float.cl", [&](uint64_t seed, const std::string& ctx) {
+    rt::SplitMix64 g(seed);
+    std::vector<uint64_t> a(64);
+    std::vector<uint32_t> f(64);
+    for (size_t i = 0; i < a.size(); ++i) {
+      a[i] = randomDivOperand(g);
+      // mostly exponents from 2^-27 to 2^73, where the conversions have work to do
+      const uint64_t r = g.next();
+      f[i] = r % 8 == 0 ? static_cast<uint32_t>(r >> 32)
+                        : static_cast<uint32_t>((r >> 63) << 31 | (100 + (r >> 8) % 101) << 23 | (r >> 20 & 0x7fffff));
+    }
+    checkFloat(ck, a, f, Eng::Model, ctx);
+  });
+}
+
+// The core runs the division loop (divergent trip counts) and the conversions as the host does.
+TEST(CompilerLong, DivisionAndFloatConversionsOnTheCoreGiveTheHostsResults) {
+  const uint64_t seed = simt::cltest::seedFromEnv(64);
+  rt::SplitMix64 g(seed + 200);
+  std::vector<uint64_t> a(32), b(32);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = randomDivOperand(g);
+    b[i] = randomDivOperand(g);
+  }
+  b[0] = 0;  // x / 0 and x % 0 as documented
+  a[1] = 0x8000000000000000ull;
+  b[1] = 0xffffffffffffffffull;
+  const std::string ctx = "random operands, replay with SIMT_SEED=" + std::to_string(seed);
+  checkDiv(compileKernel("long_div.cl"), a, b, -7, Eng::Rtl, ctx);
+  std::vector<uint64_t> ints = conversionIntegers();
+  std::vector<uint32_t> floats = conversionFloats();
+  ints.resize(32);
+  floats.resize(32);
+  checkFloat(compileKernel("long_float.cl"), ints, floats, Eng::Rtl, "directed operands");
+}
+
 // What the split does not cover is refused naming the construct and the source line.
-TEST(CompilerLong, DivisionByAVariableIsRefusedNamingTheLine) {
-  const std::string path = ::testing::TempDir() + "/long_div.cl";
+TEST(CompilerLong, AtomicOnALongIsRefusedNamingTheLine) {
+  const std::string path = ::testing::TempDir() + "/long_atomic.cl";
   {
     std::ofstream f(path);
-    f << "__kernel void k(__global long* a, long d) {\n"
+    f << "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+         "__kernel void k(__global long* a, long d) {\n"
          "  const int i = get_global_id(0);\n"
-         "  a[i] = a[i] / d;\n"
+         "  atom_add(a + i, d);\n"
          "}\n";
   }
   try {
@@ -325,8 +641,8 @@ TEST(CompilerLong, DivisionByAVariableIsRefusedNamingTheLine) {
     FAIL() << "compiled";
   } catch (const cc::CompileError& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("long_div.cl:3:"), std::string::npos) << m;
-    EXPECT_NE(m.find("division on 64-bit integers"), std::string::npos) << m;
+    EXPECT_NE(m.find("long_atomic.cl:4:"), std::string::npos) << m;
+    EXPECT_NE(m.find("on 64-bit integers"), std::string::npos) << m;
   }
 }
 
