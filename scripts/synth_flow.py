@@ -247,7 +247,10 @@ BOARDS = {"ulx3s": {"top": "simt_ulx3s_top",
 # name, top, parameters, target MHz, note. Board tops (BOARDS) are placed on their own pins,
 # their clock constrained through the PLL (nextpnr derives it from the oscillator's); other
 # tops inside the measurement shell. "units": also a hierarchical synthesis (--units) for the
-# area of each unit.
+# area of each unit. "placer": nextpnr's placer (default HeAP); the core's configurations take
+# the static (electrostatic) one, which leaves router2 a fraction of the congestion HeAP's
+# placement does on them, while HeAP gives the small tops the better Fmax (the board's link
+# top: 109.7 MHz median against 90.2 with static; docs/synthesis.md, "Placement for routing").
 ECP5_CONFIGS = [
     ("ecp5_uart_bridge", "simt_uart_bridge", {}, 50, {},
      "the UART bridge (MaxBurst 64), in the measurement shell"),
@@ -256,7 +259,8 @@ ECP5_CONFIGS = [
     ("ecp5_ulx3s_link", "simt_ulx3s_top", {"WithCore": 0}, 50, {},
      "ULX3S board top without the core: PLL to 50 MHz, UART bridge, 2,048-word RAM, LEDs "
      "(`make bitstream BOARD=ulx3s` while the core does not fit)"),
-    ("ecp5_ulx3s_core_1x1", "simt_ulx3s_top", dict(CORE_1X1, WithCore=1), 50, {"units": True},
+    ("ecp5_ulx3s_core_1x1", "simt_ulx3s_top", dict(CORE_1X1, WithCore=1), 50,
+     {"units": True, "placer": "static"},
      "the whole core on the board, smallest: 1 CTA x 1 warp (32 lanes), 4 barrier slots, "
      "memory system (16-byte lines, 4 shared banks), no FP lanes"),
     # Its clock is what the core reaches today (a 12.5 MHz PLL output: 25 MHz / 2, VCO 600
@@ -264,7 +268,7 @@ ECP5_CONFIGS = [
     ("ecp5_ulx3s_core_1x1_l8", "simt_ulx3s_top",
      dict(CORE_1X1, WithCore=1, NumLanes=8, PllClkiDiv=2, PllClkfbDiv=1, PllClkopDiv=48,
           PllClkopCphase=23), 12.5,
-     {"units": True},
+     {"units": True, "placer": "static"},
      "the same core on 8 lanes (NumLanes=8: a warp's ALU instruction in 4 passes, the "
      "load/store unit's coalescer and shared-memory crossbar per group of 8; its address "
      "check, the register file and the FP lanes still 32 wide, issue #26), its PLL at 12.5 MHz"),
@@ -537,8 +541,8 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
             log = os.path.join(rel, "pnr%d.log" % seed)
             cmd = [venv_tool("nextpnr-ecp5")] + ECP5_DEVICE + [
                 "--json", net, "--lpf", lpf, "--textcfg", os.path.join(rel, "pnr%d.config" % seed),
-                "--seed", str(seed), "--router", "router2", "--timing-allow-fail", "--quiet",
-                "--log", log]
+                "--seed", str(seed), "--placer", opts.get("placer", "heap"), "--router", "router2",
+                "--timing-allow-fail", "--quiet", "--log", log]
             if not board:
                 cmd += ["--freq", str(target)]
             run(cmd, check=False)
