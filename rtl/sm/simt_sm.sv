@@ -202,6 +202,7 @@ module simt_sm #(
   logic                      read_b_next, read_c_next, exec_stage_next;
   logic [31:0]               exec_next;  // EXEC's executing threads in the next cycle
   logic [31:0]               imm_b_cp;   // inst.imm_b, a copy per thread (decode)
+  logic [4*32-1:0]           imm_cp;     // inst.imm, a copy per 8 threads (decode)
   logic                      de_hold, exec_more;
   logic [simt_sm_pkg::NumPerf-1:0] seq_evt;
 
@@ -577,6 +578,7 @@ module simt_sm #(
     .exec_o          (exec),
     .exec_next_o     (exec_next),
     .imm_b_o         (imm_b_cp),
+    .imm_o           (imm_cp),
     .exec_any_o      (exe_any),
     .param_bad_o     (exe_param_bad),
     .opa_o           (opa),
@@ -678,6 +680,7 @@ module simt_sm #(
     .pc_i               (pc),
     .cta_i              (w_cta),
     .imm_b_i            (imm_b_cp),
+    .imm_i              (imm_cp),
     .opa_i              (opa),
     .opb_i              (opb),
     .opc_i              (opc),

@@ -62,6 +62,7 @@ module simt_sm_lsu #(
   input  logic [AddrW-1:0]       pc_i,
   input  logic [CtaW-1:0]        cta_i,       // the warp's resident CTA (its shared memory)
   input  logic [31:0]            imm_b_i,  // inst_i.imm_b, a copy per thread (decode)
+  input  logic [4*32-1:0]        imm_i,    // inst_i.imm, a copy per 8 threads (decode)
   input  logic [32*32-1:0]       opa_i,
   input  logic [32*32-1:0]       opb_i,
   input  logic [32*32-1:0]       opc_i,
@@ -141,7 +142,7 @@ module simt_sm_lsu #(
   // immediate instead where it applies (a select on what is used, not 32 masked bases).
   logic [32*32-1:0] addr;
   always_comb begin
-    for (int l = 0; l < 32; l++) addr[l*32 +: 32] = opa_i[l*32 +: 32] + inst_i.imm;
+    for (int l = 0; l < 32; l++) addr[l*32 +: 32] = opa_i[l*32 +: 32] + imm_i[(l / 8)*32 +: 32];
   end
 
   // The check runs in the start cycle, on the operands EXEC hands in (they stay valid until
@@ -555,6 +556,8 @@ module simt_sm_lsu #(
       assert (!((start_i || state_q != simt_sm_pkg::LsIdle) &&
                 imm_b_i != {32{inst_i.imm_b}}))
         else $error("sm lsu: the copies of imm_b %h differ from the instruction's", imm_b_i);
+      assert (!((start_i || state_q != simt_sm_pkg::LsIdle) && imm_i != {4{inst_i.imm}}))
+        else $error("sm lsu: the copies of the immediate differ from the instruction's");
       // The check's answer registered at the start is the one of the operands held since.
       assert (!(state_q == simt_sm_pkg::LsCheck && chk_fault_q != check_fault))
         else $error("sm lsu: the registered address check differs from the held operands'");
