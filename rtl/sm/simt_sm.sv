@@ -276,6 +276,7 @@ module simt_sm #(
 
   // Load/store
   logic                      lsu_busy, lsu_done, lsu_rf_re, lsu_evt_stall, lsu_evt_conflict;
+  logic                      lsu_evt_id_wait, lsu_evt_slot_wait, l1_stall_full, l1_stall_order;
   logic [4:0]                lsu_rf_reg;
   logic [31:0]               lsu_rf_we;
   logic [RfAW-1:0]           lsu_rf_waddr;
@@ -693,6 +694,8 @@ module simt_sm #(
     .quiet_o            (lsu_quiet),
     .evt_stall_o        (lsu_evt_stall),
     .evt_conflict_o     (lsu_evt_conflict),
+    .evt_id_wait_o      (lsu_evt_id_wait),
+    .evt_slot_wait_o    (lsu_evt_slot_wait),
     .de_w_i             (de_w),
     .de_regs_i          (de_regs),
     .de_membar_i        (de_membar),
@@ -792,8 +795,8 @@ module simt_sm #(
       .evt_fill_install_o (),
       .evt_fill_way_o     (),
       .evt_fill_evict_o   (),
-      .evt_stall_full_o   (),
-      .evt_stall_order_o  ()
+      .evt_stall_full_o   (l1_stall_full),
+      .evt_stall_order_o  (l1_stall_order)
     );
     /* verilator lint_on PINCONNECTEMPTY */
   end else begin : g_no_l1
@@ -818,6 +821,8 @@ module simt_sm #(
     assign l1_lookup         = 1'b0;
     assign l1_lookup_id      = '0;
     assign l1_hit            = 1'b0;
+    assign l1_stall_full     = 1'b0;
+    assign l1_stall_order    = 1'b0;
   end
 
   // Per-warp L1 accesses and misses over a recent window (seed 001's mode choice reads them).
@@ -1080,6 +1085,10 @@ module simt_sm #(
     perf_evt[simt_sm_pkg::PerfMemStall] = lsu_evt_stall;
     perf_evt[simt_sm_pkg::PerfShConflict] = lsu_evt_conflict;
     perf_evt[simt_sm_pkg::PerfWbWait]   = lsu_wb_wait;
+    perf_evt[simt_sm_pkg::PerfL1MshrFull] = l1_stall_full;
+    perf_evt[simt_sm_pkg::PerfL1Order]    = l1_stall_order;
+    perf_evt[simt_sm_pkg::PerfIdWait]     = lsu_evt_id_wait;
+    perf_evt[simt_sm_pkg::PerfSlotWait]   = lsu_evt_slot_wait;
     perf_evt[simt_sm_pkg::PerfDuStall]  = ctl_evt[simt_sm_pkg::PerfDuStall] |
                                           launch_evt_du_stall;
   end

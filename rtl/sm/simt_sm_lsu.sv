@@ -75,6 +75,8 @@ module simt_sm_lsu #(
   output logic                   quiet_o,        // idle, nothing in flight
   output logic                   evt_stall_o,    // waiting for the memory
   output logic                   evt_conflict_o, // a shared-memory bank conflict
+  output logic                   evt_id_wait_o,  // a request waits for its id to come back
+  output logic                   evt_slot_wait_o,// a global instruction waits for a slot
 
   // Scoreboard (simt_sm_lsu_inflight).
   input  logic [WarpW-1:0]       de_w_i,
@@ -330,7 +332,19 @@ module simt_sm_lsu #(
     .quiet_o      (quiet_o_inflight)
   );
 
-  assign mem_req_valid_o = state_q == simt_sm_pkg::LsGlobal && pend_q != '0 && !out[next_id_q];
+  // Requests go out in GLOBAL, and already in CHECK for a global instruction that needs no
+  // gathering (go_now): the check's answer and the free slot are registered, so the first
+  // request waits for nothing the start cycle computes.
+  logic go_now, sending;
+  assign go_now  = state_q == simt_sm_pkg::LsCheck && chk_fault_q.cause == simt_pkg::FltNone &&
+                   !cls.shared && !v4_store && slot_free;
+  assign sending = state_q == simt_sm_pkg::LsGlobal || go_now;
+  assign mem_req_valid_o = sending && pend_q != '0 && !out[next_id_q];
+  // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
+  // next one still outstanding), or every slot of the in-flight table busy.
+  assign evt_id_wait_o   = sending && pend_q != '0 && out[next_id_q];
+  assign evt_slot_wait_o = state_q == simt_sm_pkg::LsCheck &&
+                           chk_fault_q.cause == simt_pkg::FltNone && !cls.shared && !slot_free;
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = cls.store;
   assign mem_req_amo_o   = amo;
@@ -430,7 +444,9 @@ module simt_sm_lsu #(
           sh_start = 1'b1;
           state_d  = simt_sm_pkg::LsShared;
         end else if (slot_free) begin
-          // A global instruction takes a slot of the in-flight table (else waits for one).
+          // A global instruction takes a slot of the in-flight table (else waits for one,
+          // evt_slot_wait_o); all but a v4 store send their first request now (go_now,
+          // below), the rest from GLOBAL.
           alloc = 1'b1;
           if (v4_store) begin
             rf_re_o   = 1'b1;  // element 0 of the first group
@@ -456,7 +472,6 @@ module simt_sm_lsu #(
         end
       end
       simt_sm_pkg::LsGlobal: begin
-        evt_stall_o = !req_fire && !rsp_fire;
         // A v4 store reads element 0's register in every cycle here, whether or not its next
         // group follows: the read's address then waits on no request (the coalescer's group
         // decides only whether GATHER uses it). In the cycle the unit is done, DE may take
@@ -465,22 +480,6 @@ module simt_sm_lsu #(
         if (v4_store) begin
           rf_re_o  = 1'b1;
           rf_reg_o = inst_i.rb;
-        end
-        if (v4_store && req_fire && pend_d != '0) begin
-          // The next group of a v4 store: gather its four elements again.
-          elem_d    = '0;
-          st_be_d   = '0;
-          st_data_d = '0;
-          state_d   = simt_sm_pkg::LsGather;
-        end else if (pend_d == '0 && !last_pass) begin
-          // The next element of a v4 load: every lane again.
-          pend_d  = exec_i;
-          elem_d  = elem_q + 2'd1;
-        end else if (pend_d == '0) begin
-          // Every request sent: the core goes on while the responses come.
-          sent    = 1'b1;
-          done_o  = 1'b1;
-          state_d = simt_sm_pkg::LsIdle;
         end
       end
       simt_sm_pkg::LsShared: begin
@@ -491,6 +490,29 @@ module simt_sm_lsu #(
       end
       default: state_d = simt_sm_pkg::LsIdle;
     endcase
+
+    // Sending requests (GLOBAL, or CHECK's first request): the next group, element or the
+    // end. The first request of an instruction may go in CHECK, so the instruction may be
+    // done there (one line: one request).
+    if (sending) begin
+      evt_stall_o = !req_fire && !rsp_fire;
+      if (v4_store && req_fire && pend_d != '0) begin
+        // The next group of a v4 store: gather its four elements again.
+        elem_d    = '0;
+        st_be_d   = '0;
+        st_data_d = '0;
+        state_d   = simt_sm_pkg::LsGather;
+      end else if (pend_d == '0 && !last_pass) begin
+        // The next element of a v4 load: every lane again.
+        pend_d  = exec_i;
+        elem_d  = elem_q + 2'd1;
+      end else if (pend_d == '0) begin
+        // Every request sent: the core goes on while the responses come.
+        sent    = 1'b1;
+        done_o  = 1'b1;
+        state_d = simt_sm_pkg::LsIdle;
+      end
+    end
   end
 
   // The register-file write: a global response's (late: any warp), or the shared-memory

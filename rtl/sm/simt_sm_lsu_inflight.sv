@@ -1,10 +1,11 @@
 // Load/store unit, in-flight table: the global memory instructions whose responses are still
 // to come, and the scoreboard built on it (docs/blocks/sm.md, "Latency hiding").
 //
-// A global instruction takes a slot when its requests begin (alloc_i) and gives up the core
-// once they are all sent (sent_i): the slot remembers what its responses need (warp,
-// destination register, whether they write it, v4, each lane's word in its line, the PC for
-// a late error) while the warp and the others go on issuing. Each request id remembers its
+// A global instruction takes a slot when its requests begin (alloc_i; its first request may
+// go in the same cycle) and gives up the core once they are all sent (sent_i): the slot
+// remembers what its responses need (warp, destination register, whether they write it, v4,
+// each lane's word in its line, the PC for a late error) while the warp and the others go on
+// issuing. Each request id remembers its
 // slot, lanes and v4 element. A slot is free again when it is sent and none of its ids is
 // outstanding (the warp is named on freed_o).
 //
@@ -98,6 +99,11 @@ module simt_sm_lsu_inflight #(
     end
   end
 
+  // The slot a request of this cycle belongs to: the one sending, or the one taken in this
+  // very cycle (the load/store unit may send an instruction's first request as it allocates).
+  logic [SlotW-1:0] req_slot;
+  assign req_slot = alloc_i ? free_slot : cur_q;
+
   // Slots with an id outstanding after this cycle.
   logic [Slots-1:0] has_out;
   always_comb begin
@@ -106,7 +112,7 @@ module simt_sm_lsu_inflight #(
       if (out_d[i] && !(req_i && req_id_i == IdW'(i))) has_out[id_slot_q[i]] = 1'b1;
     end
     // An id taken this cycle belongs to the slot sending (its table entry is written now).
-    if (req_i) has_out[cur_q] = 1'b1;
+    if (req_i) has_out[req_slot] = 1'b1;
   end
 
   always_comb begin
@@ -198,7 +204,7 @@ module simt_sm_lsu_inflight #(
       sl_words_q[free_slot]  <= words_i;
     end
     if (req_i) begin
-      id_slot_q[req_id_i]  <= cur_q;
+      id_slot_q[req_id_i]  <= req_slot;
       id_lanes_q[req_id_i] <= req_lanes_i;
       id_elem_q[req_id_i]  <= req_elem_i;
       id_line_q[req_id_i]  <= req_line_i;
@@ -209,11 +215,12 @@ module simt_sm_lsu_inflight #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(alloc_i && !free_o)) else $error("sm lsu: a slot taken with none free");
-      assert (!(req_i && (!sending_q[cur_q] || out_q[req_id_i])))
+      assert (!(req_i && (!(alloc_i || sending_q[cur_q]) || out_q[req_id_i])))
         else $error("sm lsu: a request outside a sending slot, or on an outstanding id");
       assert (!(rsp_i && !out_q[rsp_id_i]))
         else $error("sm lsu: a response to no outstanding request");
-      assert (!(sent_i && !sending_q[cur_q])) else $error("sm lsu: sent with no slot sending");
+      assert (!(sent_i && !(alloc_i || sending_q[cur_q])))
+        else $error("sm lsu: sent with no slot sending");
       assert (!(sent_i && !req_i)) else $error("sm lsu: sent without its last request");
       assert ($countones(sending_q) <= 1) else $error("sm lsu: two slots sending at once");
       for (int i = 0; i < NumIds; i++) begin

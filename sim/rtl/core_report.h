@@ -40,7 +40,7 @@ inline std::string faultCauseText(int cause, uint32_t addr) {
   }
 }
 
-// The performance counters 2-19, 22 and 23 (docs/blocks/sm.md) as the run's statistics;
+// The performance counters 2-19 and 22-27 (docs/blocks/sm.md) as the run's statistics;
 // perf(n) reads counter n. Cycles (0) and warp-instructions (1) are RunResult fields of their own.
 template <class Perf>
 void perfStats(Perf&& perf, std::map<std::string, uint64_t>& stats) {
@@ -60,12 +60,16 @@ void perfStats(Perf&& perf, std::map<std::string, uint64_t>& stats) {
   stats["shared_bank_conflict_cycles"] = perf(15);
   stats["idle_memory_cycles"] = perf(22);
   stats["writeback_wait_cycles"] = perf(23);
+  stats["memory_id_wait_cycles"] = perf(26);
+  stats["memory_slot_wait_cycles"] = perf(27);
   stats["l1.hits"] = perf(16);
   stats["l1.misses"] = perf(17);
   stats["l1.mshr_merges"] = perf(18);
   stats["l1.evictions"] = perf(19);
+  stats["l1.mshr_full_cycles"] = perf(24);
+  stats["l1.order_wait_cycles"] = perf(25);
 }
 // Counters 0..kPerfStatCounters-1 are the ones the statistics read.
-constexpr int kPerfStatCounters = 24;
+constexpr int kPerfStatCounters = 28;
 
 }  // namespace simt::rtl

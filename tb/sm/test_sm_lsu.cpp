@@ -55,6 +55,8 @@ struct Observed {
   int doneCycles = 0;      // to done_o (the core goes on)
   int wbWaitCycles = 0;    // a response waited for the register file's write port
   int stallCycles = 0;     // the unit's memory-wait event
+  int idWaitCycles = 0;    // ... a request waiting for its id (every id outstanding)
+  int slotWaitCycles = 0;  // ... an instruction waiting for a slot of the in-flight table
   int conflictCycles = 0;  // the unit's bank-conflict event
   int maxOutstanding = 0;
   bool reordered = false;  // a response overtook an older request's
@@ -173,6 +175,8 @@ class LsuBench {
     done_ = sim_->done_o;
     fault_ = sim_->fault_o;
     ob.stallCycles += sim_->evt_stall_o;
+    ob.idWaitCycles += sim_->evt_id_wait_o;
+    ob.slotWaitCycles += sim_->evt_slot_wait_o;
     ob.conflictCycles += sim_->evt_conflict_o;
     ob.wbWaitCycles += sim_->wb_wait_o;
     samplePort(ob);
@@ -736,27 +740,29 @@ void coalescedRequestsAndBankRounds(int lanes) {
   };
   const auto next = timing(1, 0, 0);
   // 32 consecutive words: 4 lines of 32 bytes (8 words: one line per group of 8 lanes or
-  // more), 4 requests back to back, the last response a cycle after the last request.
+  // more), 4 requests back to back from CHECK on (the cycle after the start: the check's
+  // answer is registered, the first request goes with it), the last response a cycle after
+  // the last request.
   Observed o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
-  EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
-  EXPECT_EQ(o.doneCycles, 1 + 1 + 4);  // the core goes on once the requests are out
+  EXPECT_EQ(o.cycles, 1 + 4 + 1);
+  EXPECT_EQ(o.doneCycles, 1 + 4);  // the core goes on once the requests are out
   o = run(Op::StGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
-  EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
-  // Every lane on one word: one request per group.
+  EXPECT_EQ(o.cycles, 1 + 4 + 1);
+  // Every lane on one word: one request per group (at 32 lanes, done in CHECK).
   o = run(Op::LdGlobal, 0xFFFFFFFFu, 0, next);
   EXPECT_EQ(o.requests.size(), static_cast<size_t>(groups));
-  EXPECT_EQ(o.doneCycles, 1 + 1 + groups);
+  EXPECT_EQ(o.doneCycles, 1 + groups);
   // A memory 50 cycles away: the 4 requests overlap their latency (not 4 x 50).
   o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, timing(50, 0, 0));
-  EXPECT_EQ(o.cycles, 1 + 1 + 4 + 50);
-  EXPECT_EQ(o.doneCycles, 1 + 1 + 4);  // ... not after the latency
+  EXPECT_EQ(o.cycles, 1 + 4 + 50);
+  EXPECT_EQ(o.doneCycles, 1 + 4);  // ... not after the latency
   EXPECT_EQ(o.maxOutstanding, 4);
   // Atomics: one request per lane, pipelined.
   o = run(Op::AtomGlobal, 0x000000FFu, 0, timing(10, 0, 0));
   EXPECT_EQ(o.requests.size(), 8u);
-  EXPECT_EQ(o.cycles, 1 + 1 + 8 + 10);
+  EXPECT_EQ(o.cycles, 1 + 8 + 10);
   // v4 loads: four passes of 16 lines (16 bytes a lane; two lanes a line, never split by a
   // group).
   o = run(Op::LdGlobalV4, 0xFFFFFFFFu, 16, next);
@@ -819,6 +825,62 @@ TEST(SmLsuRtl, CoalescedRequestsAndBankRoundsSetTheCycles) { coalescedRequestsAn
 TEST(SmLsuRtl8Lanes, CoalescedRequestsAndBankRoundsSetTheCycles) {
   coalescedRequestsAndBankRounds<Vsm_lsu8>(8);
 }
+
+// Why a global instruction waits (counters 26 and 27, docs/blocks/sm.md): a load of more lines
+// than the unit has ids waits for its ids; loads started back to back while every slot of the
+// in-flight table is busy wait in CHECK for a slot. A few requests on a quiet unit wait for
+// neither.
+template <class Dut>
+void waitsCountedByCause(int lanes) {
+  const SmLsu::Config cfg = smallConfig(lanes);
+  LsuBench<Dut> bench(cfg, baseSeed());
+  bench.setTiming(timing(60, 0, 0));
+  auto load = [](uint32_t exec, uint8_t rd) {
+    SmLsu::Instruction in;
+    in.op = Op::LdGlobal;
+    in.ra = 1;
+    in.rd = rd;
+    in.exec = exec;
+    return in;
+  };
+  // Four lines: no wait.
+  for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = 4u * static_cast<uint32_t>(l);
+  Observed o = bench.runRtl(load(0xFFFFFFFFu, 3), 0);
+  EXPECT_EQ(o.requests.size(), 4u);
+  EXPECT_EQ(o.idWaitCycles, 0);
+  EXPECT_EQ(o.slotWaitCycles, 0);
+  // 32 lines (a lane a line), more than the unit's ids: the requests wait for ids, as long as
+  // the memory takes to answer the first.
+  for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = kLineBytes * static_cast<uint32_t>(l);
+  o = bench.runRtl(load(0xFFFFFFFFu, 3), 0);
+  EXPECT_EQ(o.requests.size(), 32u);
+  EXPECT_GT(o.idWaitCycles, 30);
+  EXPECT_EQ(o.slotWaitCycles, 0);
+  // One-line loads of four warps into distinct registers, started as soon as the unit takes
+  // them: the in-flight table's slots fill (8) and the next load waits in CHECK for one.
+  for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = 4u * static_cast<uint32_t>(l);
+  Observed ob;
+  int started = 0;
+  for (int c = 0; c < 400 && started < 10; ++c) {
+    bench.sim().eval();
+    if (!bench.sim()->busy_o) {
+      bench.start(load(1u, static_cast<uint8_t>(4 + started / kWarps)), started % kWarps);
+      ++started;
+    }
+    ASSERT_TRUE(bench.step(ob));
+  }
+  EXPECT_EQ(started, 10);
+  EXPECT_GT(ob.slotWaitCycles, 30) << "the ninth load waits for the first's response";
+  EXPECT_EQ(ob.idWaitCycles, 0);
+  for (int c = 0; c < 400 && !bench.sim()->quiet_o; ++c) {
+    ASSERT_TRUE(bench.step(ob));
+    bench.sim().eval();
+  }
+  EXPECT_TRUE(bench.sim()->quiet_o);
+}
+
+TEST(SmLsuRtl, WaitsForIdsAndSlotsAreCountedByCause) { waitsCountedByCause<Vsm_lsu>(32); }
+TEST(SmLsuRtl8Lanes, WaitsForIdsAndSlotsAreCountedByCause) { waitsCountedByCause<Vsm_lsu8>(8); }
 
 // The address check at its edges (issue #26 reworked it: an absolute address is checked once,
 // limits compare word indices): addresses at and around the end of each memory, past it,
