@@ -38,11 +38,11 @@ module simt_sm #(
   parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
   parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
-  parameter int LsuSlots    = 8,                     // global instructions in flight
+  parameter int LsuSlots    = 16,                    // global instructions in flight
   parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
-  parameter int L1Mshrs     = 8,
+  parameter int L1Mshrs     = 32,
   parameter int NumLanes    = 32,                    // physical ALU lanes: 32, 16 or 8
   // The divergence unit's fast path for threads with their own targets (brx, jmx, ret):
   // 0 takes those through its sequence (same results, more cycles; the FPGA tops' choice,
@@ -421,8 +421,9 @@ module simt_sm #(
     .all_done_o         (all_done),
     .cta_finished_o     (cta_finished),
     .retire_idx_o       (trace_cta_retire_idx_o),
-    // A CTA retires once its warps are done and none has a memory instruction or an FP
-    // result in flight (their registers and slots are not reused before the responses).
+    // A CTA retires once its warps are done and none has a load, an atomic or an FP result
+    // in flight (their registers and slots are not reused before the responses); stores
+    // still being acknowledged do not hold it (simt_sm_lsu_inflight).
     .wdone_i            (wdone & ~lsu_warp_busy & ~fpu_warp_busy),
     .warp_valid_o       (launch_warp),
     .warp_slot_o        (launch_slot),

@@ -84,7 +84,7 @@ module simt_sm_lsu #(
   input  logic                   de_membar_i,
   output logic                   de_hazard_o,
   output logic [NumWarps-1:0]    freed_o,
-  output logic [NumWarps-1:0]    warp_busy_o,    // warps with memory instructions in flight
+  output logic [NumWarps-1:0]    warp_busy_o,    // warps whose registers a slot still needs
   input  logic [IdW-1:0]         look_id_i,
   output logic [WarpW-1:0]       look_warp_o,
 

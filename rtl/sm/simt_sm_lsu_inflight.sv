@@ -67,7 +67,7 @@ module simt_sm_lsu_inflight #(
   input  logic                   de_membar_i,
   output logic                   de_hazard_o,
   output logic [NumWarps-1:0]    freed_o,    // warps whose slot frees this cycle
-  output logic [NumWarps-1:0]    warp_busy_o,  // warps with a slot busy
+  output logic [NumWarps-1:0]    warp_busy_o,  // warps whose registers a slot still needs
   output logic                   quiet_o     // no slot busy
 );
 
@@ -155,10 +155,16 @@ module simt_sm_lsu_inflight #(
   assign look_warp_o  = sl_warp_q[id_slot_q[look_id_i]];
   assign out_o        = out_q;
   assign quiet_o      = busy_q == '0;
+  // A warp is busy (its CTA may not retire, its slot not be launched again) while a slot of
+  // it still sends (a v4 store reads its data registers) or will write its registers (a load's
+  // or an atomic's responses). A store whose requests are all sent holds its warp no more: its
+  // acknowledgements change no register, the memory performs requests in the order it takes
+  // them (a later CTA's accesses come after it), and the run is done only when every slot is
+  // free (quiet_o).
   always_comb begin
     warp_busy_o = '0;
     for (int s = 0; s < Slots; s++) begin
-      if (busy_q[s]) warp_busy_o[sl_warp_q[s]] = 1'b1;
+      if (busy_q[s] && (sl_writes_q[s] || sending_q[s])) warp_busy_o[sl_warp_q[s]] = 1'b1;
     end
   end
 
