@@ -441,6 +441,36 @@ TEST(SmRtl, IndependentInstructionsRunWhileALoadIsInFlight) {
   EXPECT_GE(c.stats.at("cosim_memory_windows_checked"), 1u);
 }
 
+// A CTA whose warps are done retires while its stores are still being acknowledged (they write
+// no register; the memory performs requests in the order it takes them), but not while a load
+// of it is in flight (its registers and warp slots wait for the response). Four CTAs of 256
+// threads, each filling the 8 warp slots, at a 200-cycle memory: the stores' latency is paid
+// about once, the loads' once per CTA.
+TEST(SmRtl, ACtaRetiresWhileItsStoresAreAcknowledgedButNotWhileItsLoadsAreInFlight) {
+  const std::string head = ".launch ctas=4 threads=256\n.data\nout: .zero 4096\n.text\n"
+                           "mov r1, %gtid\nshl r2, r1, 2\n";
+  const std::string stores = head + "st.global [r2+out], r1\nexit\n";
+  const std::string loads = head + "ld.global r3, [r2+out]\nexit\n";
+  RunConfig cfg;
+  cfg.memLatency = 200;
+  const RunResult st = runRtl(stores, cfg);
+  const RunResult ld = runRtl(loads, cfg);
+  ASSERT_EQ(st.status, RunStatus::Ok) << st.message;
+  ASSERT_EQ(ld.status, RunStatus::Ok) << ld.message;
+  EXPECT_GT(ld.cycles, 4u * 200u);
+  EXPECT_LT(st.cycles + 2u * 200u, ld.cycles) << st.cycles << " vs " << ld.cycles;
+  // In lockstep with the model, which retires the CTAs where the core does; every word stored.
+  for (const std::string& src : {stores, loads}) {
+    const RunResult c = cosim::Cosim(assembler::assemble(src, "inline.s"), cfg).run();
+    ASSERT_EQ(c.status, RunStatus::Ok) << c.message;
+    EXPECT_GE(c.stats.at("cosim_memory_windows_checked"), 1u);
+    if (src == stores) {
+      ASSERT_GE(c.global.size(), 1024u);
+      for (uint32_t t = 0; t < 1024; ++t) EXPECT_EQ(c.global[t], t) << "work-item " << t;
+    }
+  }
+}
+
 // Two warps: one waits for its load while the other computes; a warp's load into a register
 // another instruction of it overwrites (WAW) keeps the newer value.
 TEST(SmRtl, AWarpWaitingForALoadLetsTheOtherRunAndWriteAfterWriteKeepsTheNewerValue) {
