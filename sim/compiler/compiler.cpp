@@ -20,12 +20,15 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/Scalar/LICM.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/StructurizeCFG.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LowerSwitch.h>
 
 #include "compiler/access_metadata.h"
 #include "compiler/analysis_managers.h"
+#include "compiler/builtins.h"
 #include "compiler/alias_opt.h"
 #include "compiler/divergence.h"
 #include "compiler/float_builtins.h"
@@ -167,6 +170,37 @@ void refuseRecursion(Module& m) {
   }
 }
 
+// Clang marks every OpenCL function convergent, the work-item queries too (get_global_size,
+// get_local_id, ...), and LICM leaves convergent calls where they are: a grid-stride loop
+// then reloads get_global_size(0) from the params on every iteration. Their values depend on
+// neither memory nor which threads run together (they are the launch's and the work-item's),
+// so moving them across control flow is safe: their calls and declarations lose
+// `convergent`. Whether any such call sits in a loop (then LICM is worth running).
+bool workItemQueriesNotConvergent(Module& m) {
+  static const std::set<std::string> kQueries = {
+      "get_work_dim", "get_global_size", "get_global_id",  "get_local_size",
+      "get_local_id", "get_num_groups",  "get_group_id",   "get_global_offset"};
+  std::map<Function*, std::vector<BasicBlock*>> callers;  // where the queries are called
+  for (Function& decl : m) {
+    if (!decl.isDeclaration() || !kQueries.count(demangle(decl.getName().str()).name)) continue;
+    decl.removeFnAttr(Attribute::Convergent);
+    for (User* u : decl.users()) {
+      auto* call = dyn_cast<CallInst>(u);
+      if (!call || call->getCalledFunction() != &decl) continue;
+      call->removeFnAttr(Attribute::Convergent);
+      callers[call->getFunction()].push_back(call->getParent());
+    }
+  }
+  for (auto& [f, blocks] : callers) {
+    DominatorTree dt(*f);
+    LoopInfo li(dt);
+    for (BasicBlock* bb : blocks) {
+      if (li.getLoopFor(bb)) return true;
+    }
+  }
+  return false;
+}
+
 // Every call to a defined function is inlined (cal/ret is a later step), then the module is
 // optimised again, without vectorisation or unrolling.
 void inlineAndOptimise(Module& m, bool keepNoinline) {
@@ -198,6 +232,14 @@ void inlineAndOptimise(Module& m, bool keepNoinline) {
     ModulePassManager mpm;
     mpm.addPass(AlwaysInlinerPass());
     mpm.addPass(pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2));
+    mpm.run(m, am.mam);
+  }
+  // The work-item queries out of loops (their values never change within a launch).
+  if (workItemQueriesNotConvergent(m)) {
+    FunctionPassManager hoist;
+    hoist.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+    ModulePassManager mpm;
+    mpm.addPass(createModuleToFunctionPassAdaptor(std::move(hoist)));
     mpm.run(m, am.mam);
   }
   // Shapes the lowering relies on: no switch, loops with preheaders and dedicated exits.
