@@ -4,10 +4,12 @@
 // the host's configuration (cfg_*), one CTA after the other in %ctaid order onto the lowest
 // free warp slots, as the ISA model does. A launch (start_i, when launch_ready_o) takes per
 // warp the lowest free slot (WARP; the decode unit forgets what the slot's registers held, so
-// they read 0), launches it in the divergence unit (DU); then it sets the
-// CTA's thread count in the barrier unit (BU; while the unit wakes threads the sequencer
-// delivers the wake first, wait_wake_o) and clears the CTA's shared memory (SH). done_o ends
-// it. retire_i frees the lowest CTA all of whose warps are done (cta_finished_o).
+// they read 0) and launches it in the divergence unit (DU). The two overlap: while warp k's
+// divergence-unit launch is in flight (DU, several cycles), warp k+1 takes its slot, so a
+// warp costs its DU step alone. Then the launch sets the CTA's thread count in the barrier
+// unit (BU; while the unit wakes threads the sequencer delivers the wake first, wait_wake_o)
+// and clears the CTA's shared memory (SH). done_o ends it. retire_i frees the lowest CTA all
+// of whose warps are done (cta_finished_o).
 module simt_sm_launch #(
   parameter int NumWarps    = 8,
   parameter int NumCtas     = 4,
@@ -72,8 +74,10 @@ module simt_sm_launch #(
 
   simt_sm_pkg::launch_state_e state_d, state_q;
   logic [CtaW-1:0]     lcta_d, lcta_q;      // resident index being launched
-  logic [WarpW-1:0]    lwarp_d, lwarp_q;    // warp in CTA
-  logic [WarpW-1:0]    lslot_d, lslot_q;
+  logic [WarpW-1:0]    lwarp_d, lwarp_q;    // warp in CTA whose DU step is next or in flight
+  logic [WarpW-1:0]    lslot_d, lslot_q;    // ... its slot
+  logic                ahead_d, ahead_q;    // warp lwarp_q + 1 took its slot already (DU)
+  logic [WarpW-1:0]    aslot_d, aslot_q;    // ... which
   logic [ShAW:0]       lcnt_d, lcnt_q;      // shared clear counter
 
   logic [15:0]         next_cta_d, next_cta_q;  // next %ctaid to launch
@@ -108,6 +112,13 @@ module simt_sm_launch #(
   assign cfg_bad_o = cfg_ntid_i == '0 || wpc > 16'(NumWarps) ||
                      cfg_shared_bytes_i > 32'(SharedWords * 4) ||
                      cfg_param_words_i > (ParamAW + 1)'(ParamWords);
+
+  // The warp whose WARP step is this cycle's (warp_valid_o): the first in WARP, the one after
+  // lwarp_q while warp lwarp_q's DU step is in flight.
+  logic [WarpW-1:0] wwarp;
+  logic             more;  // warp lwarp_q + 1 belongs to the CTA
+  assign wwarp = (state_q == simt_sm_pkg::LnWarp) ? lwarp_q : lwarp_q + 1'b1;
+  assign more  = 16'(lwarp_q) + 16'd1 < wpc;
 
   // Free warp slots and resident-CTA indices.
   logic [WarpW:0]   free_warps;
@@ -159,6 +170,8 @@ module simt_sm_launch #(
     lcta_d  = lcta_q;
     lwarp_d = lwarp_q;
     lslot_d = lslot_q;
+    ahead_d = ahead_q;
+    aslot_d = aslot_q;
     lcnt_d  = lcnt_q;
     done_o  = 1'b0;
     // The launch waits while the sequencer delivers a wake in its BU step.
@@ -168,6 +181,7 @@ module simt_sm_launch #(
           if (start_i) begin
             lcta_d  = first_free_cta;
             lwarp_d = '0;
+            ahead_d = 1'b0;
             state_d = simt_sm_pkg::LnWarp;
           end
         end
@@ -176,10 +190,17 @@ module simt_sm_launch #(
           state_d = simt_sm_pkg::LnDu;
         end
         simt_sm_pkg::LnDu: begin
+          // The next warp takes its slot meanwhile (warp_valid_o), once.
+          if (more && !ahead_q) begin
+            ahead_d = 1'b1;
+            aslot_d = first_free_slot;
+          end
           if (du_ready_i) begin
-            if (16'(lwarp_q) + 16'd1 < wpc) begin
+            if (more) begin
+              // The next warp's DU step follows at once (its slot was taken before or now).
               lwarp_d = lwarp_q + 1'b1;
-              state_d = simt_sm_pkg::LnWarp;
+              lslot_d = ahead_q ? aslot_q : first_free_slot;
+              ahead_d = 1'b0;
             end else begin
               state_d = simt_sm_pkg::LnBu;
             end
@@ -206,9 +227,10 @@ module simt_sm_launch #(
 
   assign busy_o         = state_q != simt_sm_pkg::LnIdle;
   assign retire_idx_o   = retire_cta;
-  assign warp_valid_o   = active_i && state_q == simt_sm_pkg::LnWarp;
+  assign warp_valid_o   = active_i && (state_q == simt_sm_pkg::LnWarp ||
+                                       (state_q == simt_sm_pkg::LnDu && more && !ahead_q));
   assign warp_slot_o    = first_free_slot;
-  assign first_warp_o   = warp_valid_o && lwarp_q == '0;
+  assign first_warp_o   = warp_valid_o && wwarp == '0;
   assign du_valid_o     = active_i && state_q == simt_sm_pkg::LnDu;
   assign du_warp_o      = lslot_q;
   assign du_mask_o      = lmask_q;
@@ -245,9 +267,9 @@ module simt_sm_launch #(
     if (warp_valid_o) begin
       resident_d[first_free_slot] = 1'b1;
       wcta_d[first_free_slot]     = lcta_q;
-      wic_d[first_free_slot]      = lwarp_q;
+      wic_d[first_free_slot]      = wwarp;
       wctaid_d[first_free_slot]   = next_cta_q;
-      slot_of_d[RowW'(simt_pkg::cta_warp_row(32'(lcta_q), 32'(lwarp_q), 32'(NumWarps)))] =
+      slot_of_d[RowW'(simt_pkg::cta_warp_row(32'(lcta_q), 32'(wwarp), 32'(NumWarps)))] =
           first_free_slot;
     end
     if (done_o) begin
@@ -277,6 +299,8 @@ module simt_sm_launch #(
       lwarp_q    <= '0;
       lmask_q    <= '0;
       lslot_q    <= '0;
+      ahead_q    <= 1'b0;
+      aslot_q    <= '0;
       lcnt_q     <= '0;
       next_cta_q <= '0;
       finished_q <= '0;
@@ -295,6 +319,8 @@ module simt_sm_launch #(
       lwarp_q    <= lwarp_d;
       lmask_q    <= lmask_d;
       lslot_q    <= lslot_d;
+      ahead_q    <= ahead_d;
+      aslot_q    <= aslot_d;
       lcnt_q     <= lcnt_d;
       next_cta_q <= next_cta_d;
       finished_q <= finished_d;
@@ -319,6 +345,14 @@ module simt_sm_launch #(
         assert (lmask_q == launch_mask(cfg_ntid_i, lwarp_q))
           else $error("sm launch: warp %0d's registered launch mask %h", lwarp_q, lmask_q);
       end
+      // A warp's DU step names the slot its WARP step took, and the slot is resident.
+      if (du_valid_o) begin
+        assert (resident_q[lslot_q] && wic_q[lslot_q] == lwarp_q && wcta_q[lslot_q] == lcta_q)
+          else $error("sm launch: warp %0d's DU step on slot %0d, which it did not take",
+                      lwarp_q, lslot_q);
+      end
+      assert (!(warp_valid_o && resident_q[first_free_slot]))
+        else $error("sm launch: a warp takes resident slot %0d", first_free_slot);
       assert (!(retire_i && cta_finished_o == '0))
         else $error("sm launch: retire without a finished CTA");
       assert (!(retire_i && state_q != simt_sm_pkg::LnIdle))
