@@ -17,7 +17,7 @@ namespace {
 constexpr int kProgramsPerSeed = 12;
 
 TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
-  uint64_t compared = 0, timeouts = 0, grants = 0, nested = 0, fpInsts = 0;
+  uint64_t compared = 0, timeouts = 0, grants = 0, nested = 0, fpInsts = 0, stackOverflows = 0;
   const std::regex innerTop(R"(bar\.top\.[ou]cs \d+, 1\n)");  // a nested section's top
   const std::regex fpOp(R"((^|\n)(@!?p\d )?f(add|sub|mul|fma|min|max|abs|neg|cvt|div|sqrt|setp)[ .])");
   for (uint64_t seed : testSeeds()) {
@@ -52,6 +52,14 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
         compared += r.stats.count("cosim_instructions_compared") ? r.stats.at("cosim_instructions_compared") : 0;
         timeouts += r.stats.count("cosim_timeouts_checked") ? r.stats.at("cosim_timeouts_checked") : 0;
         grants += r.stats.count("cosim_grants_checked") ? r.stats.at("cosim_grants_checked") : 0;
+        // The stack baseline may exhaust a warp's token queue where the deque does not (seed
+        // 002: it cannot drop or re-centre tokens); the co-simulation has then checked that
+        // the model faults the same way at the same instruction. Seen: SIMT_SEED=25, program 10.
+        if (mode == model::DivergenceMode::Stack && r.status == model::RunStatus::Error &&
+            r.message.find("fault: unrecoverable token-queue overflow") == 0) {
+          ++stackOverflows;
+          continue;
+        }
         ASSERT_EQ(r.status, model::RunStatus::Ok)
             << "program " << i << (mode == model::DivergenceMode::Deque ? " (deque)" : " (stack)")
             << ": " << r.message << "\n--- random.s\n" << src;
@@ -68,10 +76,11 @@ TEST(RandomProgram, CosimAgreesOnEveryInstruction) {
     EXPECT_GT(nested, 0u) << "some programs must nest a section in another";
   }
   std::printf("random programs: %llu instructions compared, %llu barrier timeouts and %llu section grants "
-              "checked, %llu nested sections, %llu FP instructions in the programs\n",
+              "checked, %llu nested sections, %llu FP instructions in the programs, %llu stack-mode "
+              "queue overflows (model and core alike)\n",
               static_cast<unsigned long long>(compared), static_cast<unsigned long long>(timeouts),
               static_cast<unsigned long long>(grants), static_cast<unsigned long long>(nested),
-              static_cast<unsigned long long>(fpInsts));
+              static_cast<unsigned long long>(fpInsts), static_cast<unsigned long long>(stackOverflows));
 }
 
 }  // namespace
