@@ -21,11 +21,17 @@ name, path = sys.argv[1:3]
 j = json.load(open(path))
 s = j["stats"]
 m, l1 = s.get("mem", {}), s.get("l1", {})
+# Why global accesses waited (docs/blocks/sm.md, counters 4, 22 and 24-27, each counted on
+# its own): a request not taken, every MSHR busy, a request id, an in-flight slot; no warp to
+# issue while loads are in flight.
+waits = (f"  waits: port {s.get('memory_wait_cycles', 0)} mshr {l1.get('mshr_full_cycles', 0)} "
+         f"id {s.get('memory_id_wait_cycles', 0)} slot {s.get('memory_slot_wait_cycles', 0)} "
+         f"idle {s.get('idle_memory_cycles', 0)}")
 moved = m.get("read_bytes", 0) + m.get("write_bytes", 0)
 lookups = l1.get("hits", 0) + l1.get("misses", 0) + l1.get("mshr_merges", 0)
 print(f"{name:12s} {j['status']:6s} cycles {j['cycles']:>9}  requests {m.get('requests', 0):>7}  "
       f"bytes {moved:>8}  l1 hit rate {100 * l1.get('hits', 0) / lookups if lookups else 0:5.1f} %  "
-      f"cycles per line {j['cycles'] / (moved / 64) if moved else 0:8.2f}")
+      f"cycles per line {j['cycles'] / (moved / 64) if moved else 0:8.2f}{waits}")
 PY
 }
 run stream "$dir/stream.cl" --global 65536 --local 256 --arg buf:a:65536=iota --arg buf:b:65536=const:2 \
