@@ -18,6 +18,7 @@
 //   POP     while nothing is active: pop the front token; activate its threads waiting for
 //           its reason, or discard it
 //   DONE    req_ready_o
+// A launch skips the sequence: IDLE sets the warp's threads, PC and reasons, DONE answers.
 // In stack mode (DequeMode = 0, or cfg_stack_i) every token goes to the front and yield does
 // nothing.
 module simt_divergence_unit #(
@@ -655,6 +656,18 @@ module simt_divergence_unit #(
           pc_d[w]     = req_wake_target_i;
           rs_none     = wake_mask;
           req_ready_o = 1'b1;
+        end else if (req_valid_i && req_op_i == simt_pkg::DuLaunch) begin
+          // A launch needs no decode: the warp's threads, PC and reasons now, ready in DONE
+          // (two cycles; the CTA launch takes the next warp's slot meanwhile).
+          link_d        = '0;
+          fire_d        = 1'b0;
+          active_d[w]   = req_guard_i;
+          pc_d[w]       = req_target_i;
+          ycount_d[w]   = '0;
+          rs_dis        = ~req_guard_i;
+          rs_dis_reason = simt_pkg::RsnExit;
+          rs_none       = req_guard_i;
+          state_d       = StDone;
         end else if (req_valid_i) begin
           state_d = StDecode;  // the sequence (or a retry of a refused push)
         end
@@ -666,15 +679,7 @@ module simt_divergence_unit #(
         merge_d = 1'b0;
         link_d  = '0;
         fire_d  = 1'b0;
-        if (req_op_i == simt_pkg::DuLaunch) begin
-          active_d[w] = req_guard_i;
-          pc_d[w]     = req_target_i;
-          ycount_d[w] = '0;
-          rs_dis        = ~req_guard_i;
-          rs_dis_reason = simt_pkg::RsnExit;
-          rs_none       = req_guard_i;
-          state_d = StDone;
-        end else if (req_op_i == simt_pkg::DuBarWake) begin
+        if (req_op_i == simt_pkg::DuBarWake) begin
           state_d = StPushOp;
         end else if (req_op_i == simt_pkg::DuYield) begin
           if (g_mask != '0 && !stack) begin
