@@ -202,7 +202,7 @@ module simt_sm #(
   logic                      read_b_next, read_c_next, exec_stage_next;
   logic [31:0]               exec_next;  // EXEC's executing threads in the next cycle
   logic [31:0]               imm_b_cp;   // inst.imm_b, a copy per thread (decode)
-  logic [4*32-1:0]           imm_cp;     // inst.imm, a copy per 8 threads (decode)
+  logic [simt_sm_pkg::ImmCopies*32-1:0] imm_cp;  // inst.imm, ImmCopies copies (decode)
   logic                      de_hold, exec_more;
   logic [simt_sm_pkg::NumPerf-1:0] seq_evt;
 

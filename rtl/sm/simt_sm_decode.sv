@@ -62,7 +62,7 @@ module simt_sm_decode #(
   output logic [31:0]                exec_o,         // active and guarded
   output logic [31:0]                exec_next_o,    // ... of the instruction in EXEC next
   output logic [31:0]                imm_b_o,        // inst_o.imm_b, one copy per thread
-  output logic [4*32-1:0]            imm_o,          // inst_o.imm, one copy per 8 threads
+  output logic [simt_sm_pkg::ImmCopies*32-1:0] imm_o,  // inst_o.imm, a copy per thread group
   output logic                       exec_any_o,     // ... some thread (decided in DE)
   output logic                       param_bad_o,    // ld.param outside the params or
                                                      // misaligned (decided in DE)
@@ -187,8 +187,8 @@ module simt_sm_decode #(
     .d_i    (ir_d[7]),  // inst_t's imm_b
     .q_o    (imm_b_o)
   );
-  // The immediate: one copy per 8 threads, for the load/store unit's 32 address adders.
-  simt_copies #(.Width(32), .Copies(4)) u_imm_copies (
+  // The immediate: a copy per group of threads, for the load/store unit's 32 address adders.
+  simt_copies #(.Width(32), .Copies(simt_sm_pkg::ImmCopies)) u_imm_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .d_i    (ir_d[63:32]),  // inst_t's imm
@@ -431,7 +431,7 @@ module simt_sm_decode #(
         assert (imm_b_o[t] == inst_o.imm_b)
           else $error("sm decode: thread %0d's copy of imm_b differs", t);
       end
-      for (int g = 0; g < 4; g++) begin
+      for (int g = 0; g < simt_sm_pkg::ImmCopies; g++) begin
         assert (imm_o[g*32 +: 32] == inst_o.imm)
           else $error("sm decode: copy %0d of the immediate differs", g);
       end

@@ -62,7 +62,7 @@ module simt_sm_lsu #(
   input  logic [AddrW-1:0]       pc_i,
   input  logic [CtaW-1:0]        cta_i,       // the warp's resident CTA (its shared memory)
   input  logic [31:0]            imm_b_i,  // inst_i.imm_b, a copy per thread (decode)
-  input  logic [4*32-1:0]        imm_i,    // inst_i.imm, a copy per 8 threads (decode)
+  input  logic [simt_sm_pkg::ImmCopies*32-1:0] imm_i,  // inst_i.imm, a copy per thread group
   input  logic [32*32-1:0]       opa_i,
   input  logic [32*32-1:0]       opb_i,
   input  logic [32*32-1:0]       opc_i,
@@ -144,7 +144,9 @@ module simt_sm_lsu #(
   // immediate instead where it applies (a select on what is used, not 32 masked bases).
   logic [32*32-1:0] addr;
   always_comb begin
-    for (int l = 0; l < 32; l++) addr[l*32 +: 32] = opa_i[l*32 +: 32] + imm_i[(l / 8)*32 +: 32];
+    for (int l = 0; l < 32; l++) begin
+      addr[l*32 +: 32] = opa_i[l*32 +: 32] + imm_i[(l / (32 / simt_sm_pkg::ImmCopies))*32 +: 32];
+    end
   end
 
   // The check runs in the start cycle, on the operands EXEC hands in (they stay valid until
@@ -332,19 +334,20 @@ module simt_sm_lsu #(
     .quiet_o      (quiet_o_inflight)
   );
 
-  // Requests go out in GLOBAL, and already in CHECK for a global instruction that needs no
-  // gathering (go_now): the check's answer and the free slot are registered, so the first
-  // request waits for nothing the start cycle computes.
-  logic go_now, sending;
-  assign go_now  = state_q == simt_sm_pkg::LsCheck && chk_fault_q.cause == simt_pkg::FltNone &&
-                   !cls.shared && !v4_store && slot_free;
-  assign sending = state_q == simt_sm_pkg::LsGlobal || go_now;
+  // CHECK of a global access whose addresses passed: it takes a slot (else waits for one) and
+  // all but a v4 store send their first request in the same cycle (go_now): the check's
+  // answer and the free slot are registered, so that request waits for nothing the start
+  // cycle computes. Requests go out in GLOBAL after that.
+  logic chk_global, go_now, sending;
+  assign chk_global = state_q == simt_sm_pkg::LsCheck &&
+                      chk_fault_q.cause == simt_pkg::FltNone && !cls.shared;
+  assign go_now     = chk_global && slot_free && !v4_store;
+  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now;
   assign mem_req_valid_o = sending && pend_q != '0 && !out[next_id_q];
   // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
   // next one still outstanding), or every slot of the in-flight table busy.
   assign evt_id_wait_o   = sending && pend_q != '0 && out[next_id_q];
-  assign evt_slot_wait_o = state_q == simt_sm_pkg::LsCheck &&
-                           chk_fault_q.cause == simt_pkg::FltNone && !cls.shared && !slot_free;
+  assign evt_slot_wait_o = chk_global && !slot_free;
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = cls.store;
   assign mem_req_amo_o   = amo;
@@ -444,9 +447,7 @@ module simt_sm_lsu #(
           sh_start = 1'b1;
           state_d  = simt_sm_pkg::LsShared;
         end else if (slot_free) begin
-          // A global instruction takes a slot of the in-flight table (else waits for one,
-          // evt_slot_wait_o); all but a v4 store send their first request now (go_now,
-          // below), the rest from GLOBAL.
+          // chk_global: the slot now, and the first request unless a v4 store gathers first.
           alloc = 1'b1;
           if (v4_store) begin
             rf_re_o   = 1'b1;  // element 0 of the first group
@@ -578,7 +579,7 @@ module simt_sm_lsu #(
       assert (!((start_i || state_q != simt_sm_pkg::LsIdle) &&
                 imm_b_i != {32{inst_i.imm_b}}))
         else $error("sm lsu: the copies of imm_b %h differ from the instruction's", imm_b_i);
-      assert (!((start_i || state_q != simt_sm_pkg::LsIdle) && imm_i != {4{inst_i.imm}}))
+      assert (!((start_i || state_q != simt_sm_pkg::LsIdle) && imm_i != {simt_sm_pkg::ImmCopies{inst_i.imm}}))
         else $error("sm lsu: the copies of the immediate differ from the instruction's");
       // The check's answer registered at the start is the one of the operands held since.
       assert (!(state_q == simt_sm_pkg::LsCheck && chk_fault_q != check_fault))

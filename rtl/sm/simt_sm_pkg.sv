@@ -104,6 +104,10 @@ package simt_sm_pkg;
     RetNone, RetLaunch, RetBarReq, RetExitBu
   } ctrl_ret_e;
 
+  // Copies of the instruction's immediate, one per group of 32 / ImmCopies threads, for the
+  // load/store unit's address adders (decode makes them: a net each, not one of 32 adders).
+  localparam int ImmCopies = 4;
+
   // Performance counters (docs/blocks/sm.md, "Performance counters").
   // 16-21 are the L1's and the per-warp miss rate (outside this unit's counters).
   localparam int NumPerf = 28;

@@ -44,6 +44,7 @@ constexpr int kCtas = 2;
 constexpr int kSharedWords = 256;
 constexpr int kBanks = 8;
 constexpr uint32_t kLineBytes = 32;
+constexpr int kImmCopies = 4;      // simt_sm_pkg::ImmCopies: decode's copies of the immediate
 constexpr int kMaxCycles = 20000;  // per instruction: a hang fails the test
 
 struct Observed {
@@ -152,7 +153,7 @@ class LsuBench {
     enc.imm = in.imm;
     sim_->inst_i = enc.encode();
     sim_->imm_b_i = in.immB ? ~0u : 0u;  // decode's copies of imm_b, one per thread
-    for (int g = 0; g < 4; ++g) setBits(sim_->imm_i, g * 32, 32, in.imm);  // ... of imm
+    for (int g = 0; g < kImmCopies; ++g) setBits(sim_->imm_i, g * 32, 32, in.imm);  // ... of imm
     sim_->exec_i = in.exec;
     sim_->warp_i = static_cast<uint8_t>(warp);
     sim_->pc_i = static_cast<uint32_t>(warp * 100 + in.rd);  // named by a late error
