@@ -297,6 +297,9 @@ int cmdRun(const std::vector<std::string>& args) {
       ("kernel", po::value<std::string>(), "FILE.cl: the kernel to run (default: the file's only kernel)")
       ("global", po::value<std::string>(), "FILE.cl: global size G[,G[,G]] (1 to 3 dimensions)")
       ("local", po::value<std::string>(), "FILE.cl: work-group size L[,L[,L]] (default: the runtime's choice)")
+      ("global-offset", po::value<std::string>(),
+       "FILE.cl: the first global id O[,O[,O]], as clEnqueueNDRangeKernel's global_work_offset "
+       "(extension; default 0)")
       ("arg", po::value<std::vector<std::string>>()->composing(),
        "FILE.cl: one per kernel parameter, in order: i32:V, u32:V, f32:V, i64:V, u64:V (long, ulong; "
        "extension), buf:NAME:N[:TYPE][=INIT], "
@@ -436,7 +439,8 @@ int cmdRun(const std::vector<std::string>& args) {
   if (!vm["alias-opt"].defaulted() && !isCl) {
     return usage("--alias-opt applies only to an OpenCL kernel (FILE.cl)");
   }
-  for (const char* clOnly : {"kernel", "global", "local", "arg", "define", "include", "structurize", "subroutines"}) {
+  for (const char* clOnly : {"kernel", "global", "local", "global-offset", "arg", "define", "include", "structurize",
+                             "subroutines"}) {
     if (vm.count(clOnly)) return usage(std::string("--") + clOnly + " applies only to an OpenCL kernel (FILE.cl)");
   }
 
@@ -631,7 +635,8 @@ int runOpenCl(const std::string& file, const po::variables_map& vm, simt::model:
   rt::NDRange range;
   try {
     range = rt::parseRange(vm.count("global") ? vm["global"].as<std::string>() : "",
-                           vm.count("local") ? vm["local"].as<std::string>() : "", limits.maxThreadsPerGroup);
+                           vm.count("local") ? vm["local"].as<std::string>() : "", limits.maxThreadsPerGroup,
+                           vm.count("global-offset") ? vm["global-offset"].as<std::string>() : "");
     for (const auto& a : strings(vm, "arg")) kargs.push_back(device.argFromSpec(a));
   } catch (const rt::LaunchError& e) {
     return usage(e.what());

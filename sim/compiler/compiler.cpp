@@ -34,6 +34,7 @@
 #include "compiler/float_builtins.h"
 #include "compiler/pipeline.h"
 #include "compiler/frontend.h"
+#include "compiler/iv_divrem.h"
 #include "compiler/lower.h"
 #include "compiler/regalloc.h"
 #include "compiler/split_i64.h"
@@ -242,10 +243,13 @@ void inlineAndOptimise(Module& m, bool keepNoinline) {
     mpm.addPass(createModuleToFunctionPassAdaptor(std::move(hoist)));
     mpm.run(m, am.mam);
   }
-  // Shapes the lowering relies on: no switch, loops with preheaders and dedicated exits.
+  // Shapes the lowering relies on: no switch, loops with preheaders and dedicated exits;
+  // then the division and remainder of induction variables by constants become recurrences
+  // (the core has no divide or high multiply: iv_divrem.h).
   FunctionPassManager fpm;
   fpm.addPass(LowerSwitchPass());
   fpm.addPass(LoopSimplifyPass());
+  fpm.addPass(DivRemOfInductionVariablePass());
   ModulePassManager mpm2;
   mpm2.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm2.run(m, am.mam);

@@ -870,17 +870,20 @@ LoweredFunction Lowering::run() {
       }
     }
   }
-  // `@p bra NEXT; bra Y` becomes `@!p bra Y` (one branch fewer on every execution).
+  // `@p bra NEXT; bra Y` becomes `@!p bra Y`, and `@p bra NEXT; exit` becomes `@!p exit`
+  // (the work-items that leave exit where they are, the others fall through): one branch
+  // fewer on every execution.
   auto& blocks = out_.mf.blocks;
   for (size_t b = 0; b + 1 < blocks.size(); ++b) {
     auto& insts = blocks[b].insts;
     if (insts.size() >= 2) {
       MInst& cond = insts[insts.size() - 2];
       const MInst& uncond = insts.back();
-      if (cond.op == "bra" && cond.guard >= 0 && uncond.op == "bra" && uncond.guard < 0 &&
-          cond.srcs[0].text == blocks[b + 1].label) {
+      if (cond.op == "bra" && cond.guard >= 0 && (uncond.op == "bra" || uncond.op == "exit") &&
+          uncond.guard < 0 && cond.srcs[0].text == blocks[b + 1].label) {
         cond.guardNeg = !cond.guardNeg;
-        cond.srcs[0] = uncond.srcs[0];
+        cond.op = uncond.op;
+        cond.srcs = uncond.srcs;
         insts.pop_back();
       }
     }

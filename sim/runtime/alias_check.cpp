@@ -93,7 +93,7 @@ AliasCheck checkAliasing(const compiler::CompiledKernel& ck, const LaunchImage& 
     v.globalSize[d] = range.global[d];
     v.localSize[d] = range.local[d];
     v.numGroups[d] = range.global[d] / range.local[d];
-    v.globalOffset[d] = 0;
+    v.globalOffset[d] = range.offset[d];
   }
   v.workDim = static_cast<uint32_t>(range.dims);
 

@@ -245,7 +245,8 @@ KernelArg parseArg(const std::string& spec, std::vector<Buffer>& buffers) {
   throw LaunchError(what + ": unknown kind '" + kind + "' (i32, u32, i64, u64, f32, buf, view, local)");
 }
 
-NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup) {
+NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup,
+                   const std::string& offset) {
   NDRange r;
   if (global.empty()) throw LaunchError("--global G[,G[,G]] is required for an OpenCL kernel");
   const auto g = split(global, ',');
@@ -279,6 +280,29 @@ NDRange parseRange(const std::string& global, const std::string& local, int maxT
     }
     r.local[0] = best;
   }
+  if (!offset.empty()) {
+    const auto o = split(offset, ',');
+    if (o.size() != g.size())
+      throw LaunchError("--global-offset needs as many values as --global has sizes (" + std::to_string(g.size()) +
+                        ")");
+    for (size_t i = 0; i < o.size(); ++i) {
+      size_t used = 0;
+      unsigned long long v = ~0ull;
+      try {
+        v = std::stoull(o[i], &used, 10);
+      } catch (const std::exception&) {
+      }
+      if (o[i].empty() || o[i][0] == '-' || used != o[i].size() || v > 0xffffffffull) {
+        throw LaunchError("--global-offset: '" + o[i] + "' is not an offset (0 to 2^32 - 1)");
+      }
+      r.offset[i] = static_cast<uint32_t>(v);
+      // The ids are 32-bit (size_t on the device): the last one must fit.
+      if (uint64_t{r.offset[i]} + r.global[i] - 1 > 0xffffffffull) {
+        throw LaunchError("--global-offset " + std::to_string(r.offset[i]) + " + --global " +
+                          std::to_string(r.global[i]) + " passes 2^32 in dimension " + std::to_string(i));
+      }
+    }
+  }
   const uint64_t threads = uint64_t{r.local[0]} * r.local[1] * r.local[2];
   if (threads > static_cast<uint64_t>(maxThreadsPerGroup)) {
     throw LaunchError("a work-group of " + std::to_string(threads) +
@@ -289,7 +313,7 @@ NDRange parseRange(const std::string& global, const std::string& local, int maxT
 }
 
 bool isLinear(const NDRange& r) {
-  return r.local[1] * r.local[2] == 1 && r.global[1] * r.global[2] == 1;  // offsets are 0
+  return r.local[1] * r.local[2] == 1 && r.global[1] * r.global[2] == 1 && r.offset == std::array<uint32_t, 3>{0, 0, 0};
 }
 
 }  // namespace simt::runtime

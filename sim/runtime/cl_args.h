@@ -58,12 +58,18 @@ KernelArg parseArg(const std::string& spec, std::vector<Buffer>& buffers);
 struct NDRange {
   int dims = 1;
   std::array<uint32_t, 3> global{1, 1, 1}, local{1, 1, 1};
+  // clEnqueueNDRangeKernel's global_work_offset: the first global id in each dimension
+  // (get_global_offset); the global ids run from offset to offset + global - 1.
+  std::array<uint32_t, 3> offset{0, 0, 0};
 };
 
-// --global G[,G[,G]] and --local L[,L[,L]] (empty: the runtime chooses, docs/compiler.md).
-NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup);
+// --global G[,G[,G]], --local L[,L[,L]] (empty: the runtime chooses, docs/compiler.md) and
+// --global-offset O[,O[,O]] (empty: 0; as many values as --global has sizes).
+NDRange parseRange(const std::string& global, const std::string& local, int maxThreadsPerGroup,
+                   const std::string& offset = "");
 
-// Whether a range is one-dimensional in effect (the hidden "linear" flag, docs/compiler.md).
+// Whether a range is one-dimensional in effect with no offset (the hidden "linear" flag,
+// docs/compiler.md).
 bool isLinear(const NDRange& r);
 
 }  // namespace simt::runtime

@@ -84,7 +84,7 @@ LaunchImage buildLaunch(const compiler::CompiledKernel& ck, const NDRange& range
     k.params[static_cast<size_t>(h + hd::kGlobalSize + d)] = range.global[d];
     k.params[static_cast<size_t>(h + hd::kLocalSize + d)] = range.local[d];
     k.params[static_cast<size_t>(h + hd::kNumGroups + d)] = groups[d];
-    k.params[static_cast<size_t>(h + hd::kGlobalOffset + d)] = 0;
+    k.params[static_cast<size_t>(h + hd::kGlobalOffset + d)] = range.offset[d];
   }
   k.params[static_cast<size_t>(h + hd::kPrivateBase)] = privateBase;
   k.params[static_cast<size_t>(h + hd::kLinear)] = isLinear(range) ? 1 : 0;

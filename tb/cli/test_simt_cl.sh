@@ -145,6 +145,23 @@ case $CASE in
     expect_err 'an alignment is 4, 8 or 16 bytes'
     expect_rc "$(cc "$K/chunk_scale.cl" --alias-facts 'noalias 0 1')" 1
     expect_err 'alias-facts goes with' ;;
+  global_offset)
+    # --global-offset (clEnqueueNDRangeKernel's global_work_offset): the ids start there, and
+    # a launch with an offset does not take the linear variant.
+    VO="$K/vector_add.cl --global 4 --local 4 --arg buf:a:8=iota --arg buf:b:8=const:10 --arg buf:c:8 --arg i32:8"
+    for e in model rtl; do
+      expect_rc "$(run $VO --global-offset 2 --engine $e --json -)" 0
+      expect_out '"c":\[0,0,12,13,14,15,0,0\]'
+      expect_out '"variant":"default"'
+    done
+    expect_rc "$(run $VO --global-offset 2,1 --engine model)" 1
+    expect_err 'global-offset needs as many values as --global has sizes (1)'
+    expect_rc "$(run $VO --global-offset -3 --engine model)" 1
+    expect_err "global-offset: '-3' is not an offset"
+    expect_rc "$(run $VO --global-offset 4294967294 --engine model)" 1
+    expect_err 'passes 2^32 in dimension 0'
+    expect_rc "$(run "$K/../../../sim/kernels/vector_add.s" --global-offset 4)" 1
+    expect_err 'global-offset applies only to an OpenCL kernel' ;;
   *) echo "unknown case $CASE"; exit 2 ;;
 esac
 exit 0

@@ -43,6 +43,7 @@ struct Launch {
   int maxRegisters = 31;
   std::vector<std::string> defines = {};
   bool subroutines = false;
+  std::string offset = "";  // --global-offset
 };
 
 struct Outcome {
@@ -69,7 +70,7 @@ Outcome run(const Launch& l) {
   std::vector<rt::KernelArg> args;
   for (const auto& a : l.args) args.push_back(rt::parseArg(a, buffers));
   rt::DeviceLimits limits;
-  const rt::NDRange range = rt::parseRange(l.global, l.local, limits.maxThreadsPerGroup);
+  const rt::NDRange range = rt::parseRange(l.global, l.local, limits.maxThreadsPerGroup, l.offset);
   simt::model::RunConfig cfg;
   cfg.divergence = l.div;
   cfg.maxCycles = l.maxCycles;
@@ -360,6 +361,44 @@ TEST(Compiler, DivisionByConstantsAndMulHi) {
   }
 }
 
+// Division and remainder of loop counters by constants: the loops whose counters never wrap
+// keep them as recurrences (iv_divrem.h), the others the magic-number sequence; all agree
+// with C++.
+std::vector<uint32_t> ivDivRemRef(const std::vector<int32_t>& start, uint32_t n, int items) {
+  std::vector<uint32_t> out(7 * items);
+  for (int t = 0; t < items; ++t) {
+    const int s = start[t];
+    uint32_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0;
+    for (int i = 0; i < t + 3; ++i) a += static_cast<uint32_t>(i % 7) * 3u + static_cast<uint32_t>(i / 7);
+    for (int i = 1; i < t + 50; i += 5) a = a * 3u + static_cast<uint32_t>(i % 3) * 5u + static_cast<uint32_t>(i / 3);
+    for (uint32_t i = t; i < 200u; i += 5) b = b * 31u + i % 3u + (i / 3u) * 7u;
+    for (uint32_t i = t; i < n; i += 5) g = g * 31u + i % 3u + (i / 3u) * 7u;
+    for (int i = s; i < s + 40; i += 3) c += static_cast<uint32_t>(i % 10) ^ static_cast<uint32_t>(i / 10);
+    for (uint32_t i = 4294967000u + t; i > 1000u; i += 97u) d += i % 1000u;
+    for (int j = 0; j < 4; ++j) {
+      for (int i = j * 11; i < j * 11 + t + 20; i += 2) {
+        e += static_cast<uint32_t>(i % 6) + static_cast<uint32_t>((i + 1) % 9) * 16u + static_cast<uint32_t>(i / 25) * 256u;
+      }
+    }
+    for (int i = 0; i < t; ++i) f += static_cast<uint32_t>(i % 16) + static_cast<uint32_t>(i / 8);
+    const uint32_t v[] = {a, b, c, d, e, f, g};
+    for (int k = 0; k < 7; ++k) out[t * 7 + k] = v[k];
+  }
+  return out;
+}
+
+TEST(Compiler, DivisionOfLoopCountersByConstants) {
+  Launch l{"iv_divrem.cl", "", "64", "32", {"buf:start:64=rand:61", "buf:out:448:u32", "u32:300"}};
+  const Outcome o = run(l);
+  EXPECT_OK(o);
+  const auto ref = ivDivRemRef(o.buf("start"), 300u, 64);
+  const auto out = o.buf("out");
+  ASSERT_EQ(out.size(), ref.size());
+  for (size_t k = 0; k < ref.size(); ++k) {
+    EXPECT_EQ(static_cast<uint32_t>(out[k]), ref[k]) << "work-item " << k / 7 << " value " << k % 7;
+  }
+}
+
 TEST(Compiler, StructMembersCopiesAndFills) {
   Launch l{"structs.cl", "", "8", "8", {"buf:items:16=rand:51", "buf:sums:8", "buf:dst:48", "buf:src:48=rand:52"}};
   const Outcome o = run(l);
@@ -623,14 +662,17 @@ TEST(Compiler, ThreeDimensionalRange) {
 struct IdRange {
   const char* global;
   const char* local;
+  const char* offset = "";  // --global-offset
 };
 
 void expectWorkItems(const IdRange& ir, Eng e) {
-  SCOPED_TRACE(std::string("--global ") + ir.global + " --local " + ir.local + " on " + engName(e));
-  const rt::NDRange r = rt::parseRange(ir.global, ir.local, rt::DeviceLimits{}.maxThreadsPerGroup);
+  SCOPED_TRACE(std::string("--global ") + ir.global + " --local " + ir.local + " --global-offset '" + ir.offset +
+               "' on " + engName(e));
+  const rt::NDRange r = rt::parseRange(ir.global, ir.local, rt::DeviceLimits{}.maxThreadsPerGroup, ir.offset);
   const uint32_t n = r.global[0] * r.global[1] * r.global[2];
   Launch l{"work_items.cl", "", ir.global, ir.local,
-           {"buf:ids:" + std::to_string(9 * n) + "=const:-1", "buf:sizes:10"}};
+           {"buf:ids:" + std::to_string(9 * n) + "=const:-1", "buf:sizes:13"}};
+  l.offset = ir.offset;
   l.engine = e;
   const Outcome o = run(l);
   EXPECT_OK(o);
@@ -641,8 +683,9 @@ void expectWorkItems(const IdRange& ir, Eng e) {
   for (uint32_t i = 0; i < n && wrong < 5; ++i) {
     const uint32_t g[3] = {i % r.global[0], i / r.global[0] % r.global[1], i / r.global[0] / r.global[1]};
     for (int d = 0; d < 3; ++d) {
+      // The offset moves the global ids only (OpenCL 1.2: local and group ids count from 0).
       const int32_t want[3] = {static_cast<int32_t>(g[d] % r.local[d]), static_cast<int32_t>(g[d] / r.local[d]),
-                               static_cast<int32_t>(g[d])};
+                               static_cast<int32_t>(g[d] + r.offset[d])};
       for (int f = 0; f < 3; ++f) {
         const int32_t got = ids[9 * i + 3 * f + d];
         if (got == want[f]) continue;
@@ -658,6 +701,7 @@ void expectWorkItems(const IdRange& ir, Eng e) {
     for (int d = 0; d < 3; ++d) sizes.push_back(static_cast<int32_t>((*v)[d]));
   }
   for (int d = 0; d < 3; ++d) sizes.push_back(static_cast<int32_t>(r.global[d] / r.local[d]));
+  for (int d = 0; d < 3; ++d) sizes.push_back(static_cast<int32_t>(r.offset[d]));
   EXPECT_EQ(o.buf("sizes"), sizes);
 }
 
@@ -670,6 +714,11 @@ const IdRange kIdRanges[] = {
     {"45,34", "15,17"},     // 255 work-items, sizes neither even nor powers of two
     {"14,9,10", "2,3,1"},   // 3-D, 7 x 3 x 10 groups
     {"7,11,13", "1,1,1"},   // 1,001 groups of one work-item
+    // Global offsets (--global-offset): the global ids start there; sizes, local and group
+    // ids do not move. 1-D with an offset is not the linear fast path.
+    {"64", "32", "1000"},
+    {"9,10,7", "3,5,7", "5,0,11"},
+    {"14,9", "2,3", "4294967200,65536"},  // the last global id x is 2^32 - 83
 };
 
 class WorkItemIds : public ::testing::TestWithParam<Eng> {};
@@ -905,6 +954,7 @@ std::vector<Launch> allLaunches() {
     {"histogram.cl", "", "96", "32", {"buf:data:500:u32=rand:3", "buf:hist:16", "i32:500"}},
     {"divergent_if.cl", "", "96", "32", {"buf:in:96=rand:11", "buf:out:96"}},
     {"loops.cl", "", "64", "32", {"buf:out:64", "buf:iters:64"}},
+    {"iv_divrem.cl", "", "32", "32", {"buf:start:32=rand:61", "buf:out:224:u32", "u32:300"}},
     {"range2d.cl", "", "12,6", "4,3", {"buf:in:72=iota", "buf:out:72", "buf:ids:576"}},
     {"call.cl", "", "64", "", {"buf:out:64"}},
     {"switch.cl", "", "64", "32", {"buf:in:64=rand:5", "buf:out:64=const:77"}},
@@ -919,7 +969,7 @@ std::vector<Launch> allLaunches() {
     {"stencil.cl", "", "128", "32", {"buf:in:128=rand:35", "buf:out:128=const:7", "i32:100"}},
     {"atomics.cl", "", "32", "32", {"buf:g:28=list:0,0,0,0,0,100,-100,-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "buf:old:32", "buf:u:4:u32=list:0xffffffff,7,0,0"}},
     {"range3d.cl", "", "4,3,2", "2,3,1", {"buf:ids:144"}},
-    {"work_items.cl", "", "9,10,7", "3,5,7", {"buf:ids:5670=const:-1", "buf:sizes:10"}},
+    {"work_items.cl", "", "9,10,7", "3,5,7", {"buf:ids:5670=const:-1", "buf:sizes:13"}},
     {"hash_table.cl", "", "128", "64", {"buf:locks:5", "buf:count:5", "buf:sum:5", "i32:5"}},
     {"ordered_append.cl", "", "64", "64", {"buf:log:64", "buf:count:1", "buf:seen:65"}},
     {"flag_poll.cl", "", "32", "32", {"buf:flag:1", "buf:data:1", "buf:out:32"}},

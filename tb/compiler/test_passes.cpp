@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -146,6 +148,49 @@ TEST(ReconvergencePlan, SpinLoopsYieldOnTheirBackEdge) {
   ASSERT_NE(l, nullptr);
   EXPECT_EQ(l->getHeader(), to);
   EXPECT_TRUE(l->contains(from));
+}
+
+// DivRemOfInductionVariablePass (prepareModule's last loop step): the divisions and
+// remainders by constants left inside loops at a loop depth, by the source line of each.
+std::multiset<unsigned> divisionsInLoops(const Analysed& a, unsigned depth) {
+  std::multiset<unsigned> lines;
+  for (const BasicBlock& bb : *a.kernel) {
+    if (a.li->getLoopDepth(&bb) != depth) continue;
+    for (const Instruction& I : bb) {
+      const unsigned op = I.getOpcode();
+      if ((op == Instruction::UDiv || op == Instruction::URem || op == Instruction::SDiv ||
+           op == Instruction::SRem) && isa<ConstantInt>(I.getOperand(1))) {
+        lines.insert(I.getDebugLoc() ? I.getDebugLoc().getLine() : 0);
+      }
+    }
+  }
+  return lines;
+}
+
+TEST(DivRemOfInductionVariable, CountersThatNeverWrapKeepTheirRemainderAndQuotient) {
+  Analysed a("__kernel void k(__global uint* o, __global const int* s, uint n) {\n"
+             "  uint a = 0, b = 0, c = 0, d = 0;\n"
+             "  for (int i = 0; i < (int)get_global_id(0); ++i) a += (uint)(i % 7) + (uint)(i / 7);\n"
+             "  for (int j = 0; j < 4; ++j) for (int i = j * 11; i < j * 11 + n; i += 2) b += i % 6 + (i + 1) % 9 + i / 25;\n"
+             "  for (int i = s[0]; i < s[0] + 40; i += 3) c += (uint)(i % 10);\n"  // may be negative
+             "  for (uint i = n; i > 1000u; i += 97u) d += i % 1000u;\n"            // wraps
+             "  o[0] = a; o[1] = b; o[2] = c; o[3] = d;\n}\n");
+  // Lines 3 and 4 are rewritten (no division left in their loops: line 4's inner loop starts
+  // its recurrences from the outer loop, in its preheader); 5 and 6 are not.
+  const std::multiset<unsigned> left = divisionsInLoops(a, 1), inner = divisionsInLoops(a, 2);
+  EXPECT_EQ(left.count(3), 0u);
+  EXPECT_EQ(inner.count(4), 0u);
+  EXPECT_EQ(left.count(4), 3u) << "the inner loop's starting quotients by 6, 9 and 25";
+  EXPECT_GE(left.count(5), 1u);
+  EXPECT_GE(left.count(6), 1u);
+  int recurrences = 0;
+  for (const BasicBlock& bb : *a.kernel) {
+    for (const Instruction& I : bb) {
+      if (isa<PHINode>(I) && (I.getName().startswith("iv.rem") || I.getName().startswith("iv.quot"))) ++recurrences;
+    }
+  }
+  // Line 3: i % 7, i / 7; line 4: i % 6, i / 25 (i % 25 beside it), (i + 1) % 9.
+  EXPECT_EQ(recurrences, 2 + 4) << "remainder and quotient recurrences";
 }
 
 TEST(ReconvergencePlan, SideEntriesDropTheInnerToken) {

@@ -175,7 +175,7 @@ extern "C" void onAlarm(int) {
 }
 
 struct Options {
-  std::string file, kernel, global, local, jsonPath, platform = "Portable";
+  std::string file, kernel, global, local, offset, jsonPath, platform = "Portable";
   std::vector<std::string> args, defines, includes, dumps;
   unsigned timeout = 60;
 };
@@ -183,7 +183,7 @@ struct Options {
 int run(const Options& o) {
   std::vector<rt::Buffer> buffers;
   std::vector<rt::KernelArg> kargs;
-  const rt::NDRange range = rt::parseRange(o.global, o.local, 1 << 16);
+  const rt::NDRange range = rt::parseRange(o.global, o.local, 1 << 16, o.offset);
   for (const auto& a : o.args) kargs.push_back(rt::parseArg(a, buffers));
 
   const auto [platform, device] = findDevice(o.platform);
@@ -279,7 +279,8 @@ int run(const Options& o) {
   alarm(o.timeout);
   const size_t global[3] = {range.global[0], range.global[1], range.global[2]};
   const size_t local[3] = {range.local[0], range.local[1], range.local[2]};
-  check(clEnqueueNDRangeKernel(queue.get(), kern.get(), static_cast<cl_uint>(range.dims), nullptr,
+  const size_t offset[3] = {range.offset[0], range.offset[1], range.offset[2]};
+  check(clEnqueueNDRangeKernel(queue.get(), kern.get(), static_cast<cl_uint>(range.dims), offset,
                                global, local, 0, nullptr, nullptr),
         "clEnqueueNDRangeKernel");
   check(clFinish(queue.get()), "clFinish");
@@ -348,6 +349,7 @@ int main(int argc, char** argv) {
                                             "the kernel (default: the file's only kernel)")(
       "global", po::value(&o.global), "global size G[,G[,G]]")(
       "local", po::value(&o.local), "work-group size L[,L[,L]] (default: simt run's choice)")(
+      "global-offset", po::value(&o.offset), "first global id O[,O[,O]] (default 0)")(
       "arg", po::value(&o.args)->composing(), "one per kernel parameter, as simt run")(
       "define,D", po::value(&o.defines)->composing(), "NAME[=VALUE] macro")(
       "include,I", po::value(&o.includes)->composing(), "include directory")(

@@ -16,7 +16,8 @@
 #   black_scholes, nbody   libclc's (simt) and PoCL's log/exp/erfc/rsqrt differ by more ulps
 #                   than a fixed bound says anything about; test_float.cpp bounds them instead
 set -u
-CASES="vector_add reduce_local histogram divergent_if loops range2d range3d work_items call switch structs
+CASES="vector_add reduce_local histogram divergent_if loops iv_divrem range2d range3d work_items
+work_items_offset call switch structs
 pressure private_array bytes constant_table matmul scan bitonic_sort stencil divmod divconst
 spin_lock hash_table big_fill saxpy dot sgemm stencil5 float_literals vec4_copy vec4_arith
 vload_unaligned vec4_spaces vec4_pressure detects_difference"
@@ -54,7 +55,12 @@ case $CASE in
       --arg buf:ids:576 ;;
   range3d) set -- range3d.cl --global 4,3,2 --local 2,3,1 --arg buf:ids:144 ;;
   work_items) set -- work_items.cl --global 9,10,7 --local 3,5,7 --arg buf:ids:5670=const:-1 \
-      --arg buf:sizes:10 ;;
+      --arg buf:sizes:13 ;;
+  # clEnqueueNDRangeKernel's global_work_offset (simt run --global-offset).
+  work_items_offset) set -- work_items.cl --global 9,10,7 --local 3,5,7 --global-offset 5,0,11 \
+      --arg buf:ids:5670=const:-1 --arg buf:sizes:13 ;;
+  iv_divrem) set -- iv_divrem.cl --global 64 --local 32 --arg buf:start:64=rand:61 \
+      --arg buf:out:448:u32 --arg u32:300 ;;
   call) set -- call.cl --global 64 --arg buf:out:64 ;;
   switch) set -- switch.cl --global 64 --local 32 --arg buf:in:64=rand:5 \
       --arg buf:out:64=const:77 ;;
