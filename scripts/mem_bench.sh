@@ -2,7 +2,8 @@
 # The memory system's benchmarks (docs/blocks/mem_port.md, "Measured"): streaming, reuse and
 # neighbour kernels and the latency-bound linked list on the verilated core, one line each with
 # cycles, memory traffic, L1 counters and cycles per 64-byte line moved (1.0 is the limit).
-# (stream_loop: the same 64 Ki words by one work-group of 256 striding over them.)
+# (stream_loop: the same 64 Ki words by one work-group of 256 striding over them; stream_v4:
+# the same with uint4 elements, ld/st.global.v4.)
 # Usage: scripts/mem_bench.sh [SIMT] [simt run options, e.g. --mem-latency 100 --mem-bandwidth 64]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,8 @@ run stream "$dir/stream.cl" --global 65536 --local 256 --arg buf:a:65536=iota --
   --arg buf:c:65536 "$@"
 run stream_loop "$dir/stream_loop.cl" --global 256 --local 256 --arg buf:a:65536=iota \
   --arg buf:b:65536=const:2 --arg buf:c:65536 --arg u32:65536 "$@"
+run stream_v4 "$dir/stream_v4.cl" --global 256 --local 256 --arg buf:a:65536=iota \
+  --arg buf:b:65536=const:2 --arg buf:c:65536 --arg u32:16384 "$@"
 run matmul "$dir/matmul.cl" --global 64,64 --local 16,16 --arg buf:a:4096=iota --arg buf:b:4096=const:3 \
   --arg buf:c:4096 --arg u32:64 "$@"
 run stencil "$dir/stencil.cl" --global 65536 --local 256 --arg buf:in:65536=iota --arg buf:out:65536 \

@@ -199,7 +199,7 @@ module simt_sm #(
   logic [31:0]               cycle;
   logic                      launch_start, launch_active, retire_cta, issue_try, alone;
   logic                      de_go, de_back, read_b, read_c, exec_stage, lsu_start;
-  logic                      read_b_next, read_c_next, exec_stage_next;
+  logic                      read_b_next, exec_stage_next;
   logic [31:0]               exec_next;  // EXEC's executing threads in the next cycle
   logic [31:0]               imm_b_cp;   // inst.imm_b, a copy per thread (decode)
   logic [simt_sm_pkg::ImmCopies*32-1:0] imm_cp;  // inst.imm, ImmCopies copies (decode)
@@ -234,7 +234,7 @@ module simt_sm #(
   logic [AddrW-1:0]          de_pc;
   logic [31:0]               de_active;
   logic [63:0]               de_word;
-  logic                      de_legal, de_simple, de_cas;
+  logic                      de_legal, de_simple, de_rc;
   logic [CtaW+3:0]           sb_rd_idx, sb_upd_idx;
   logic [1:0]                sb_rd_state, sb_upd_state;
   logic [AddrW-1:0]          sb_rd_tag, sb_upd_tag;
@@ -351,7 +351,7 @@ module simt_sm #(
     .de_pc_i            (de_pc),
     .de_legal_i         (de_legal),
     .de_simple_i        (de_simple),
-    .de_cas_i           (de_cas),
+    .de_rc_i            (de_rc),
     .de_hazard_i        (de_hazard),
     .hold_issue_i       (lsu_wb_wait || fpu_wb_wait || lsu_err_pending),
     .issue_try_o        (issue_try),
@@ -362,7 +362,6 @@ module simt_sm #(
     .read_b_o           (read_b),
     .read_c_o           (read_c),
     .read_b_next_o      (read_b_next),
-    .read_c_next_o      (read_c_next),
     .exec_next_o        (exec_stage_next),
     .exec_o             (exec_stage),
     .dbg_sel_o          (dbg_sel),
@@ -559,7 +558,7 @@ module simt_sm #(
     .de_word_i       (de_word),
     .de_legal_o      (de_legal),
     .de_simple_o     (de_simple),
-    .de_cas_o        (de_cas),
+    .de_rc_o         (de_rc),
     .de_fpu_o        (de_fpu),
     .de_fpu_ds_o     (de_fpu_ds),
     .de_regs_o       (de_regs),
@@ -569,7 +568,6 @@ module simt_sm #(
     .read_c_i        (read_c),
     .exec_i          (exec_stage),
     .read_b_next_i   (read_b_next),
-    .read_c_next_i   (read_c_next),
     .exec_next_i     (exec_stage_next),
     .w_o             (w),
     .pc_o            (pc),
@@ -685,7 +683,6 @@ module simt_sm #(
     .imm_i              (imm_cp),
     .opa_i              (opa),
     .opb_i              (opb),
-    .opc_i              (opc),
     .busy_o             (lsu_busy),
     .done_o             (lsu_done),
     .fault_o            (lsu_fault),
@@ -882,7 +879,7 @@ module simt_sm #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic unused_de_fpu;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_de_fpu  = de_fpu ^ de_fpu_ds ^ lsu_sh_we;
+    assign unused_de_fpu  = de_fpu ^ de_fpu_ds ^ lsu_sh_we ^ (|opc);  // opc: 0 without FP lanes
     assign fpu_warp_busy  = '0;
     assign fpu_freed      = 1'b0;
     assign fpu_rf_late    = 1'b0;
@@ -1186,6 +1183,14 @@ module simt_sm #(
       // wins; the unit needs no data after its last request).
       assert (!(lsu_rf_re && de_go && !lsu_done))
         else $error("sm: DE's register read took the port from the load/store unit");
+      // rb (and ffma's rc) are the register file's read data (decode has no latch for them):
+      // DE reads again only once the load/store unit needs them no more, and never while the
+      // FP unit has yet to start the instruction in EXEC.
+      assert (!(de_go && lsu_busy && !lsu_done))
+        else $error("sm: DE read the ports while the load/store unit still uses rb");
+      assert (!(de_go && (fpu_start || stage == simt_sm_pkg::StReadB ||
+                          stage == simt_sm_pkg::StReadC)))
+        else $error("sm: DE read the ports while an FP instruction still needs its operands");
     end
   end
 `endif

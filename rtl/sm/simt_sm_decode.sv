@@ -5,8 +5,11 @@
 // for ret) and, when used, rb, and the param read. EXEC takes the operand read last straight
 // from the register file's read data (fwd_*: one cycle saved) and latches it (exec_i) for the
 // states after it (memory, barrier, divergence unit). A compare-and-swap reads rc in READB
-// (read_b_i) and latches it in READC (read_c_i). The load/store unit reads through port a
-// (lsu_re_i) for v4 store data; the register file has one write port, which the sequencer's
+// (read_b_i), which the read data holds from READC on: ffma's addend, the only third operand
+// of all 32 threads (opc_o). The load/store unit reads through port a (lsu_re_i) for v4
+// store data and cas's rc (the swap value, which it needs one thread at a time). Only ra has a
+// latch (opa): rb and rc are the read ports' data, which hold while the instruction needs
+// them (below). The register file has one write port, which the sequencer's
 // units share (one writer at a time). Registers start at 0 (ISA.md) without being cleared:
 // each (warp, register) remembers whether it was written since the slot's launch (clr_i);
 // its first write zeroes the lanes it does not write, and a read of one never written gives 0.
@@ -35,7 +38,7 @@ module simt_sm_decode #(
   input  logic [63:0]                de_word_i,
   output logic                       de_legal_o,
   output logic                       de_simple_o,    // completes in EXEC in one cycle
-  output logic                       de_cas_o,       // reads rc (READB, READC)
+  output logic                       de_rc_o,        // reads rc in READB, READC (ffma)
   output logic [31:0]                de_regs_o,      // registers it reads or writes
   output logic                       de_membar_o,
   output logic                       de_fpu_o,       // an FP32 opcode (the FP unit's)
@@ -44,12 +47,11 @@ module simt_sm_decode #(
   // Sequencer.
   input  logic                       de_go_i,        // DE hands its instruction on
   input  logic                       read_b_i,
-  input  logic                       read_c_i,
+  input  logic                       read_c_i,       // (checked: one reader of port a)
   input  logic                       exec_i,
-  // ... the same three for the next cycle (the sequencer's next stage): decode keeps a copy
-  // of each per thread for the operand latches' selects (simt_copies).
+  // ... READB and EXEC for the next cycle (the sequencer's next stage): decode keeps a copy
+  // of each per thread for the operand latch's selects (simt_copies).
   input  logic                       read_b_next_i,
-  input  logic                       read_c_next_i,
   input  logic                       exec_next_i,
 
   // The instruction in EXEC and after, and its operands.
@@ -68,7 +70,7 @@ module simt_sm_decode #(
                                                      // misaligned (decided in DE)
   output logic [32*32-1:0]           opa_o,          // per lane: ra (ret: r31)
   output logic [32*32-1:0]           opb_o,          // rb
-  output logic [32*32-1:0]           opc_o,          // the sub field as a register (cas)
+  output logic [32*32-1:0]           opc_o,          // the sub field as a register (ffma)
   output logic [32*7-1:0]            pred_o,         // p0..p6 of lane l at [l*7 +: 7]
   output logic [31:0]                param_rdata_o,
 
@@ -97,8 +99,8 @@ module simt_sm_decode #(
   // from EXEC through the control unit into the divergence unit.
   logic              exec_any_d, exec_any_q;
   logic              param_bad_d, param_bad_q;
-  logic [32*32-1:0]  opa_d, opa_q, opb_d, opb_q, opc_d, opc_q;
-  logic              fwd_a_d, fwd_a_q, fwd_b_d, fwd_b_q;
+  logic [32*32-1:0]  opa_d, opa_q;
+  logic              fwd_a_d, fwd_a_q;
   logic [32*7-1:0]   pred_d [NumWarps];
   logic [32*7-1:0]   pred_q [NumWarps];
 
@@ -115,8 +117,11 @@ module simt_sm_decode #(
   assign de_inst    = de_word_i;
   assign de_cls     = simt_sm_pkg::classify(de_inst.op);
   assign de_legal_o = de_inst.op < 7'(simt_pkg::NumOpcodes) || (HasFpu && de_cls.fpu);
-  // Three register operands (rc in sub): cas, and ffma's addend.
-  assign de_cas_o   = de_cls.cas || de_inst.op == simt_pkg::OpFFma;
+  // Three register operands (rc in sub): cas (the load/store unit reads rc itself) and ffma,
+  // whose addend decode reads in READB and latches in READC.
+  logic de_three;
+  assign de_three = de_cls.cas || de_inst.op == simt_pkg::OpFFma;
+  assign de_rc_o  = HasFpu && de_inst.op == simt_pkg::OpFFma;
   // Register operand b is read only when something uses it: ALU and setp without an
   // immediate, selp, atomics (operand; cas: compare value, rc follows), stores (the data of
   // every lane; v4 stores read each element's register in the load/store unit).
@@ -137,7 +142,7 @@ module simt_sm_decode #(
     de_regs_o = '0;
     de_regs_o[(de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra] = 1'b1;
     if (de_need_b) de_regs_o[de_inst.rb] = 1'b1;
-    if (de_cas_o)  de_regs_o[de_inst.sub] = 1'b1;
+    if (de_three)  de_regs_o[de_inst.sub] = 1'b1;
     if (de_cls.alu || (de_cls.mem && !de_cls.store) || de_cls.fpu) begin
       de_regs_o[de_inst.rd] = 1'b1;
     end
@@ -161,16 +166,16 @@ module simt_sm_decode #(
     end
   end
 
-  // ---- Copies of the operand latches' selects ----------------------------------------------
-  // The selects of the operand latches (forward the read data or hold; load in READB, READC,
-  // EXEC) and the entries' written bits reach every bit of three 1,024-bit buses: each thread's
-  // 96 bits take their own copy of them (issue #26: one net each to 1,000 to 3,000 sinks were
-  // the routing's worst), asserted equal to the single registers they copy. Copy t of a
-  // select is bit t of its vector.
-  localparam int NumSel = 7;
+  // ---- Copies of the operand selects ---------------------------------------------------------
+  // The selects of the operand latch (forward the read data or hold; load in READB and EXEC)
+  // and the entries' written bits reach every bit of 1,024-bit buses: each thread's bits take
+  // their own copy of them (issue #26: one net each to 1,000 to 3,000 sinks were the
+  // routing's worst), asserted equal to the single registers they copy. Copy t of a select is
+  // bit t of its vector.
+  localparam int NumSel = 5;
   logic [NumSel-1:0]    sel_d;
   logic [32*NumSel-1:0] sel_cp;
-  logic [31:0] cp_exec, cp_read_b, cp_read_c, cp_fwd_a, cp_fwd_b, cp_used_a, cp_used_b;
+  logic [31:0] cp_exec, cp_read_b, cp_fwd_a, cp_used_a, cp_used_b;
   simt_copies #(.Width(NumSel), .Copies(32)) u_sel_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
@@ -178,8 +183,8 @@ module simt_sm_decode #(
     .q_o    (sel_cp)
   );
   for (genvar t = 0; t < 32; t++) begin : g_sel
-    assign {cp_exec[t], cp_read_b[t], cp_read_c[t], cp_fwd_a[t], cp_fwd_b[t], cp_used_a[t],
-            cp_used_b[t]} = sel_cp[t*NumSel +: NumSel];
+    assign {cp_exec[t], cp_read_b[t], cp_fwd_a[t], cp_used_a[t], cp_used_b[t]} =
+        sel_cp[t*NumSel +: NumSel];
   end
   simt_copies #(.Width(1), .Copies(32)) u_imm_b_copies (
     .clk_i  (clk_i),
@@ -302,27 +307,26 @@ module simt_sm_decode #(
   );
 
   // ---- The instruction latch and operands ---------------------------------------------------
-  // Per thread: ra and rb forwarded from the read data in EXEC, else as latched; the latches
-  // load in READB (cas: ra and rb were read in DE; rc is read now), READC and EXEC (the
-  // forwarded operands, for the states after EXEC).
+  // Per thread: ra forwarded from the read data in EXEC, else as latched; the latch loads in
+  // READB (ffma: ra was read in DE; port a reads rc now) and EXEC (the forwarded operand, for
+  // the states after EXEC: the load/store unit reads port a again while it needs the
+  // addresses). rb and rc need no latch: port b is read only by DE, and port a only by DE,
+  // READB and the load/store unit, and DE reads only when nothing in flight needs its
+  // operands any more (the sequencer's de_go: nothing in EXEC, EXEC's last pass retiring, or
+  // CHECK; the FP unit takes its operands when it starts; simt_sm asserts the load/store unit
+  // is done), so the ports' read data hold rb (opb_o) and ffma's rc (opc_o, read in READB)
+  // for as long as the instruction needs them. (Until 2026-11-27 both were 1,024-bit latches,
+  // two of the wide buses that kept the 8-lane core from routing on the 85F.)
   always_comb begin
     for (int t = 0; t < 32; t++) begin
       opa_o[t*32 +: 32] = cp_fwd_a[t] ? rf_rdata[t*32 +: 32] : opa_q[t*32 +: 32];
-      opb_o[t*32 +: 32] = cp_fwd_b[t] ? rf_rdata_b[t*32 +: 32] : opb_q[t*32 +: 32];
       opa_d[t*32 +: 32] = opa_q[t*32 +: 32];
-      opb_d[t*32 +: 32] = opb_q[t*32 +: 32];
-      opc_d[t*32 +: 32] = opc_q[t*32 +: 32];
-      if (cp_read_b[t]) begin
-        opa_d[t*32 +: 32] = rf_rdata[t*32 +: 32];
-        opb_d[t*32 +: 32] = rf_rdata_b[t*32 +: 32];
-      end
-      if (cp_read_c[t]) opc_d[t*32 +: 32] = rf_rdata[t*32 +: 32];
-      if (cp_exec[t]) begin
-        opa_d[t*32 +: 32] = opa_o[t*32 +: 32];
-        opb_d[t*32 +: 32] = opb_o[t*32 +: 32];
-      end
+      if (cp_read_b[t]) opa_d[t*32 +: 32] = rf_rdata[t*32 +: 32];
+      if (cp_exec[t])   opa_d[t*32 +: 32] = opa_o[t*32 +: 32];
     end
   end
+  assign opb_o = rf_rdata_b;
+  assign opc_o = rf_rdata;
 
   always_comb begin
     w_d         = w_q;
@@ -333,11 +337,7 @@ module simt_sm_decode #(
     exec_any_d  = exec_any_q;
     param_bad_d = param_bad_q;
     fwd_a_d  = fwd_a_q;
-    fwd_b_d  = fwd_b_q;
-    if (exec_i) begin
-      fwd_a_d = 1'b0;
-      fwd_b_d = 1'b0;
-    end
+    if (exec_i) fwd_a_d = 1'b0;
     if (de_go_i) begin
       w_d         = de_w_i;
       pc_d        = de_pc_i;
@@ -348,15 +348,11 @@ module simt_sm_decode #(
       param_bad_d = de_inst.op == simt_pkg::OpLdParam &&
                     (de_inst.imm[1:0] != 2'b00 ||
                      de_inst.imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i});
-      if (de_legal_o && !de_cas_o) begin
-        fwd_a_d = 1'b1;
-        fwd_b_d = de_need_b;
-      end
+      if (de_legal_o && !de_rc_o) fwd_a_d = 1'b1;
     end
   end
   assign exec_next_o = active_d & guard_d;
-  assign sel_d = {exec_next_i, read_b_next_i, read_c_next_i, fwd_a_d, fwd_b_d, used_a_d,
-                  used_b_d};
+  assign sel_d = {exec_next_i, read_b_next_i, fwd_a_d, used_a_d, used_b_d};
 
   // Predicates: EXEC's setp/pand/por/pxor/pnot, and a launched slot's clear.
   always_comb begin
@@ -376,7 +372,6 @@ module simt_sm_decode #(
   assign exec_o      = active_q & guard_q;
   assign exec_any_o  = exec_any_q;
   assign param_bad_o = param_bad_q;
-  assign opc_o       = opc_q;
   assign pred_o      = pred_q[w_q];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -389,7 +384,6 @@ module simt_sm_decode #(
       exec_any_q  <= 1'b0;
       param_bad_q <= 1'b0;
       fwd_a_q     <= 1'b0;
-      fwd_b_q     <= 1'b0;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
     end else begin
       w_q      <= w_d;
@@ -400,16 +394,13 @@ module simt_sm_decode #(
       exec_any_q  <= exec_any_d;
       param_bad_q <= param_bad_d;
       fwd_a_q     <= fwd_a_d;
-      fwd_b_q     <= fwd_b_d;
       for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
     end
   end
 
-  // Operand registers: wide, no reset needed (always written before use).
+  // The operand latch: wide, no reset needed (always written before use).
   always_ff @(posedge clk_i) begin
     opa_q <= opa_d;
-    opb_q <= opb_d;
-    opc_q <= opc_d;
   end
 
 `ifdef VERILATOR
@@ -424,9 +415,8 @@ module simt_sm_decode #(
       assert (exec_any_q == (exec_o != '0))
         else $error("sm decode: EXEC's any-thread bit disagrees with its mask");
       for (int t = 0; t < 32; t++) begin
-        assert ({cp_exec[t], cp_read_b[t], cp_read_c[t], cp_fwd_a[t], cp_fwd_b[t],
-                 cp_used_a[t], cp_used_b[t]} ==
-                {exec_i, read_b_i, read_c_i, fwd_a_q, fwd_b_q, used_a_q, used_b_q})
+        assert ({cp_exec[t], cp_read_b[t], cp_fwd_a[t], cp_used_a[t], cp_used_b[t]} ==
+                {exec_i, read_b_i, fwd_a_q, used_a_q, used_b_q})
           else $error("sm decode: thread %0d's copy of the operand selects differs", t);
         assert (imm_b_o[t] == inst_o.imm_b)
           else $error("sm decode: thread %0d's copy of imm_b differs", t);

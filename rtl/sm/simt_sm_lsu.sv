@@ -2,8 +2,9 @@
 // memory port (docs/blocks/mem_port.md) and on the on-chip shared memory it owns.
 //
 // Interface to the core: start_i hands in the instruction in EXEC with its executing lanes
-// and operands (opa: base addresses, opb: store data or atomic operand, opc: cas swap value),
-// which stay valid until done_o; the unit reads v4 store data through a read port and ends
+// and operands (opa: base addresses, opb: store data or atomic operand), which stay valid
+// until done_o; the unit reads v4 store data and cas's swap value (rc, in its start cycle:
+// the register file's read data holds it while the unit works) through a read port and ends
 // with done_o, or fault_o with the lane and address (the sequencer stops the core then).
 // A global instruction is done once its requests are sent: its responses come back while the
 // core goes on (simt_sm_lsu_inflight: the in-flight table and the scoreboard) and write the
@@ -65,7 +66,6 @@ module simt_sm_lsu #(
   input  logic [simt_sm_pkg::ImmCopies*32-1:0] imm_i,  // inst_i.imm, a copy per thread group
   input  logic [32*32-1:0]       opa_i,
   input  logic [32*32-1:0]       opb_i,
-  input  logic [32*32-1:0]       opc_i,
   output logic                   busy_o,
   output logic                   done_o,
   output simt_sm_pkg::fault_t    fault_o,
@@ -187,11 +187,12 @@ module simt_sm_lsu #(
   assign g_b    = gw_b[NumLanes*32-1:0];
   assign g_r    = gw_r[NumLanes*32-1:0];
   // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
-  // working: one 32:1 select rather than a group's.
+  // working: one 32:1 select rather than a group's, from the register file's read data (read
+  // in the start cycle; no other read of the port comes before the unit is done).
   logic [4:0]  leader, sh_leader, lead;
   logic [31:0] c_lead;
   assign lead   = (state_q == simt_sm_pkg::LsShared) ? sh_leader : leader;
-  assign c_lead = opc_i[lead*32 +: 32];
+  assign c_lead = rf_rdata_i[lead*32 +: 32];
   // Every thread's word-address low bits as accessed (the immediate's with imm_b): its
   // shared-memory bank, for the write-back of the group read last cycle, and its word in a
   // line, for the in-flight table.
@@ -437,6 +438,10 @@ module simt_sm_lsu #(
           pend_d  = exec_i;
           elem_d  = '0;
           state_d = simt_sm_pkg::LsCheck;
+          if (cls.cas) begin  // rc, for every request of the instruction
+            rf_re_o  = 1'b1;
+            rf_reg_o = inst_i.sub;
+          end
         end
       end
       simt_sm_pkg::LsCheck: begin

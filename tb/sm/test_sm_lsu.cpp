@@ -162,7 +162,6 @@ class LsuBench {
     for (int l = 0; l < 32; ++l) {
       setBits(sim_->opa_i, l * 32, 32, r[in.ra][static_cast<size_t>(l)]);
       setBits(sim_->opb_i, l * 32, 32, r[in.rb][static_cast<size_t>(l)]);
-      setBits(sim_->opc_i, l * 32, 32, r[in.sub][static_cast<size_t>(l)]);
     }
     sim_->start_i = 1;
   }
