@@ -139,51 +139,68 @@ module simt_sm_lsu #(
   logic v4_store;
   assign v4_store = cls.v4 && cls.store;
 
+  // ---- The group on the lanes ---------------------------------------------------------------
+  // One group of NumLanes threads is on the lanes at a time (lane l: thread first + l): the
+  // address check's, group by group before any request; then the shared-memory unit's while
+  // it works (SHARED), else the coalescer's (the group of the lowest thread still to
+  // request). Their bases and operands are selected onto the lanes once, here; at 32 lanes
+  // the selection is wiring.
+  logic [4:0] co_first, sh_first, chk_first, first;
+  logic       checking;  // the lanes check a group of the instruction's addresses this cycle
+  logic [31:0] chk_todo;  // the executing threads whose groups are still to be checked
+  logic [31:0] chk_left_d, chk_left_q;
+  assign chk_todo  = (state_q == simt_sm_pkg::LsIdle) ? exec_i : chk_left_q;
+  assign co_first  = simt_sm_pkg::group_first(pend_q, NumLanes);
+  assign chk_first = simt_sm_pkg::group_first(chk_todo, NumLanes);
+  assign first     = (state_q == simt_sm_pkg::LsShared) ? sh_first :
+                     checking ? chk_first : co_first;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [32*32-1:0] gw_a, gw_b, gw_r;  // lanes NumLanes.. are zero
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign gw_a = simt_sm_pkg::group_sel(opa_i, first, NumLanes);
+  assign gw_b = simt_sm_pkg::group_sel(opb_i, first, NumLanes);
+  assign gw_r = simt_sm_pkg::group_sel(rf_rdata_i, first, NumLanes);
   // Each lane's address (v4: element 0's): its base plus the immediate, or the immediate
-  // alone (imm_b). The sums ignore imm_b: the check and the selections below take the
-  // immediate instead where it applies (a select on what is used, not 32 masked bases).
-  logic [32*32-1:0] addr;
+  // alone (imm_b); NumLanes adders (issue #26: 32 at every L before), each taking its copy
+  // of the immediate. The check takes the sums without imm_b (it checks the immediate once).
+  logic [NumLanes*32-1:0] g_sum, g_addr, g_b, g_r;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
-      addr[l*32 +: 32] = opa_i[l*32 +: 32] + imm_i[(l / (32 / simt_sm_pkg::ImmCopies))*32 +: 32];
+    for (int l = 0; l < NumLanes; l++) begin
+      g_sum[l*32 +: 32]  = gw_a[l*32 +: 32] +
+                           imm_i[((l * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: 32];
+      g_addr[l*32 +: 32] = imm_b_i[l] ? inst_i.imm : g_sum[l*32 +: 32];
     end
   end
 
-  // The check runs in the start cycle, on the operands EXEC hands in (they stay valid until
-  // done_o), and CHECK acts on its registered answer: the 32 lanes' adders and compares end
-  // in a register instead of chaining through the fault into the sequencer and control.
-  simt_sm_pkg::fault_t check_fault, chk_fault_d, chk_fault_q;
-  assign chk_fault_d = (state_q == simt_sm_pkg::LsIdle && start_i) ? check_fault : chk_fault_q;
-  simt_sm_lsu_check u_check (
-    .exec_i   (exec_i),
-    .addr_i   (addr),
+  // The address check: every executing thread's address before any request, one group a
+  // cycle in ascending order (the first fault found is the first in ISA order): the start
+  // cycle checks the first group, CHECK each further one, and acts on the registered answer
+  // of the last (at 32 lanes, or with one group executing, CHECK acts at once: the lanes'
+  // adders and compares end in a register instead of chaining through the fault into the
+  // sequencer and control). The operands EXEC hands in stay valid until done_o.
+  simt_sm_pkg::fault_t grp_fault, check_fault, chk_fault_d, chk_fault_q;
+  logic [NumLanes-1:0] chk_exec;
+  assign checking = (state_q == simt_sm_pkg::LsIdle && start_i) ||
+                    (state_q == simt_sm_pkg::LsCheck && chk_left_q != '0 &&
+                     chk_fault_q.cause == simt_pkg::FltNone);
+  assign chk_exec = NumLanes'(chk_todo >> chk_first);
+  simt_sm_lsu_check #(.Lanes(NumLanes)) u_check (
+    .exec_i   (chk_exec),
+    .addr_i   (g_sum),
     .abs_i    (inst_i.imm_b),
     .imm_i    (inst_i.imm),
     .shared_i (cls.shared),
     .v4_i     (cls.v4),
     .size_i   (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
-    .fault_o  (check_fault)
+    .fault_o  (grp_fault)
   );
-
-  // ---- The group on the lanes ---------------------------------------------------------------
-  // The shared-memory unit's group while it works (SHARED), else the coalescer's: the group
-  // of the lowest thread still to request. Their threads' addresses and operands on lanes
-  // 0 .. NumLanes-1 (lane l: thread first + l); at 32 lanes the selection is wiring.
-  logic [4:0] co_first, sh_first, first;
-  assign co_first = simt_sm_pkg::group_first(pend_q, NumLanes);
-  assign first    = (state_q == simt_sm_pkg::LsShared) ? sh_first : co_first;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [32*32-1:0] gw_addr, gw_b, gw_r;  // lanes NumLanes.. are zero
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign gw_addr = simt_sm_pkg::group_sel(addr, first, NumLanes);
-  assign gw_b    = simt_sm_pkg::group_sel(opb_i, first, NumLanes);
-  assign gw_r    = simt_sm_pkg::group_sel(rf_rdata_i, first, NumLanes);
-  logic [NumLanes*32-1:0] g_addr, g_b, g_r;
   always_comb begin
-    for (int l = 0; l < NumLanes; l++) begin
-      g_addr[l*32 +: 32] = imm_b_i[l] ? inst_i.imm : gw_addr[l*32 +: 32];
-    end
+    check_fault = grp_fault;
+    if (grp_fault.lane_v) check_fault.lane = grp_fault.lane | chk_first;  // ... as a thread
   end
+  assign chk_fault_d = checking ? check_fault : chk_fault_q;
+  assign chk_left_d  = checking ? chk_todo & ~simt_sm_pkg::group_of(chk_todo, NumLanes)
+                                : chk_left_q;
   assign g_b    = gw_b[NumLanes*32-1:0];
   assign g_r    = gw_r[NumLanes*32-1:0];
   // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
@@ -195,13 +212,18 @@ module simt_sm_lsu #(
   assign c_lead = rf_rdata_i[lead*32 +: 32];
   // Every thread's word-address low bits as accessed (the immediate's with imm_b): its
   // shared-memory bank, for the write-back of the group read last cycle, and its word in a
-  // line, for the in-flight table.
+  // line, for the in-flight table. Low bits need only their own narrow adder per thread.
   localparam int LoW = (OffW - 2 > BankW) ? OffW - 2 : BankW;
   logic [32*LoW-1:0]   word_lo;
   logic [32*BankW-1:0] banks;
   always_comb begin
     for (int l = 0; l < 32; l++) begin
-      word_lo[l*LoW +: LoW]   = imm_b_i[l] ? inst_i.imm[2 +: LoW] : addr[l*32 + 2 +: LoW];
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [LoW+1:0] lo;  // its byte bits: carries into the word bits only
+      /* verilator lint_on UNUSEDSIGNAL */
+      lo = opa_i[l*32 +: LoW+2] +
+           imm_i[(l / (32 / simt_sm_pkg::ImmCopies))*32 +: LoW+2];
+      word_lo[l*LoW +: LoW]   = imm_b_i[l] ? inst_i.imm[2 +: LoW] : lo[LoW+1:2];
       banks[l*BankW +: BankW] = word_lo[l*LoW +: BankW];
     end
   end
@@ -340,7 +362,7 @@ module simt_sm_lsu #(
   // answer and the free slot are registered, so that request waits for nothing the start
   // cycle computes. Requests go out in GLOBAL after that.
   logic chk_global, go_now, sending;
-  assign chk_global = state_q == simt_sm_pkg::LsCheck &&
+  assign chk_global = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 &&
                       chk_fault_q.cause == simt_pkg::FltNone && !cls.shared;
   assign go_now     = chk_global && slot_free && !v4_store;
   assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now;
@@ -448,6 +470,8 @@ module simt_sm_lsu #(
         if (chk_fault_q.cause != simt_pkg::FltNone) begin
           fault_o = chk_fault_q;
           state_d = simt_sm_pkg::LsIdle;
+        end else if (chk_left_q != '0) begin
+          // Another group's addresses are on the lanes' checks (checking): CHECK again.
         end else if (cls.shared) begin
           sh_start = 1'b1;
           state_d  = simt_sm_pkg::LsShared;
@@ -561,6 +585,7 @@ module simt_sm_lsu #(
       err_warp_q  <= '0;
       err_pc_q    <= '0;
       chk_fault_q <= '0;
+      chk_left_q  <= '0;
     end else begin
       state_q     <= state_d;
       pend_q      <= pend_d;
@@ -573,10 +598,27 @@ module simt_sm_lsu #(
       err_warp_q  <= err_warp_d;
       err_pc_q    <= err_pc_d;
       chk_fault_q <= chk_fault_d;
+      chk_left_q  <= chk_left_d;
     end
   end
 
 `ifdef VERILATOR
+  // The reference for the group-by-group check: all 32 threads' addresses checked at once.
+  logic [32*32-1:0]    ref_addr;
+  simt_sm_pkg::fault_t ref_fault;
+  always_comb begin
+    for (int l = 0; l < 32; l++) ref_addr[l*32 +: 32] = opa_i[l*32 +: 32] + inst_i.imm;
+  end
+  simt_sm_lsu_check #(.Lanes(32)) u_ref_check (
+    .exec_i   (exec_i),
+    .addr_i   (ref_addr),
+    .abs_i    (inst_i.imm_b),
+    .imm_i    (inst_i.imm),
+    .shared_i (cls.shared),
+    .v4_i     (cls.v4),
+    .size_i   (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
+    .fault_o  (ref_fault)
+  );
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(start_i && (state_q != simt_sm_pkg::LsIdle || exec_i == '0)))
@@ -586,9 +628,13 @@ module simt_sm_lsu #(
         else $error("sm lsu: the copies of imm_b %h differ from the instruction's", imm_b_i);
       assert (!((start_i || state_q != simt_sm_pkg::LsIdle) && imm_i != {simt_sm_pkg::ImmCopies{inst_i.imm}}))
         else $error("sm lsu: the copies of the immediate differ from the instruction's");
-      // The check's answer registered at the start is the one of the operands held since.
-      assert (!(state_q == simt_sm_pkg::LsCheck && chk_fault_q != check_fault))
-        else $error("sm lsu: the registered address check differs from the held operands'");
+      // When CHECK acts, the answer of the group-by-group check is the one of all 32 threads'
+      // addresses at once (ref_fault, below), on the operands held since the start.
+      if (state_q == simt_sm_pkg::LsCheck &&
+          (chk_left_q == '0 || chk_fault_q.cause != simt_pkg::FltNone))
+        assert (chk_fault_q == ref_fault)
+          else $error("sm lsu: the address check by groups %p differs from the whole warp's %p",
+                      chk_fault_q, ref_fault);
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
       assert (!(mem_rsp_valid_i && !out[mem_rsp_id_i]))

@@ -6,9 +6,14 @@
 //
 // An absolute address (abs_i: operand b is the immediate and no base is added) is the same
 // for every lane: it is checked once, so the lanes' sums need no masking of their bases.
-module simt_sm_lsu_check (
-  input  logic [31:0]         exec_i,
-  input  logic [32*32-1:0]    addr_i,    // each lane's base + immediate (v4: element 0's)
+//
+// Lanes: the lanes checked at once (the load/store unit's NumLanes: a group of threads per
+// cycle, issue #26); fault_o.lane is the lane within them.
+module simt_sm_lsu_check #(
+  parameter int Lanes = 32
+) (
+  input  logic [Lanes-1:0]    exec_i,
+  input  logic [Lanes*32-1:0] addr_i,    // each lane's base + immediate (v4: element 0's)
   input  logic                abs_i,     // ... unless every lane's address is imm_i
   input  logic [31:0]         imm_i,
   input  logic                shared_i,
@@ -36,12 +41,12 @@ module simt_sm_lsu_check (
     mis_over = {v4 ? (a[3:0] != 4'd0) : (a[1:0] != 2'b00), s[30]};
   endfunction
 
-  logic [1:0]  imm_mo;
-  logic [31:0] bad;
-  logic [31:0] misaligned;
+  logic [1:0]       imm_mo;
+  logic [Lanes-1:0] bad;
+  logic [Lanes-1:0] misaligned;
   assign imm_mo = mis_over(imm_i, v4_i, nlim);
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
+    for (int l = 0; l < Lanes; l++) begin
       logic [1:0] mo;
       mo            = abs_i ? imm_mo : mis_over(addr_i[l*32 +: 32], v4_i, nlim);
       misaligned[l] = mo[1];
@@ -54,19 +59,21 @@ module simt_sm_lsu_check (
   logic [4:0]  first;
   logic [31:0] first_addr;
   logic [32:0] room;  // bytes from the address to the end (negative: past it)
-  assign first      = simt_sm_pkg::lowest(bad);
-  assign first_addr = abs_i ? imm_i : addr_i[first*32 +: 32];
+  logic        mis_first;
+  assign mis_first  = misaligned[32'(first) % Lanes];
+  assign first      = simt_sm_pkg::lowest(32'(bad));
+  assign first_addr = abs_i ? imm_i : addr_i[(32'(first) % Lanes)*32 +: 32];
   assign room       = {1'b0, size_i} - {1'b0, first_addr};
   always_comb begin
     fault_o = '0;
     if (bad != '0) begin
-      fault_o.cause  = shared_i ? (misaligned[first] ? simt_pkg::FltSharedAlign
-                                                     : simt_pkg::FltSharedRange)
-                                : (misaligned[first] ? simt_pkg::FltGlobalAlign
-                                                     : simt_pkg::FltGlobalRange);
+      fault_o.cause  = shared_i ? (mis_first ? simt_pkg::FltSharedAlign
+                                             : simt_pkg::FltSharedRange)
+                                : (mis_first ? simt_pkg::FltGlobalAlign
+                                             : simt_pkg::FltGlobalRange);
       fault_o.lane_v = 1'b1;
       fault_o.lane   = first;
-      if (misaligned[first] || room[32] || room < 33'd4) fault_o.addr = first_addr;
+      if (mis_first || room[32] || room < 33'd4) fault_o.addr = first_addr;
       else fault_o.addr = first_addr + {room[31:2], 2'b00};
     end
   end

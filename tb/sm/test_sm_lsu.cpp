@@ -721,11 +721,19 @@ TEST(SmLsuRtl8Lanes, ManyInstructionsInFlightAndTheScoreboardOrdersDependentOnes
 // every lane, then one request per distinct line per cycle while the memory takes them, the
 // responses overlapping; shared memory one cycle per conflict-free round (plus one for a
 // load's last register write). With L lanes the requests and rounds are per group of L
-// threads (groups = 32 / L): lines and banks shared by two groups are visited once by each.
+// threads (groups = 32 / L): lines and banks shared by two groups are visited once by each;
+// and the check takes a cycle per group with an executing thread (the start cycle the first:
+// chk(exec) cycles more than at 32 lanes).
 template <class Dut>
 void coalescedRequestsAndBankRounds(int lanes) {
   const SmLsu::Config cfg = smallConfig(lanes);
   const int groups = 32 / lanes;
+  auto chk = [&](uint32_t exec) {  // the check's cycles after the start cycle's
+    int n = 0;
+    for (int g = 0; g < groups; ++g) n += ((exec >> (g * lanes)) & ((lanes == 32) ? ~0u : ((1u << lanes) - 1))) != 0;
+    return n - 1;
+  };
+  const int all = chk(0xFFFFFFFFu);
   LsuBench<Dut> bench(cfg, baseSeed());
   auto run = [&](Op op, uint32_t exec, uint32_t stride, const LineMemory::Timing& t) {
     bench.setTiming(t);
@@ -745,24 +753,24 @@ void coalescedRequestsAndBankRounds(int lanes) {
   // the last request.
   Observed o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
-  EXPECT_EQ(o.cycles, 1 + 4 + 1);
-  EXPECT_EQ(o.doneCycles, 1 + 4);  // the core goes on once the requests are out
+  EXPECT_EQ(o.cycles, 1 + all + 4 + 1);
+  EXPECT_EQ(o.doneCycles, 1 + all + 4);  // the core goes on once the requests are out
   o = run(Op::StGlobal, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.requests.size(), 4u);
-  EXPECT_EQ(o.cycles, 1 + 4 + 1);
+  EXPECT_EQ(o.cycles, 1 + all + 4 + 1);
   // Every lane on one word: one request per group (at 32 lanes, done in CHECK).
   o = run(Op::LdGlobal, 0xFFFFFFFFu, 0, next);
   EXPECT_EQ(o.requests.size(), static_cast<size_t>(groups));
-  EXPECT_EQ(o.doneCycles, 1 + groups);
+  EXPECT_EQ(o.doneCycles, 1 + all + groups);
   // A memory 50 cycles away: the 4 requests overlap their latency (not 4 x 50).
   o = run(Op::LdGlobal, 0xFFFFFFFFu, 4, timing(50, 0, 0));
-  EXPECT_EQ(o.cycles, 1 + 4 + 50);
-  EXPECT_EQ(o.doneCycles, 1 + 4);  // ... not after the latency
+  EXPECT_EQ(o.cycles, 1 + all + 4 + 50);
+  EXPECT_EQ(o.doneCycles, 1 + all + 4);  // ... not after the latency
   EXPECT_EQ(o.maxOutstanding, 4);
   // Atomics: one request per lane, pipelined.
   o = run(Op::AtomGlobal, 0x000000FFu, 0, timing(10, 0, 0));
   EXPECT_EQ(o.requests.size(), 8u);
-  EXPECT_EQ(o.cycles, 1 + 8 + 10);
+  EXPECT_EQ(o.cycles, 1 + chk(0x000000FFu) + 8 + 10);
   // v4 loads: four passes of 16 lines (16 bytes a lane; two lanes a line, never split by a
   // group).
   o = run(Op::LdGlobalV4, 0xFFFFFFFFu, 16, next);
@@ -772,21 +780,21 @@ void coalescedRequestsAndBankRounds(int lanes) {
   o = run(Op::StGlobalV4, 0xFFFFFFFFu, 16, next);
   EXPECT_EQ(o.requests.size(), 16u);
   for (const auto& rq : o.requests) EXPECT_EQ(rq.be, 0xFFFFFFFFull);
-  EXPECT_EQ(o.doneCycles, 1 + 1 + 16 * (4 + 1));
+  EXPECT_EQ(o.doneCycles, 1 + all + 1 + 16 * (4 + 1));
   // Shared, 8 banks: 32 consecutive words are 4 rounds (at 8 lanes, one per group and no
   // conflict); a stride of 8 words puts every lane on one bank (16 lanes: 16 rounds, each
   // group's first without a conflict); every lane on one word is a broadcast (1 round per
   // group).
   o = run(Op::LdShared, 0xFFFFFFFFu, 4, next);
   EXPECT_EQ(o.conflictCycles, 4 - groups);
-  EXPECT_EQ(o.cycles, 1 + 1 + 4 + 1);
+  EXPECT_EQ(o.cycles, 1 + all + 1 + 4 + 1);
   o = run(Op::StShared, 0x0000FFFFu, 32, next);
   EXPECT_EQ(o.fault, 0);
   EXPECT_EQ(o.conflictCycles, 16 - std::min(groups, 2));
-  EXPECT_EQ(o.cycles, 1 + 1 + 16);
+  EXPECT_EQ(o.cycles, 1 + chk(0x0000FFFFu) + 1 + 16);
   o = run(Op::LdShared, 0xFFFFFFFFu, 0, next);
   EXPECT_EQ(o.conflictCycles, 0);
-  EXPECT_EQ(o.cycles, 1 + 1 + groups + 1);
+  EXPECT_EQ(o.cycles, 1 + all + 1 + groups + 1);
   // The scoreboard: while a load of warp 0 into r3 is in flight, warp 0's instructions that
   // read or write r3 (or a membar) wait; other registers and other warps do not.
   bench.setTiming(timing(40, 0, 0));
