@@ -286,13 +286,12 @@ NDRange parseRange(const std::string& global, const std::string& local, int maxT
       throw LaunchError("--global-offset needs as many values as --global has sizes (" + std::to_string(g.size()) +
                         ")");
     for (size_t i = 0; i < o.size(); ++i) {
-      size_t used = 0;
-      unsigned long long v = ~0ull;
+      uint64_t v = ~0ull;  // the u64 form of --arg (decimal or 0x), then the range
       try {
-        v = std::stoull(o[i], &used, 10);
-      } catch (const std::exception&) {
+        v = parseValue64(o[i], false, "--global-offset");
+      } catch (const LaunchError&) {
       }
-      if (o[i].empty() || o[i][0] == '-' || used != o[i].size() || v > 0xffffffffull) {
+      if (v > 0xffffffffull) {
         throw LaunchError("--global-offset: '" + o[i] + "' is not an offset (0 to 2^32 - 1)");
       }
       r.offset[i] = static_cast<uint32_t>(v);

@@ -22,6 +22,7 @@
 #include "Vsm_lsu.h"
 #include "Vsm_lsu8.h"
 #include "asm/isa.h"
+#include "model/sm/pass.h"
 #include "common/harness.h"
 #include "common/port_bits.h"
 #include "common/sim_context.h"
@@ -728,11 +729,10 @@ template <class Dut>
 void coalescedRequestsAndBankRounds(int lanes) {
   const SmLsu::Config cfg = smallConfig(lanes);
   const int groups = 32 / lanes;
-  auto chk = [&](uint32_t exec) {  // the check's cycles after the start cycle's
-    int n = 0;
-    for (int g = 0; g < groups; ++g) n += ((exec >> (g * lanes)) & ((lanes == 32) ? ~0u : ((1u << lanes) - 1))) != 0;
-    return n - 1;
-  };
+  // The check's cycles after the start cycle's: one per further group with an executing
+  // thread, the pass sequencer's groups (its model says how many).
+  const model::SmPass passModel(lanes);
+  auto chk = [&](uint32_t exec) { return passModel.passes(exec) - 1; };
   const int all = chk(0xFFFFFFFFu);
   LsuBench<Dut> bench(cfg, baseSeed());
   auto run = [&](Op op, uint32_t exec, uint32_t stride, const LineMemory::Timing& t) {
