@@ -198,8 +198,7 @@ module simt_sm #(
   logic                      started;
   logic [31:0]               cycle;
   logic                      launch_start, launch_active, retire_cta, issue_try, alone;
-  logic                      de_go, de_back, read_b, read_c, exec_stage, lsu_start;
-  logic                      read_b_next, exec_stage_next;
+  logic                      de_go, de_back, exec_stage, lsu_start;
   logic [31:0]               exec_next;  // EXEC's executing threads in the next cycle
   logic [31:0]               imm_b_cp;   // inst.imm_b, a copy per thread (decode)
   logic [simt_sm_pkg::ImmCopies*32-1:0] imm_cp;  // inst.imm, ImmCopies copies (decode)
@@ -234,7 +233,7 @@ module simt_sm #(
   logic [AddrW-1:0]          de_pc;
   logic [31:0]               de_active;
   logic [63:0]               de_word;
-  logic                      de_legal, de_simple, de_rc;
+  logic                      de_legal, de_simple;
   logic [CtaW+3:0]           sb_rd_idx, sb_upd_idx;
   logic [1:0]                sb_rd_state, sb_upd_state;
   logic [AddrW-1:0]          sb_rd_tag, sb_upd_tag;
@@ -249,7 +248,12 @@ module simt_sm #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0]               active, guard, exec;
   logic                      exe_any, exe_param_bad;  // decided in DE (simt_sm_decode)
-  logic [32*32-1:0]          opa, opb, opc, rf_rdata;
+  // Passes (simt_sm_pass) and the register file's read ports (one group of NumLanes threads).
+  localparam int NumPasses = 32 / NumLanes;
+  localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1;
+  logic [NumLanes*32-1:0]    opa, opb, opc;
+  logic [PassW-1:0]          rd_grp;     // the group the ports hold
+  logic [PassW-1:0]          pass_next;  // the next cycle's pass (read this cycle)
   logic [32*7-1:0]           pred;
   logic [31:0]               param_rdata;
   logic [WarpW-1:0]          w_wic;
@@ -261,7 +265,7 @@ module simt_sm #(
 
   // Execute
   logic [31:0]               exe_rf_we;
-  logic [32*32-1:0]          exe_rf_wdata;
+  logic [NumLanes*32-1:0]    exe_rf_wdata;
   logic                      exe_pred_we;
   logic [32*7-1:0]           exe_pred_wdata;
   logic                      fpu_start, fpu_done, fpu_busy, fpu_pred_we;
@@ -271,16 +275,18 @@ module simt_sm #(
   logic [32*7-1:0]           fpu_pred_wdata;
   logic [31:0]               fpu_rf_we;
   logic [RfAW-1:0]           fpu_rf_waddr;
-  logic [32*32-1:0]          fpu_rf_wdata;
+  logic [NumLanes*32-1:0]    fpu_rf_wdata;
   simt_sm_pkg::fault_t       exe_fault;
 
   // Load/store
   logic                      lsu_busy, lsu_done, lsu_rf_re, lsu_evt_stall, lsu_evt_conflict;
+  logic                      lsu_rf_re_b, lsu_rf_re_c;
   logic                      lsu_evt_id_wait, lsu_evt_slot_wait, l1_stall_full, l1_stall_order;
-  logic [4:0]                lsu_rf_reg;
+  logic [4:0]                lsu_rf_rb;
+  logic [PassW-1:0]          lsu_rf_grp;
   logic [31:0]               lsu_rf_we;
   logic [RfAW-1:0]           lsu_rf_waddr;
-  logic [32*32-1:0]          lsu_rf_wdata;
+  logic [NumLanes*32-1:0]    lsu_rf_wdata;
   simt_sm_pkg::fault_t       lsu_fault;
   logic [WarpW-1:0]          lsu_fault_warp, l1_lookup_warp;
   logic [AddrW-1:0]          lsu_fault_pc;
@@ -306,7 +312,7 @@ module simt_sm #(
   logic [NumWarps-1:0]       sched_wvalid, sched_wactive, du_stalled, wdone, wactive;
   logic [31:0]               ctl_rf_we;
   logic [RfAW-1:0]           ctl_rf_waddr;
-  logic [32*32-1:0]          ctl_rf_wdata;
+  logic [NumLanes*32-1:0]    ctl_rf_wdata;
   logic [simt_sm_pkg::NumPerf-1:0] ctl_evt;
   logic                      du_valid, du_ready, du_next_ready, du_has_target, du_yield_fired;
   logic                      du_wake_fast, du_wake_ready;
@@ -351,7 +357,6 @@ module simt_sm #(
     .de_pc_i            (de_pc),
     .de_legal_i         (de_legal),
     .de_simple_i        (de_simple),
-    .de_rc_i            (de_rc),
     .de_hazard_i        (de_hazard),
     .hold_issue_i       (lsu_wb_wait || fpu_wb_wait || lsu_err_pending),
     .issue_try_o        (issue_try),
@@ -359,10 +364,6 @@ module simt_sm #(
     .de_go_o            (de_go),
     .de_back_o          (de_back),
     .de_hold_o          (de_hold),
-    .read_b_o           (read_b),
-    .read_c_o           (read_c),
-    .read_b_next_o      (read_b_next),
-    .exec_next_o        (exec_stage_next),
     .exec_o             (exec_stage),
     .dbg_sel_o          (dbg_sel),
     .w_i                (w),
@@ -521,7 +522,7 @@ module simt_sm #(
   // port to a load's late response). (A launched slot's registers read 0: decode.)
   logic [31:0]      rf_we;
   logic [RfAW-1:0]  rf_waddr;
-  logic [32*32-1:0] rf_wdata;
+  logic [NumLanes*32-1:0] rf_wdata;  // on the lanes
   // EXEC's instruction may write the port this cycle (an ALU instruction, cal's link, which
   // control writes from the instruction alone): known from registers, so a load's or FP
   // result's write-back (and the memory response behind it) does not wait on EXEC's lanes,
@@ -543,6 +544,7 @@ module simt_sm #(
 
   simt_sm_decode #(
     .NumWarps   (NumWarps),
+    .NumLanes   (NumLanes),
     .ParamWords (ParamWords),
     .HasFpu     (HasFpu)
   ) u_decode (
@@ -558,17 +560,13 @@ module simt_sm #(
     .de_word_i       (de_word),
     .de_legal_o      (de_legal),
     .de_simple_o     (de_simple),
-    .de_rc_o         (de_rc),
     .de_fpu_o        (de_fpu),
     .de_fpu_ds_o     (de_fpu_ds),
     .de_regs_o       (de_regs),
     .de_membar_o     (de_membar),
     .de_go_i         (de_go),
-    .read_b_i        (read_b),
-    .read_c_i        (read_c),
-    .exec_i          (exec_stage),
-    .read_b_next_i   (read_b_next),
-    .exec_next_i     (exec_stage_next),
+    .pass_rd_i       (exec_more),
+    .pass_next_i     (pass_next),
     .w_o             (w),
     .pc_o            (pc),
     .inst_o          (inst),
@@ -584,11 +582,14 @@ module simt_sm #(
     .opa_o           (opa),
     .opb_o           (opb),
     .opc_o           (opc),
+    .rd_grp_o        (rd_grp),
     .pred_o          (pred),
     .param_rdata_o   (param_rdata),
     .lsu_re_i        (lsu_rf_re),
-    .lsu_reg_i       (lsu_rf_reg),
-    .rf_rdata_o      (rf_rdata),
+    .lsu_re_b_i      (lsu_rf_re_b),
+    .lsu_re_c_i      (lsu_rf_re_c),
+    .lsu_rb_i        (lsu_rf_rb),
+    .lsu_grp_i       (lsu_rf_grp),
     .rf_we_i         (rf_we),
     .rf_waddr_i      (rf_waddr),
     .rf_wdata_i      (rf_wdata),
@@ -599,24 +600,31 @@ module simt_sm #(
   );
 
   // Passes: ALU and predicate instructions visit the groups of NumLanes threads that
-  // execute; everything else spends one cycle in EXEC.
-  localparam int NumPasses = 32 / NumLanes;
-  localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1;
+  // execute, and with fewer lanes than threads so do the control instructions that read or
+  // write every thread's register (brx, jmx and ret read their targets a group a pass, cal
+  // writes its link register a group a pass: the register file's banks serve one group a
+  // cycle); everything else spends one cycle in EXEC. Each pass's operands are read the
+  // cycle before (DE: the first pass's; decode reads pass_next while a pass executes).
   /* verilator lint_off UNUSEDSIGNAL */
   logic [PassW-1:0] pass;                  // (checked against its copies in u_pass)
   /* verilator lint_on UNUSEDSIGNAL */
+  logic             thread_targets;        // brx, jmx, ret: a target per thread
+  assign thread_targets = inst.op == simt_pkg::OpBrx || inst.op == simt_pkg::OpJmx ||
+                          inst.op == simt_pkg::OpRet;
   logic [NumLanes*PassW-1:0] pass_lanes;   // a copy per lane
   logic [31:0]      pass_threads;
   simt_sm_pass #(.NumLanes(NumLanes)) u_pass (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .valid_i   (exec_stage),
-    .multi_i   (cls.alu || cls.pred),
+    .multi_i   (cls.alu || cls.pred ||
+                (NumPasses > 1 && (thread_targets || inst.op == simt_pkg::OpCal))),
     .stop_i    (exe_fault.cause != simt_pkg::FltNone),
     .mask_i    (exec),
     .mask_next_i  (exec_next),
     .pass_o    (pass),
     .pass_lanes_o (pass_lanes),
+    .pass_next_o  (pass_next),
     .threads_o (pass_threads),
     .more_o    (exec_more)
   );
@@ -681,8 +689,6 @@ module simt_sm #(
     .cta_i              (w_cta),
     .imm_b_i            (imm_b_cp),
     .imm_i              (imm_cp),
-    .opa_i              (opa),
-    .opb_i              (opb),
     .busy_o             (lsu_busy),
     .done_o             (lsu_done),
     .fault_o            (lsu_fault),
@@ -703,8 +709,14 @@ module simt_sm #(
     .look_id_i          (l1_lookup_id),
     .look_warp_o        (l1_lookup_warp),
     .rf_re_o            (lsu_rf_re),
-    .rf_reg_o           (lsu_rf_reg),
-    .rf_rdata_i         (rf_rdata),
+    .rf_re_b_o          (lsu_rf_re_b),
+    .rf_re_c_o          (lsu_rf_re_c),
+    .rf_rb_o            (lsu_rf_rb),
+    .rf_grp_o           (lsu_rf_grp),
+    .opa_i              (opa),
+    .opb_i              (opb),
+    .opc_i              (opc),
+    .rd_grp_i           (rd_grp),
     .rf_we_o            (lsu_rf_we),
     .rf_waddr_o         (lsu_rf_waddr),
     .rf_wdata_o         (lsu_rf_wdata),
@@ -840,6 +852,20 @@ module simt_sm #(
 
   // ---- FP32 lanes ---------------------------------------------------------------------------
   if (HasFpu) begin : g_fpu
+    // 32 FP lanes take a whole warp's operands at once: the register file's ports hold them
+    // only at NumLanes = 32 (FP lanes on passes are issue #26's next step; refused below).
+    logic [32*32-1:0] fpu_a, fpu_b, fpu_c, fpu_wdata;
+    assign fpu_a        = (32*32)'(opa);
+    assign fpu_b        = (32*32)'(opb);
+    assign fpu_c        = (32*32)'(opc);
+    assign fpu_rf_wdata = (NumLanes*32)'(fpu_wdata);
+`ifdef VERILATOR
+    initial begin
+      assert (NumLanes == 32)
+        else $fatal(1, "sm: the FP lanes need NumLanes = 32 (NumLanes %0d: set HasFpu = 0)",
+                    NumLanes);
+    end
+`endif
     simt_sm_fpu #(.NumWarps(NumWarps)) u_fpu (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
@@ -847,9 +873,9 @@ module simt_sm #(
       .inst_i       (inst),
       .exec_i       (exec),
       .warp_i       (w),
-      .opa_i        (opa),
-      .opb_i        (opb),
-      .opc_i        (opc),
+      .opa_i        (fpu_a),
+      .opb_i        (fpu_b),
+      .opc_i        (fpu_c),
       .pred_i       (pred),
       .busy_o       (fpu_busy),
       .done_o       (fpu_done),
@@ -862,7 +888,7 @@ module simt_sm #(
       .freed_o      (fpu_freed),
       .rf_we_o      (fpu_rf_we),
       .rf_waddr_o   (fpu_rf_waddr),
-      .rf_wdata_o   (fpu_rf_wdata),
+      .rf_wdata_o   (fpu_wdata),
       .rf_late_o    (fpu_rf_late),
       // A shared load's write (MEM) takes the port as EXEC's does; a global load's late
       // response waits for the FP unit's write instead (rf_busy_core).
@@ -898,7 +924,8 @@ module simt_sm #(
 
   simt_sm_control #(
     .NumWarps (NumWarps),
-    .NumCtas  (NumCtas)
+    .NumCtas  (NumCtas),
+    .NumLanes (NumLanes)
   ) u_control (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
@@ -915,6 +942,7 @@ module simt_sm #(
     .pc_i               (pc),
     .guard_i            (guard),
     .exec_mask_i        (exec),
+    .pass_threads_i     (pass_threads),
     .opa_i              (opa),
     .cta_i              (w_cta),
     .launch_warp_i      (launch_warp),
@@ -982,7 +1010,8 @@ module simt_sm #(
     .QueueDepth  (QueueDepth),
     .DequeMode   (DequeMode),
     .NumBarSlots (NumBarSlots),
-    .FastThreadTargets (FastThreadTargets)
+    .FastThreadTargets (FastThreadTargets),
+    .NumLanes    (NumLanes)
   ) u_sync (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
@@ -998,6 +1027,8 @@ module simt_sm #(
     .active_i           (active),
     .exec_i             (exec),
     .opa_i              (opa),
+    .rd_grp_i           (rd_grp),
+    .targets_i          (exec_stage && thread_targets),
     .wic_i              (w_wic),
     .du_valid_i         (du_valid),
     .du_op_i            (du_op),
@@ -1132,7 +1163,9 @@ module simt_sm #(
                               stage != simt_sm_pkg::StDone && stage != simt_sm_pkg::StFault;
   assign trace_rf_we_o      = rf_we;
   assign trace_rf_waddr_o   = rf_waddr;
-  assign trace_rf_wdata_o   = rf_wdata;
+  always_comb begin  // thread t: lane t mod NumLanes (the write enables name the threads)
+    for (int t = 0; t < 32; t++) trace_rf_wdata_o[t*32 +: 32] = rf_wdata[(t % NumLanes)*32 +: 32];
+  end
   assign trace_rf_late_o    = lsu_rf_late || fpu_rf_late;
   assign trace_mem_quiet_o  = late_quiet;
   assign trace_cta_retire_o = retire_cta;
@@ -1181,16 +1214,26 @@ module simt_sm #(
         else $error("sm: launch outside LAUNCH");
       // The load/store unit's register read meets DE's only as the unit finishes (DE's read
       // wins; the unit needs no data after its last request).
-      assert (!(lsu_rf_re && de_go && !lsu_done))
-        else $error("sm: DE's register read took the port from the load/store unit");
-      // rb (and ffma's rc) are the register file's read data (decode has no latch for them):
-      // DE reads again only once the load/store unit needs them no more, and never while the
-      // FP unit has yet to start the instruction in EXEC.
+      assert (!((lsu_rf_re || lsu_rf_re_b || lsu_rf_re_c) && de_go && !lsu_done))
+        else $error("sm: DE's register read took the ports from the load/store unit");
+      // The operands are the register file's read data (decode has no latches): DE reads
+      // again only once the load/store unit needs them no more, never while the FP unit has
+      // yet to start the instruction in EXEC, and never while the divergence unit works on
+      // the threads' targets (brx, jmx, ret) or the barrier unit takes a COUNT from ra.
       assert (!(de_go && lsu_busy && !lsu_done))
-        else $error("sm: DE read the ports while the load/store unit still uses rb");
-      assert (!(de_go && (fpu_start || stage == simt_sm_pkg::StReadB ||
-                          stage == simt_sm_pkg::StReadC)))
+        else $error("sm: DE read the ports while the load/store unit still uses them");
+      assert (!(de_go && fpu_start))
         else $error("sm: DE read the ports while an FP instruction still needs its operands");
+      if (NumPasses == 1 && du_valid && (du_op == simt_pkg::DuBrx || du_op == simt_pkg::DuJmx ||
+                                         du_op == simt_pkg::DuRet))
+        assert (!de_go)
+          else $error("sm: DE read the ports while the divergence unit reads the targets");
+      if (bu_valid && inst.sub[0] && !inst.imm_b) assert (!de_go)
+        else $error("sm: DE read the ports while the barrier unit takes a COUNT from ra");
+      // Each pass's operands are on the ports (read the cycle before).
+      if (exec_stage && (cls.alu || cls.pred || (NumPasses > 1 && thread_targets)))
+        assert (rd_grp == pass)
+          else $error("sm: the ports hold group %0d in pass %0d", rd_grp, pass);
     end
   end
 `endif

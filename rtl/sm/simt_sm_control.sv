@@ -17,6 +17,7 @@
 module simt_sm_control #(
   parameter int NumWarps = 8,
   parameter int NumCtas  = 4,
+  parameter int NumLanes = 32,
   localparam int WarpW   = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW    = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int RfAW    = WarpW + 5,
@@ -45,7 +46,9 @@ module simt_sm_control #(
   input  logic [AddrW-1:0]          pc_i,
   input  logic [31:0]               guard_i,
   input  logic [31:0]               exec_mask_i,
-  input  logic [32*32-1:0]          opa_i,           // COUNT from ra
+  input  logic [31:0]               pass_threads_i,  // the threads of EXEC's pass
+  input  logic [NumLanes*32-1:0]    opa_i,           // COUNT from ra: port a's group, the
+                                                     // lowest executing thread's (DE's read)
   input  logic [CtaW-1:0]           cta_i,           // its resident CTA
 
   // Launch.
@@ -109,7 +112,7 @@ module simt_sm_control #(
   // cal's link register, written in EXEC.
   output logic [31:0]               rf_we_o,
   output logic [RfAW-1:0]           rf_waddr_o,
-  output logic [32*32-1:0]          rf_wdata_o,
+  output logic [NumLanes*32-1:0]    rf_wdata_o,      // on the lanes
 
   // Warp state, trace, events.
   output logic [NumWarps-1:0]       wdone_o,
@@ -238,7 +241,8 @@ module simt_sm_control #(
         bu_op_o    = cls_i.arrive ? 3'd2 : cls_i.bottom ? 3'd4 : 3'd3;
         if (inst_i.sub[0]) begin  // COUNT: immediate, or ra of the lowest participating lane
           bu_count_o = inst_i.imm_b ? inst_i.imm[11:0]
-                                    : opa_i[simt_sm_pkg::lowest(exec_mask_i)*32 +: 12];
+                                    : opa_i[(32'(simt_sm_pkg::lowest(exec_mask_i)) % NumLanes)*32
+                                            +: 12];
         end
         if (bu_ready_i) begin
           state_nx = simt_sm_pkg::CtDu;
@@ -487,13 +491,16 @@ module simt_sm_control #(
   // from the instruction alone: the divergence unit computes the same mask and address
   // (asserted below), but waiting for its answer would chain its whole step into the
   // register file's write port, and from there into the load/store and FP units' write-backs.
-  // (cal does not fault in EXEC; nothing reads r31 of the warp before it issues again.)
+  // (cal does not fault in EXEC; nothing reads r31 of the warp before it issues again.) With
+  // fewer lanes than threads it writes one group a pass (the register file's banks take one
+  // group a cycle).
   logic [AddrW-1:0] link_pc;
   assign link_pc    = pc_i + 1'b1;
-  assign rf_we_o    = (exec_stage_i && inst_i.op == simt_pkg::OpCal) ? exec_mask_i : '0;
+  assign rf_we_o    = (exec_stage_i && inst_i.op == simt_pkg::OpCal) ?
+                      exec_mask_i & pass_threads_i : '0;
   assign rf_waddr_o = {w_i, 5'd31};
   always_comb begin
-    for (int l = 0; l < 32; l++) rf_wdata_o[l*32 +: 32] = 32'(link_pc);
+    for (int l = 0; l < NumLanes; l++) rf_wdata_o[l*32 +: 32] = 32'(link_pc);
   end
   // (Outside the block above: the barrier unit's ready depends on it.)
   assign wake_ready_o = wake_req && du_wake_ready_i;

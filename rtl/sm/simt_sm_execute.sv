@@ -1,8 +1,10 @@
 // Execute: the NumLanes ALU lanes of the instruction in EXEC. A warp's 32 threads go
 // through the lanes in passes of NumLanes threads (simt_sm_pass says which threads are on
-// the lanes: threads_i, group pass_i); each pass writes its threads' register results
-// (rf_*_o, written at the end of the cycle) or predicates (pred_*_o), so EXEC lasts one
-// cycle per group with work, one cycle at NumLanes = 32. Special registers come from the
+// the lanes: threads_i, group pass_i); each pass takes its group's operands from the
+// register file's read ports (read the cycle before: decode reads the next pass's group
+// while this one executes) and writes its threads' register results (rf_*_o, written at
+// the end of the cycle, on the lanes) or predicates (pred_*_o), so EXEC lasts one cycle per
+// group with work, one cycle at NumLanes = 32. Special registers come from the
 // warp's place in its CTA and the launch. The sequencer sends memory, control and barrier
 // instructions on to their units after one cycle. A param read outside the params, or a
 // trap, is a fault (fault_o).
@@ -25,8 +27,8 @@ module simt_sm_execute #(
                                                     // a copy per lane (simt_sm_pass)
   input  logic [31:0]                threads_i,     // ... its threads
   input  logic [NumLanes-1:0]        imm_b_i,       // inst_i.imm_b, a copy per lane
-  input  logic [32*32-1:0]           opa_i,
-  input  logic [32*32-1:0]           opb_i,
+  input  logic [NumLanes*32-1:0]     opa_i,         // the pass's group (lane l: its thread l)
+  input  logic [NumLanes*32-1:0]     opb_i,
   input  logic [32*7-1:0]            pred_i,        // the warp's predicates
   input  logic [31:0]                param_rdata_i,
   input  logic                       exec_any_i,    // exec_i has a thread (from DE)
@@ -40,15 +42,15 @@ module simt_sm_execute #(
   input  logic [31:0]                cycle_i,
 
   output logic [31:0]                rf_we_o,
-  output logic [32*32-1:0]           rf_wdata_o,    // thread t's result from lane t % NumLanes
+  output logic [NumLanes*32-1:0]     rf_wdata_o,    // on the lanes (rf_we_o: the pass's threads)
   output logic                       pred_we_o,
   output logic [32*7-1:0]            pred_wdata_o,
   output simt_sm_pkg::fault_t        fault_o
 );
 
-  // Per lane: the thread it computes for in this pass (its copy of the pass index), and that
-  // thread's operands and predicates: one NumPasses:1 choice among the groups' slices (one
-  // mux per bit on the pass index, not a chain of comparisons per lane).
+  // Per lane: the thread it computes for in this pass (its copy of the pass index), its
+  // operands (the read ports' lane) and its predicates (one NumPasses:1 choice among the
+  // groups' slices of the warp's predicate registers).
   logic [4:0]             tid  [NumLanes];
   logic [31:0]            opa  [NumLanes];
   logic [31:0]            opb  [NumLanes];
@@ -56,18 +58,14 @@ module simt_sm_execute #(
   logic [NumLanes-1:0]    imm_b;
   for (genvar l = 0; l < NumLanes; l++) begin : g_sel
     logic [PassW-1:0] pass;
-    logic [31:0]      a_grp [NumPasses];
-    logic [31:0]      b_grp [NumPasses];
     logic [6:0]       p_grp [NumPasses];
     for (genvar p = 0; p < NumPasses; p++) begin : g_grp
-      assign a_grp[p] = opa_i[(p*NumLanes + l)*32 +: 32];
-      assign b_grp[p] = opb_i[(p*NumLanes + l)*32 +: 32];
       assign p_grp[p] = pred_i[(p*NumLanes + l)*7 +: 7];
     end
     assign pass     = pass_i[l*PassW +: PassW];
     assign tid[l]   = 5'(32'(pass) * NumLanes + l);
-    assign opa[l]   = a_grp[pass];
-    assign opb[l]   = b_grp[pass];
+    assign opa[l]   = opa_i[l*32 +: 32];
+    assign opb[l]   = opb_i[l*32 +: 32];
     assign pr_l[l]  = p_grp[pass];
     assign imm_b[l] = imm_b_i[l];
   end
@@ -135,14 +133,12 @@ module simt_sm_execute #(
     end
   end
 
-  // Thread t's results come from lane t % NumLanes (wires: only the threads of this pass
-  // are written).
+  // The register results leave on the lanes; thread t's predicate comes from lane
+  // t % NumLanes (wires: only the threads of this pass are written).
   logic [31:0] pr_t;
   always_comb begin
-    for (int t = 0; t < 32; t++) begin
-      rf_wdata_o[t*32 +: 32] = res[t % NumLanes];
-      pr_t[t]                = pr[t % NumLanes];
-    end
+    for (int l = 0; l < NumLanes; l++) rf_wdata_o[l*32 +: 32] = res[l];
+    for (int t = 0; t < 32; t++) pr_t[t] = pr[t % NumLanes];
     pred_wdata_o = simt_sm_pkg::pred_write(pred_i, exec_i & threads_i, inst_i.rd[2:0], pr_t);
   end
 

@@ -1,8 +1,9 @@
 // The FP unit: one simt_fpu per lane (docs/blocks/fpu.md) running the FP32 instructions the
 // core starts from EXEC. start_i hands in an instruction with its executing lanes and
-// operands (a: ra, b: rb or the immediate, c: rc for ffma), which the lanes take at the
-// start; every lane computes, only executing lanes are written. The pipelined operations
-// finish simt_fpu_pkg::Latency cycles after the start, fdiv and fsqrt DivSqrtLatency.
+// operands (a: ra, b: rb or the immediate, c: rc for ffma: the register file's three read
+// ports, read in DE), which the lanes take at the start; every lane computes, only
+// executing lanes are written. The pipelined operations finish simt_fpu_pkg::Latency cycles
+// after the start, fdiv and fsqrt DivSqrtLatency.
 //
 // Several instructions are in flight (issue #24, the result queue): the lanes take one
 // pipelined operation per cycle and one division or square root alongside, so the unit keeps
@@ -276,8 +277,8 @@ module simt_sm_fpu #(
       end
     end
   end
-  // DE's FP instruction starts one cycle later at the earliest (three for ffma: READB,
-  // READC), and no other starts in between (one instruction past DE): the results in flight
+  // DE's FP instruction starts one cycle later at the earliest (ffma too: DE reads its three
+  // operands), and no other starts in between (one instruction past DE): the results in flight
   // now only leave by then.
   assign full        = 32'(regs_in_flight) >= Depth;
   assign de_hazard_o = raw || (de_fpu_i && (full || (de_ds_i && d_q.v)));

@@ -1,11 +1,14 @@
 // Load/store unit: a warp's loads, stores and atomics on global memory over the line-wide
 // memory port (docs/blocks/mem_port.md) and on the on-chip shared memory it owns.
 //
-// Interface to the core: start_i hands in the instruction in EXEC with its executing lanes
-// and operands (opa: base addresses, opb: store data or atomic operand), which stay valid
-// until done_o; the unit reads v4 store data and cas's swap value (rc, in its start cycle:
-// the register file's read data holds it while the unit works) through a read port and ends
-// with done_o, or fault_o with the lane and address (the sequencer stops the core then).
+// Interface to the core: start_i hands in the instruction in EXEC with its executing lanes;
+// its operands come from the register file's three read ports (opa: base addresses, opb:
+// store data, an atomic's operand, cas's compare value or a v4 store's element, opc: cas's
+// swap value), one group of NumLanes threads at a time: DE read the group of the lowest
+// executing thread, and the unit has the register file read the group its lanes need in the
+// next cycle (rf_re*_o, rf_grp_o), so every group's operands are on the ports when its turn
+// comes (asserted). It ends with done_o, or fault_o with the lane and address (the sequencer
+// stops the core then).
 // A global instruction is done once its requests are sent: its responses come back while the
 // core goes on (simt_sm_lsu_inflight: the in-flight table and the scoreboard) and write the
 // register file through its write port when no other unit does (rf_busy_i; a response
@@ -22,13 +25,12 @@
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
 // performs requests in the order it accepts them). Shared memory is simt_sm_lsu_shared.
 //
-// NumLanes (issue #26): the coalescer and the shared-memory crossbar serve one group of
-// NumLanes threads at a time (the pass sequencer's groups, ascending, only those with a
-// thread to serve); the address check stays 32 threads wide, so a faulting instruction is
-// still refused before anything of it reaches memory. The group's addresses and operands are
-// selected onto the lanes once, here, for whichever of the two is working (they never work
-// in the same cycle), and a response's words are picked on the lanes of its group (a
-// request's threads are one group's) and repeated over the 32 threads of the write port.
+// NumLanes (issue #26): the address check, the coalescer and the shared-memory crossbar
+// serve one group of NumLanes threads at a time (the pass sequencer's groups, ascending,
+// only those with a thread to serve); every group is checked before anything of the
+// instruction reaches memory. The register file's ports hold the group of whichever of them
+// is working (they never work in the same cycle), and a response's words are picked on the
+// lanes of its group (a request's threads are one group's) and written on the lanes.
 module simt_sm_lsu #(
   parameter int  NumLanes    = 32,  // lanes of the coalescer and the shared crossbar
   parameter int  NumWarps    = 8,
@@ -38,6 +40,8 @@ module simt_sm_lsu #(
   parameter int  LineBytes   = 64,
   parameter int  IdW         = 4,
   parameter int  Slots       = 8,   // global instructions in flight
+  localparam int NumPasses   = 32 / NumLanes,
+  localparam int PassW       = (NumPasses > 1) ? $clog2(NumPasses) : 1,
   localparam int WarpW       = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW        = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ShAW        = $clog2(NumCtas * SharedWords),
@@ -64,8 +68,6 @@ module simt_sm_lsu #(
   input  logic [CtaW-1:0]        cta_i,       // the warp's resident CTA (its shared memory)
   input  logic [31:0]            imm_b_i,  // inst_i.imm_b, a copy per thread (decode)
   input  logic [simt_sm_pkg::ImmCopies*32-1:0] imm_i,  // inst_i.imm, a copy per thread group
-  input  logic [32*32-1:0]       opa_i,
-  input  logic [32*32-1:0]       opb_i,
   output logic                   busy_o,
   output logic                   done_o,
   output simt_sm_pkg::fault_t    fault_o,
@@ -88,13 +90,20 @@ module simt_sm_lsu #(
   input  logic [IdW-1:0]         look_id_i,
   output logic [WarpW-1:0]       look_warp_o,
 
-  // Register file.
+  // Register file: the reads (ports a and c: the instruction's ra and rc, port b: rf_rb_o)
+  // of a group for the next cycle, the ports' data (the group rd_grp_i), the write.
   output logic                   rf_re_o,
-  output logic [4:0]             rf_reg_o,
-  input  logic [32*32-1:0]       rf_rdata_i,
+  output logic                   rf_re_b_o,
+  output logic                   rf_re_c_o,
+  output logic [4:0]             rf_rb_o,
+  output logic [PassW-1:0]       rf_grp_o,
+  input  logic [NumLanes*32-1:0] opa_i,
+  input  logic [NumLanes*32-1:0] opb_i,
+  input  logic [NumLanes*32-1:0] opc_i,
+  input  logic [PassW-1:0]       rd_grp_i,
   output logic [31:0]            rf_we_o,
   output logic [RfAW-1:0]        rf_waddr_o,
-  output logic [32*32-1:0]       rf_wdata_o,
+  output logic [NumLanes*32-1:0] rf_wdata_o,    // on the lanes
   output logic                   rf_late_o,      // the write is a global response's
   input  logic                   rf_busy_i,      // another unit writes the register file
   output logic                   wb_wait_o,      // a response waits for the write port
@@ -143,9 +152,9 @@ module simt_sm_lsu #(
   // One group of NumLanes threads is on the lanes at a time (lane l: thread first + l): the
   // address check's, group by group before any request; then the shared-memory unit's while
   // it works (SHARED), else the coalescer's (the group of the lowest thread still to
-  // request). Their bases and operands are selected onto the lanes once, here; at 32 lanes
-  // the selection is wiring.
-  logic [4:0] co_first, sh_first, chk_first, first;
+  // request). Their bases and operands are the register file's read ports, which hold the
+  // group read the cycle before (below: the group of the next cycle is read).
+  logic [4:0] co_first, sh_first, sh_first_next, chk_first, first;
   logic       checking;  // the lanes check a group of the instruction's addresses this cycle
   logic [31:0] chk_todo;  // the executing threads whose groups are still to be checked
   logic [31:0] chk_left_d, chk_left_q;
@@ -154,19 +163,13 @@ module simt_sm_lsu #(
   assign chk_first = simt_sm_pkg::group_first(chk_todo, NumLanes);
   assign first     = (state_q == simt_sm_pkg::LsShared) ? sh_first :
                      checking ? chk_first : co_first;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [32*32-1:0] gw_a, gw_b, gw_r;  // lanes NumLanes.. are zero
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign gw_a = simt_sm_pkg::group_sel(opa_i, first, NumLanes);
-  assign gw_b = simt_sm_pkg::group_sel(opb_i, first, NumLanes);
-  assign gw_r = simt_sm_pkg::group_sel(rf_rdata_i, first, NumLanes);
   // Each lane's address (v4: element 0's): its base plus the immediate, or the immediate
   // alone (imm_b); NumLanes adders (issue #26: 32 at every L before), each taking its copy
   // of the immediate. The check takes the sums without imm_b (it checks the immediate once).
-  logic [NumLanes*32-1:0] g_sum, g_addr, g_b, g_r;
+  logic [NumLanes*32-1:0] g_sum, g_addr, g_b;
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      g_sum[l*32 +: 32]  = gw_a[l*32 +: 32] +
+      g_sum[l*32 +: 32]  = opa_i[l*32 +: 32] +
                            imm_i[((l * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: 32];
       g_addr[l*32 +: 32] = imm_b_i[l] ? inst_i.imm : g_sum[l*32 +: 32];
     end
@@ -201,30 +204,34 @@ module simt_sm_lsu #(
   assign chk_fault_d = checking ? check_fault : chk_fault_q;
   assign chk_left_d  = checking ? chk_todo & ~simt_sm_pkg::group_of(chk_todo, NumLanes)
                                 : chk_left_q;
-  assign g_b    = gw_b[NumLanes*32-1:0];
-  assign g_r    = gw_r[NumLanes*32-1:0];
+  assign g_b    = opb_i;  // store data, an atomic's operand, cas's compare value; a v4
+                         // store's element (port b reads its register: GATHER)
   // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
-  // working: one 32:1 select rather than a group's, from the register file's read data (read
-  // in the start cycle; no other read of the port comes before the unit is done).
+  // working: one NumLanes:1 select of port c.
   logic [4:0]  leader, sh_leader, lead;
   logic [31:0] c_lead;
   assign lead   = (state_q == simt_sm_pkg::LsShared) ? sh_leader : leader;
-  assign c_lead = rf_rdata_i[lead*32 +: 32];
+  assign c_lead = opc_i[(32'(lead) % NumLanes)*32 +: 32];
   // Every thread's word-address low bits as accessed (the immediate's with imm_b): its
   // shared-memory bank, for the write-back of the group read last cycle, and its word in a
-  // line, for the in-flight table. Low bits need only their own narrow adder per thread.
+  // line, for the in-flight table. Low bits need only their own narrow adder per lane; the
+  // check's pass over the groups keeps each thread's (words_q: complete when the check
+  // acts, before the in-flight table takes them and before shared memory starts).
   localparam int LoW = (OffW - 2 > BankW) ? OffW - 2 : BankW;
-  logic [32*LoW-1:0]   word_lo;
+  logic [32*LoW-1:0]   words_d, words_q;
   logic [32*BankW-1:0] banks;
   always_comb begin
-    for (int l = 0; l < 32; l++) begin
+    words_d = words_q;
+    for (int t = 0; t < 32; t++) begin
       /* verilator lint_off UNUSEDSIGNAL */
       logic [LoW+1:0] lo;  // its byte bits: carries into the word bits only
       /* verilator lint_on UNUSEDSIGNAL */
-      lo = opa_i[l*32 +: LoW+2] +
-           imm_i[(l / (32 / simt_sm_pkg::ImmCopies))*32 +: LoW+2];
-      word_lo[l*LoW +: LoW]   = imm_b_i[l] ? inst_i.imm[2 +: LoW] : lo[LoW+1:2];
-      banks[l*BankW +: BankW] = word_lo[l*LoW +: BankW];
+      lo = opa_i[(t % NumLanes)*32 +: LoW+2] +
+           imm_i[(((t % NumLanes) * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: LoW+2];
+      if (checking && (5'(t) & 5'(32 - NumLanes)) == chk_first) begin
+        words_d[t*LoW +: LoW] = imm_b_i[t] ? inst_i.imm[2 +: LoW] : lo[LoW+1:2];
+      end
+      banks[t*BankW +: BankW] = words_q[t*LoW +: BankW];
     end
   end
 
@@ -253,6 +260,7 @@ module simt_sm_lsu #(
     .exec_i     (exec_i),
     .cta_i      (cta_i),
     .first_o    (sh_first),
+    .first_next_o (sh_first_next),
     .leader_o   (sh_leader),
     .addr_i     (g_addr),
     .data_i     (g_b),
@@ -286,9 +294,9 @@ module simt_sm_lsu #(
     .elem_i      (elem_q),
     .v4_i        (cls.v4),
     .single_i    (cls.atom),
-    // v4 stores: the element's data register, read the cycle before (GATHER); cas: the swap
-    // value (rc; the leader is the request's one lane); else rb as latched in EXEC.
-    .data_i      (cls.v4 ? g_r : cls.cas ? {NumLanes{c_lead}} : g_b),
+    // v4 stores: the element's data register, read the cycle before on port b (GATHER); cas:
+    // the swap value (rc; the leader is the request's one lane); else rb.
+    .data_i      (cls.cas ? {NumLanes{c_lead}} : g_b),
     .leader_o    (leader),
     .lane_o      (leader_lane),
     .group_o     (group),
@@ -310,7 +318,7 @@ module simt_sm_lsu #(
   logic [31:OffW]         rsp_line;
   logic                   quiet_o_inflight;
   always_comb begin
-    for (int l = 0; l < 32; l++) words[l*(OffW-2) +: (OffW-2)] = word_lo[l*LoW +: (OffW-2)];
+    for (int l = 0; l < 32; l++) words[l*(OffW-2) +: (OffW-2)] = words_q[l*LoW +: (OffW-2)];
   end
   simt_sm_lsu_inflight #(
     .NumWarps  (NumWarps),
@@ -415,8 +423,10 @@ module simt_sm_lsu #(
   assign err_word = rsp_word[err_lane[LaneW-1:0]];
 
   // ---- Sequencing ---------------------------------------------------------------------------
-  logic last_pass;
+  logic        last_pass;
+  logic [31:0] grp_cur;  // the coalescer's group (its threads)
   assign last_pass = !cls.v4 || cls.store || elem_q == 2'd3;
+  assign grp_cur   = simt_sm_pkg::group_of(pend_q, NumLanes);
   always_comb begin
     state_d     = state_q;
     pend_d      = pend_q;
@@ -433,8 +443,6 @@ module simt_sm_lsu #(
     sent        = 1'b0;
     done_o      = 1'b0;
     fault_o     = '0;
-    rf_re_o     = 1'b0;
-    rf_reg_o    = inst_i.rb + {3'd0, elem_q};
     evt_stall_o = 1'b0;
 
     if (req_fire) begin
@@ -460,10 +468,6 @@ module simt_sm_lsu #(
           pend_d  = exec_i;
           elem_d  = '0;
           state_d = simt_sm_pkg::LsCheck;
-          if (cls.cas) begin  // rc, for every request of the instruction
-            rf_re_o  = 1'b1;
-            rf_reg_o = inst_i.sub;
-          end
         end
       end
       simt_sm_pkg::LsCheck: begin
@@ -479,7 +483,6 @@ module simt_sm_lsu #(
           // chk_global: the slot now, and the first request unless a v4 store gathers first.
           alloc = 1'b1;
           if (v4_store) begin
-            rf_re_o   = 1'b1;  // element 0 of the first group
             st_be_d   = '0;
             st_data_d = '0;
             state_d   = simt_sm_pkg::LsGather;
@@ -489,29 +492,17 @@ module simt_sm_lsu #(
         end
       end
       simt_sm_pkg::LsGather: begin
-        // Element elem_q of every lane is on the read port: the leader's line's words of it
-        // join the request; the next element's register is read meanwhile.
+        // Element elem_q of the group is on port b: the leader's line's words of it join the
+        // request; the next element's register is read meanwhile.
         st_be_d   = st_be_q | line_be;
         st_data_d = st_data_q | line_wdata;
         if (elem_q == 2'd3) begin
           state_d = simt_sm_pkg::LsGlobal;
         end else begin
           elem_d   = elem_q + 2'd1;
-          rf_re_o  = 1'b1;
-          rf_reg_o = inst_i.rb + {3'd0, elem_d};
         end
       end
-      simt_sm_pkg::LsGlobal: begin
-        // A v4 store reads element 0's register in every cycle here, whether or not its next
-        // group follows: the read's address then waits on no request (the coalescer's group
-        // decides only whether GATHER uses it). In the cycle the unit is done, DE may take
-        // the port instead (the decode unit gives DE's read precedence; simt_sm asserts it
-        // happens only then).
-        if (v4_store) begin
-          rf_re_o  = 1'b1;
-          rf_reg_o = inst_i.rb;
-        end
-      end
+      simt_sm_pkg::LsGlobal: ;
       simt_sm_pkg::LsShared: begin
         if (sh_done) begin
           done_o  = 1'b1;
@@ -532,10 +523,15 @@ module simt_sm_lsu #(
         st_be_d   = '0;
         st_data_d = '0;
         state_d   = simt_sm_pkg::LsGather;
-      end else if (pend_d == '0 && !last_pass) begin
-        // The next element of a v4 load: every lane again.
-        pend_d  = exec_i;
+      end else if (cls.v4 && !cls.store && (pend_d & grp_cur) == '0 && !last_pass) begin
+        // The next element of a v4 load: the group's lanes again (group by group, each
+        // group's four elements before the next group: the unit reads a group's addresses
+        // once, before any response can write them, rd..rd+3 being allowed to hold ra).
+        pend_d  = pend_d | (exec_i & grp_cur);
         elem_d  = elem_q + 2'd1;
+      end else if (cls.v4 && !cls.store && (pend_d & grp_cur) == '0 && pend_d != '0) begin
+        // The group's last element sent: the next group, from its element 0.
+        elem_d  = '0;
       end else if (pend_d == '0) begin
         // Every request sent: the core goes on while the responses come.
         sent    = 1'b1;
@@ -545,10 +541,39 @@ module simt_sm_lsu #(
     end
   end
 
+  // The register-file reads: while the unit works next cycle, the group its lanes need then
+  // (the check's next group, else the shared-memory unit's or the coalescer's) when it is
+  // not the group the ports hold, on port a the addresses, on port b the data, on port c
+  // cas's swap value; and a v4 store's element registers on port b (GATHER's next, or
+  // element 0 of the next group). Groups are read once after the check, in ascending order,
+  // so a group is never read again once its requests went out: the instruction's responses
+  // may write its own operands (ld r5, [r5]). In the cycle the unit is done it reads
+  // nothing (DE may read then: decode gives DE precedence, simt_sm asserts it).
+  logic [4:0] first_next;
+  logic       reads, regroup;
+  always_comb begin
+    if (state_d == simt_sm_pkg::LsCheck && chk_left_d != '0 &&
+        chk_fault_d.cause == simt_pkg::FltNone) begin
+      first_next = simt_sm_pkg::group_first(chk_left_d, NumLanes);
+    end else if (state_d == simt_sm_pkg::LsShared) begin
+      first_next = sh_first_next;
+    end else begin
+      first_next = simt_sm_pkg::group_first(pend_d, NumLanes);
+    end
+  end
+  assign reads     = (start_i || state_q != simt_sm_pkg::LsIdle) &&
+                     state_d != simt_sm_pkg::LsIdle;
+  assign regroup   = rf_grp_o != rd_grp_i;
+  assign rf_re_o   = reads && regroup;
+  assign rf_re_b_o = reads && ((simt_sm_pkg::reads_b(inst_i.op, inst_i.imm_b) && regroup) ||
+                               v4_store);
+  assign rf_re_c_o = reads && cls.cas && regroup;
+  assign rf_rb_o   = v4_store ? inst_i.rb + {3'd0, elem_d} : inst_i.rb;
+  assign rf_grp_o  = PassW'(32'(first_next) >> $clog2(NumLanes));
+
   // The register-file write: a global response's (late: any warp), or the shared-memory
   // unit's (the instruction in flight).
-  // Both come on the lanes of one group; thread t takes lane t mod NumLanes's word (the write
-  // enables name the group's threads).
+  // Both come on the lanes of one group (the write enables name the group's threads).
   // Zero data without a write: the core ORs its units' write data.
   logic [NumLanes*32-1:0] wb_words;
   always_comb begin
@@ -562,7 +587,7 @@ module simt_sm_lsu #(
       wb_words   = rsp_words;
       rf_late_o  = 1'b1;
     end
-    for (int t = 0; t < 32; t++) rf_wdata_o[t*32 +: 32] = wb_words[(t % NumLanes)*32 +: 32];
+    rf_wdata_o = wb_words;
   end
 
   assign quiet_o       = state_q == simt_sm_pkg::LsIdle && quiet_o_inflight;
@@ -586,6 +611,7 @@ module simt_sm_lsu #(
       err_pc_q    <= '0;
       chk_fault_q <= '0;
       chk_left_q  <= '0;
+      words_q     <= '0;
     end else begin
       state_q     <= state_d;
       pend_q      <= pend_d;
@@ -599,19 +625,27 @@ module simt_sm_lsu #(
       err_pc_q    <= err_pc_d;
       chk_fault_q <= chk_fault_d;
       chk_left_q  <= chk_left_d;
+      words_q     <= words_d;
     end
   end
 
 `ifdef VERILATOR
-  // The reference for the group-by-group check: all 32 threads' addresses checked at once.
-  logic [32*32-1:0]    ref_addr;
+  // The reference for the group-by-group check: all 32 threads' addresses (as the groups on
+  // the lanes gave them) checked at once.
+  logic [32*32-1:0]    ref_addr, ref_addr_q;
   simt_sm_pkg::fault_t ref_fault;
   always_comb begin
-    for (int l = 0; l < 32; l++) ref_addr[l*32 +: 32] = opa_i[l*32 +: 32] + inst_i.imm;
+    ref_addr = ref_addr_q;
+    for (int t = 0; t < 32; t++) begin
+      if (checking && (5'(t) & 5'(32 - NumLanes)) == chk_first) begin
+        ref_addr[t*32 +: 32] = opa_i[(t % NumLanes)*32 +: 32] + inst_i.imm;
+      end
+    end
   end
+  always_ff @(posedge clk_i) ref_addr_q <= ref_addr;
   simt_sm_lsu_check #(.Lanes(32)) u_ref_check (
     .exec_i   (exec_i),
-    .addr_i   (ref_addr),
+    .addr_i   (ref_addr_q),
     .abs_i    (inst_i.imm_b),
     .imm_i    (inst_i.imm),
     .shared_i (cls.shared),
@@ -635,6 +669,11 @@ module simt_sm_lsu #(
         assert (chk_fault_q == ref_fault)
           else $error("sm lsu: the address check by groups %p differs from the whole warp's %p",
                       chk_fault_q, ref_fault);
+      // The register file's ports hold the group on the lanes whenever its operands are used.
+      if (checking || mem_req_valid_o || state_q == simt_sm_pkg::LsGather)
+        assert (32'(rd_grp_i) == 32'(first) >> $clog2(NumLanes))
+          else $error("sm lsu: the ports hold group %0d, the lanes' is %0d", rd_grp_i,
+                      32'(first) >> $clog2(NumLanes));
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
       assert (!(mem_rsp_valid_i && !out[mem_rsp_id_i]))

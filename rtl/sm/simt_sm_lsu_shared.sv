@@ -11,8 +11,9 @@
 // With NumLanes physical lanes (issue #26) the crossbar serves one group of NumLanes threads
 // at a time, grouped as the pass sequencer does (simt_sm_pkg::group_of): the group of the
 // lowest thread waiting (first_o), its threads on lanes 0 .. NumLanes-1 (lane l: thread
-// first + l): simt_sm_lsu selects the group's operands onto the lanes once, for this unit and
-// the coalescer. Bank conflicts are found and serialised within the group; the next group
+// first + l): the register file's read ports hold the group's operands for this unit and the
+// coalescer (first_next_o: the group of the next cycle, which simt_sm_lsu has the register
+// file read the cycle before). Bank conflicts are found and serialised within the group; the next group
 // starts the cycle after the group's last access. The loaded words leave on the lanes
 // (rf_wdata_o); the register file stays 32 threads wide: lane l's word is for thread
 // first + l (simt_sm_lsu puts lane t mod NumLanes's word on thread t; the write enables name
@@ -36,6 +37,7 @@ module simt_sm_lsu_shared #(
   input  logic [31:0]         exec_i,
   input  logic [CtaW-1:0]     cta_i,
   output logic [4:0]          first_o,   // the group on the lanes: its first thread
+  output logic [4:0]          first_next_o,  // ... next cycle (the register file reads it)
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [NumLanes*32-1:0] addr_i, // the group's byte addresses (checked; their words')
   /* verilator lint_on UNUSEDSIGNAL */
@@ -250,6 +252,7 @@ module simt_sm_lsu_shared #(
       active_d = !done_o;
     end
   end
+  assign first_next_o = simt_sm_pkg::group_first(pend_d, NumLanes);
   assign busy_o     = active_q;
   assign conflict_o = active_q && !atom_i && (pend & ~served) != '0;
 

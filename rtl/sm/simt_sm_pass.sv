@@ -25,6 +25,9 @@ module simt_sm_pass #(
   // pass_o whenever an instruction is in EXEC (asserted). The lanes' operand selects take
   // these: pass_o is a 32-bit search and one net to over a thousand sinks (issue #26).
   output logic [NumLanes*PassW-1:0] pass_lanes_o,
+  // The next cycle's pass (the group the register file reads for it: decode reads the next
+  // pass's operands while this one executes).
+  output logic [PassW-1:0] pass_next_o,
   output logic [31:0]      threads_o,  // its threads
   output logic             more_o      // another pass follows: EXEC stays
 );
@@ -68,6 +71,7 @@ module simt_sm_pass #(
   assign todo_next = (more_o && !stop_i) ? rest : mask_next_i;
   assign pass_next = PassW'(32'(simt_sm_pkg::group_first(todo_next, NumLanes)) >>
                             $clog2(NumLanes));
+  assign pass_next_o = pass_next;
   if (NumPasses > 1) begin : g_lanes
     simt_copies #(.Width(PassW), .Copies(NumLanes)) u_pass_copies (
       .clk_i  (clk_i),
@@ -76,11 +80,7 @@ module simt_sm_pass #(
       .q_o    (pass_lanes_o)
     );
   end else begin : g_one
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic unused_pass_next;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_pass_next = ^{pass_next, todo_next};
-    assign pass_lanes_o     = '0;  // one group: pass 0
+    assign pass_lanes_o = '0;  // one group: pass 0
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -77,7 +77,7 @@ package simt_sm_pkg;
   // The sequencer: where the instruction after issue is (docs/blocks/sm.md). LAUNCH, MEM and
   // CTRL hand the core to a unit, whose own state says what it does.
   typedef enum logic [3:0] {
-    StIdle, StLaunch, StDecode, StReadB, StReadC, StExec, StMem, StFpu, StCtrl, StDone, StFault
+    StIdle, StLaunch, StDecode, StExec, StMem, StFpu, StCtrl, StDone, StFault
   } stage_e;
 
   // The launch unit: per warp take a slot (WARP, its registers read 0 from now), launch it
@@ -270,6 +270,28 @@ package simt_sm_pkg;
     n = '0;
     for (int i = 0; i < 32; i++) n = n + {5'd0, m[i]};
     popcount32 = n;
+  endfunction
+
+  // The register operands an instruction reads besides ra (decode's read ports, issue #26): rb
+  // when something uses it (ALU, setp and FP operations without an immediate, selp, atomics:
+  // the operand, cas's compare value; stores: the data; v4 stores read each element's
+  // register in the load/store unit), and the sub field as a register (cas's swap value,
+  // ffma's addend).
+  function automatic logic reads_b(logic [6:0] op, logic imm_b);
+    logic [11:0] c;
+    logic        fp_b;
+    c    = classify(op);
+    fp_b = c[ClsFpu] && op != simt_pkg::OpFAbs && op != simt_pkg::OpFNeg &&
+           op != simt_pkg::OpFSqrt &&
+           (op < simt_pkg::OpFCvtS32F32 || op > simt_pkg::OpFCvtF32U32);
+    reads_b = ((c[ClsAlu] || op == simt_pkg::OpSetp || fp_b) && !imm_b) ||
+              op == simt_pkg::OpSelp || c[ClsAtom] || (c[ClsStore] && !c[ClsV4]);
+  endfunction
+
+  function automatic logic reads_c(logic [6:0] op);
+    logic [11:0] c;
+    c       = classify(op);
+    reads_c = c[ClsCas] || op == simt_pkg::OpFFma;
   endfunction
 
   // Predicate i of one lane (7 = pt, always true). Fixed-index selects keep Yosys fast.

@@ -4,7 +4,7 @@
 // One instruction per warp is in flight. IDLE starts the run, retires finished CTAs,
 // launches the next CTA (LAUNCH: the launch unit), delivers a barrier wake token due (CTRL)
 // or lets a warp issue. The issued instruction is in DE for a cycle (the issue unit's de_*),
-// then in EXEC (READB and READC first for ffma: rc), from where it goes to the load/store unit
+// then in EXEC, from where it goes to the load/store unit
 // (MEM) or the control unit (CTRL), or retires at once. DE runs next to EXEC and CHECK, so
 // the next instruction is decoded while one retires; the units tell the sequencer when the
 // next warp may issue (issue_try). EXEC lasts one cycle per pass on the lanes (the pass
@@ -45,7 +45,6 @@ module simt_sm_sequencer #(
   input  logic [AddrW-1:0]          de_pc_i,
   input  logic                      de_legal_i,
   input  logic                      de_simple_i,
-  input  logic                      de_rc_i,
   input  logic                      de_hazard_i,     // DE waits for a load (scoreboard)
   input  logic                      hold_issue_i,    // a load's write-back waits, or an error
   output logic                      issue_try_o,
@@ -53,10 +52,6 @@ module simt_sm_sequencer #(
   output logic                      de_go_o,
   output logic                      de_back_o,       // DE's warp is given back unissued
   output logic                      de_hold_o,       // DE keeps its instruction (passes)
-  output logic                      read_b_o,
-  output logic                      read_c_o,
-  output logic                      read_b_next_o,   // ... in the next cycle (decode's copies)
-  output logic                      exec_next_o,
   output logic                      exec_o,
   output logic                      dbg_sel_o,       // nothing in flight: debug port
 
@@ -231,8 +226,6 @@ module simt_sm_sequencer #(
         issue_try_o = issue_ok && (de_simple_i || de_hazard_i);
         if (de_hazard_i) stage_pre = simt_sm_pkg::StIdle;
       end
-      simt_sm_pkg::StReadB:  stage_pre = simt_sm_pkg::StReadC;
-      simt_sm_pkg::StReadC:  stage_pre = simt_sm_pkg::StExec;
       simt_sm_pkg::StExec: begin
         if (!to_unit) begin
           flt_pre   = exec_fault_i;
@@ -274,7 +267,7 @@ module simt_sm_sequencer #(
       default: stage_pre = simt_sm_pkg::StFault;
     endcase
 
-    // DE: on to EXEC (READB first for ffma), or an illegal opcode faults.
+    // DE: on to EXEC (its three register operands read), or an illegal opcode faults.
     if (de_go_o) begin
       if (!de_legal_i) begin
         flt_pre       = '0;
@@ -283,7 +276,7 @@ module simt_sm_sequencer #(
         fpc_pre       = de_pc_i;
         stage_pre     = simt_sm_pkg::StFault;
       end else begin
-        stage_pre = de_rc_i ? simt_sm_pkg::StReadB : simt_sm_pkg::StExec;
+        stage_pre = simt_sm_pkg::StExec;
       end
     end
     // A load's response waits for the register file's write port: no warp issues, so the
@@ -337,11 +330,7 @@ module simt_sm_sequencer #(
   assign started_o          = started_q;
   assign cycle_o            = cycle_q;
   assign launch_active_o    = stage_q == simt_sm_pkg::StLaunch;
-  assign read_b_o           = stage_q == simt_sm_pkg::StReadB;
-  assign read_c_o           = stage_q == simt_sm_pkg::StReadC;
   assign exec_o             = stage_q == simt_sm_pkg::StExec;
-  assign read_b_next_o      = stage_d == simt_sm_pkg::StReadB;
-  assign exec_next_o        = stage_d == simt_sm_pkg::StExec;
   assign fault_cause_o      = simt_sm_pkg::fault_cause(flt_q.cause);
   assign fault_warp_o       = fwarp_q;
   assign fault_pc_o         = fpc_q;

@@ -13,6 +13,9 @@ module simt_sm_sync #(
   parameter bit DequeMode   = 1'b1,
   parameter int NumBarSlots = 16,
   parameter bit FastThreadTargets = 1'b1,  // the divergence unit's (simt_sm)
+  parameter int NumLanes    = 32,
+  localparam int NumPasses  = 32 / NumLanes,
+  localparam int PassW      = (NumPasses > 1) ? $clog2(NumPasses) : 1,
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int PtrW       = $clog2(QueueDepth + 1),
@@ -36,9 +39,14 @@ module simt_sm_sync #(
   input  logic [AddrW-1:0]          pc_i,
   input  logic [31:0]               active_i,
   input  logic [31:0]               exec_i,
+  // brx/jmx/ret: each thread's target (the low 22 bits of ra, ret: r31), from the register
+  // file's port a: the group it holds (rd_grp_i), each group in EXEC's pass on it (targets_i:
+  // such an instruction in EXEC; they are kept for the divergence unit's later steps).
   /* verilator lint_off UNUSEDSIGNAL */
-  input  logic [32*32-1:0]          opa_i,           // brx/jmx/ret: each thread's target
-  /* verilator lint_on UNUSEDSIGNAL */                // (its low 22 bits)
+  input  logic [NumLanes*32-1:0]    opa_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  logic [PassW-1:0]          rd_grp_i,
+  input  logic                      targets_i,
   input  logic [WarpW-1:0]          wic_i,           // its warp index in its CTA
 
   // Divergence unit.
@@ -128,8 +136,34 @@ module simt_sm_sync #(
   logic [63:0]               qry_front;
   logic [simt_pkg::SumW-1:0] qry_types;
   /* verilator lint_on UNUSED */
-  for (genvar l = 0; l < 32; l++) begin : g_ttarget
-    assign thread_target[l*AddrW +: AddrW] = opa_i[l*32 +: AddrW];
+  if (NumPasses == 1) begin : g_ttarget
+    // Port a holds the whole warp's targets until the divergence unit is done with them (no
+    // read before the next instruction's DE: simt_sm asserts it).
+    for (genvar l = 0; l < 32; l++) begin : g_thread
+      assign thread_target[l*AddrW +: AddrW] = opa_i[l*32 +: AddrW];
+    end
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_grp;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_grp = ^{rd_grp_i, targets_i};
+  end else begin : g_ttarget
+    // Each pass's group is kept (the instruction's passes visit every group with an
+    // executing thread, and the divergence unit reads the targets of those only); the pass on
+    // the port in EXEC is passed on as it is read (the last pass: the unit's first step).
+    logic [32*AddrW-1:0] tgt_d, tgt_q;
+    always_comb begin
+      tgt_d = tgt_q;
+      for (int t = 0; t < 32; t++) begin
+        thread_target[t*AddrW +: AddrW] = tgt_q[t*AddrW +: AddrW];
+        if (targets_i && PassW'(t / NumLanes) == rd_grp_i) begin
+          tgt_d[t*AddrW +: AddrW]         = opa_i[(t % NumLanes)*32 +: AddrW];
+          thread_target[t*AddrW +: AddrW] = opa_i[(t % NumLanes)*32 +: AddrW];
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      tgt_q <= tgt_d;
+    end
   end
 
   simt_divergence_unit #(

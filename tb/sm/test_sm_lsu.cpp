@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "Vsm_lsu.h"
@@ -88,7 +90,9 @@ class LsuBench {
                     s("mem_req_we_o", 1), s("mem_req_amo_o", 4), s("mem_req_addr_o", 32),
                     s("mem_req_be_o", 32), s("mem_rsp_valid_i", 1), s("mem_rsp_id_i", 3),
                     s("mem_rsp_err_i", 1)}},
-        {"registers", {s("rf_re_o", 1), s("rf_reg_o", 5), s("rf_we_o", 32), s("rf_waddr_o", 7)}},
+        {"registers", {s("rf_re_o", 1), s("rf_re_b_o", 1), s("rf_re_c_o", 1), s("rf_rb_o", 5),
+                       s("rf_grp_o", cfg.numLanes == 32 ? 1 : 2), s("rd_grp_i", cfg.numLanes == 32 ? 1 : 2),
+                       s("rf_we_o", 32), s("rf_waddr_o", 7)}},
     });
     sim_.reset();
     setTiming({});
@@ -142,7 +146,8 @@ class LsuBench {
     model_.clearShared(cta, words);
   }
 
-  // Starts an instruction (start_i for the next cycle): its operands as latched in EXEC.
+  // Starts an instruction (start_i for the next cycle): its operands as DE read them (the
+  // group of the lowest executing thread on the register file's three ports).
   void start(const SmLsu::Instruction& in, int warp) {
     isa::Instr enc;
     enc.op = in.op;
@@ -159,11 +164,11 @@ class LsuBench {
     sim_->warp_i = static_cast<uint8_t>(warp);
     sim_->pc_i = static_cast<uint32_t>(warp * 100 + in.rd);  // named by a late error
     sim_->cta_i = static_cast<uint8_t>(in.cta);
-    const WarpRegs& r = regs_[static_cast<size_t>(warp)];
-    for (int l = 0; l < 32; ++l) {
-      setBits(sim_->opa_i, l * 32, 32, r[in.ra][static_cast<size_t>(l)]);
-      setBits(sim_->opb_i, l * 32, 32, r[in.rb][static_cast<size_t>(l)]);
-    }
+    ra_ = in.ra;
+    rc_ = in.sub;
+    int low = 0;
+    while (!((in.exec >> low) & 1u)) ++low;
+    readPorts(warp, low / lanes(), true, true, true, in.rb);
     sim_->start_i = 1;
   }
 
@@ -258,9 +263,27 @@ class LsuBench {
   }
 
  private:
+  int lanes() const { return cfg_.numLanes; }
+
+  // The register file's ports as the unit sees them: a read (ports a and c: the instruction's
+  // ra and rc; port b: the register named) of one group is on the ports from the next cycle.
+  void readPorts(int warp, int group, bool a, bool b, bool c, int rb) {
+    const WarpRegs& r = regs_[static_cast<size_t>(warp)];
+    for (int l = 0; l < lanes(); ++l) {
+      const auto t = static_cast<size_t>(group * lanes() + l);
+      if (a) setBits(portA_, l * 32, 32, r[ra_][t]);
+      if (b) setBits(portB_, l * 32, 32, r[static_cast<size_t>(rb & 31)][t]);
+      if (c) setBits(portC_, l * 32, 32, r[rc_][t]);
+    }
+    if (a || b || c) portGroup_ = group;
+  }
+
   void drivePort() {
     rtl::offerMemory(sim_.dut(), *port_);
-    sim_->rf_rdata_i = rfRead_;
+    sim_->opa_i = portA_;
+    sim_->opb_i = portB_;
+    sim_->opc_i = portC_;
+    sim_->rd_grp_i = static_cast<uint8_t>(portGroup_);
   }
 
   void samplePort(Observed& ob) {
@@ -296,9 +319,11 @@ class LsuBench {
   }
 
   void sampleRegisters(Observed& ob, int expectWarp) {
-    if (sim_->rf_re_o) {  // the bank's registered read (the warp in flight): data next cycle
-      const WarpRegs& r = regs_[sim_->warp_i];
-      for (int l = 0; l < 32; ++l) setBits(rfRead_, l * 32, 32, r[sim_->rf_reg_o & 31u][static_cast<size_t>(l)]);
+    // The banks' registered reads (the warp in flight): data next cycle. The unit reads
+    // only the registers of its instruction (the scoreboard covers no others).
+    if (sim_->rf_re_o || sim_->rf_re_b_o || sim_->rf_re_c_o) {
+      readPorts(sim_->warp_i, sim_->rf_grp_o, sim_->rf_re_o, sim_->rf_re_b_o, sim_->rf_re_c_o,
+                sim_->rf_rb_o);
     }
     const uint32_t we = sim_->rf_we_o;
     if (we == 0) return;
@@ -308,7 +333,7 @@ class LsuBench {
     const int warp = waddr >> 5, reg = waddr & 31;
     for (int l = 0; l < 32; ++l) {
       if (!((we >> l) & 1u)) continue;
-      const uint32_t v = static_cast<uint32_t>(getBits(sim_->rf_wdata_o, l * 32, 32));
+      const uint32_t v = static_cast<uint32_t>(getBits(sim_->rf_wdata_o, (l % lanes()) * 32, 32));
       regs_[static_cast<size_t>(warp)][static_cast<size_t>(reg)][static_cast<size_t>(l)] = v;
       ob.writes.push_back({l, reg, v});
     }
@@ -330,7 +355,11 @@ class LsuBench {
   bool done_ = false;
   uint64_t fault_ = 0;
   Rng busyRng_{1};
-  VlWide<32> rfRead_{};
+  // The register file's read ports (Dut's widths: NumLanes words), the group they hold, and the
+  // registers of ports a and c (the instruction's ra and rc).
+  std::remove_reference_t<decltype(std::declval<Dut&>().opa_i)> portA_{}, portB_{}, portC_{};
+  int portGroup_ = 0;
+  int ra_ = 0, rc_ = 0;
 };
 
 const Op kMemOps[] = {Op::LdGlobal, Op::StGlobal, Op::LdShared, Op::StShared, Op::LdGlobalV4,
