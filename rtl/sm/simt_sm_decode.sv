@@ -251,13 +251,33 @@ module simt_sm_decode #(
     end
   end
   // Each port's entry bit, read with the banks; a copy per lane (the bit gates every lane's
-  // 32 bits: issue #26, one net each rather than to NumLanes * 32 sinks).
+  // 32 bits: issue #26, one net each rather than to NumLanes * 32 sinks). For the reads of the
+  // instruction in EXEC (its passes, the load/store unit) the bits of its registers' groups
+  // are looked up from registers and the group, known late (the load/store unit's next group
+  // follows its coalescer), only picks one: the group is not on a path through a
+  // (warp, register, group) lookup.
+  logic [NumPasses-1:0] ua_ex, ub_ex, uc_ex;
+  always_comb begin
+    for (int g = 0; g < NumPasses; g++) begin
+      ua_ex[g] = used_q[bank_addr({w_q, (ir.op == simt_pkg::OpRet) ? 5'd31 : ir.ra},
+                                  PassW'(g))];
+      ub_ex[g] = used_q[bank_addr({w_q, pass_rd_i ? ir.rb : lsu_rb_i}, PassW'(g))];
+      uc_ex[g] = used_q[bank_addr({w_q, ir.sub}, PassW'(g))];
+    end
+  end
   logic used_a_d, used_b_d, used_c_d;
   logic [NumLanes*3-1:0] used_cp;
   logic [NumLanes-1:0]   used_cp_a, used_cp_b, used_cp_c;
-  assign used_a_d = rd_a ? used_q[raddr_a] : used_cp_a[0];
-  assign used_b_d = rd_b ? used_q[raddr_b] : used_cp_b[0];
-  assign used_c_d = rd_c ? used_q[raddr_c] : used_cp_c[0];
+  always_comb begin
+    used_a_d = rd_a ? ua_ex[rd_grp] : used_cp_a[0];
+    used_b_d = rd_b ? ub_ex[rd_grp] : used_cp_b[0];
+    used_c_d = rd_c ? uc_ex[rd_grp] : used_cp_c[0];
+    if (de_go_i) begin
+      used_a_d = used_q[raddr_a];
+      used_b_d = de_need_b ? used_q[raddr_b] : used_cp_b[0];
+      used_c_d = de_need_c ? used_q[raddr_c] : used_cp_c[0];
+    end
+  end
   simt_copies #(.Width(3), .Copies(NumLanes)) u_used_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
@@ -402,6 +422,11 @@ module simt_sm_decode #(
       // asserts the unit is done then and needs no data).
       assert ($onehot0({pass_rd_i, (lsu_re_i || lsu_re_b_i || lsu_re_c_i) && !de_go_i, de_go_i}))
         else $error("sm decode: two readers of the register file in one cycle");
+      // The entry bits looked up per group for EXEC's instruction are the read's own.
+      if (!de_go_i)
+        assert ((!rd_a || used_a_d == used_q[raddr_a]) && (!rd_b || used_b_d == used_q[raddr_b]) &&
+                (!rd_c || used_c_d == used_q[raddr_c]))
+          else $error("sm decode: the entry bits of EXEC's read differ from its entries'");
       assert ((rf_we_i & ~simt_sm_pkg::group_of(rf_we_i, NumLanes)) == '0)
         else $error("sm decode: a register write %h to threads of two groups", rf_we_i);
       assert (!(pred_we_i && clr_i))
