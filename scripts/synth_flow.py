@@ -112,9 +112,16 @@ def ice40_script(top):
             % (top, os.path.join(ROOT, "scripts", "yosys", "ice40_coarse_noshare.ys"), top))
 
 
-def run(cmd, log=None, check=True):
-    res = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True)
+def run(cmd, log=None, check=True, timeout=None):
+    """Runs cmd from the repository; with a timeout (seconds) a run that takes longer is
+    stopped and returned with returncode None (its output so far, and why)."""
+    try:
+        res = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        res = subprocess.CompletedProcess(cmd, None, out + "\nsynth_flow: stopped after %d s "
+                                          "(the limit)\n" % timeout)
     if log:
         with open(log, "w") as f:
             f.write(res.stdout)
@@ -233,6 +240,9 @@ def measure(name, top, params, seeds):
 # ---- ECP5 (the project venv's YoWASP tools) ------------------------------------------------
 VENV_BIN = os.path.join(ROOT, ".venv", "bin")
 ECP5_DEVICE = ["--85k", "--package", "CABGA381", "--speed", "6"]   # the ULX3S's LFE5U-85F
+# A seed's nextpnr run is stopped after this long (--pnr-timeout): the core's seeds route in
+# 10 to 20 minutes two at a time (2026-11-28); one that does not converge would run for hours.
+PNR_TIMEOUT_S = 90 * 60
 ECP5_CAPACITY = {"comb": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
 ECP5_SHELL_LPF = os.path.join(ROOT, "constraints", "ecp5_shell.lpf")
 OVERFULL = 1.2   # hierarchical synthesis above this share of the device: not flattened
@@ -242,7 +252,7 @@ CORE_1X1 = {"NumWarps": 1, "NumCtas": 1, "NumBarSlots": 4, "ImemDepth": 256,
 # Board tops: their pins and the configurations `make bitstream BOARD=...` may build.
 BOARDS = {"ulx3s": {"top": "simt_ulx3s_top",
                     "lpf": os.path.join(ROOT, "constraints", "ulx3s.lpf"),
-                    "default": "ecp5_ulx3s_link"}}
+                    "default": "ecp5_ulx3s_core_1x1_l8"}}
 
 # name, top, parameters, target MHz, note. Board tops (BOARDS) are placed on their own pins,
 # their clock constrained through the PLL (nextpnr derives it from the oscillator's); other
@@ -258,7 +268,7 @@ ECP5_CONFIGS = [
      "one of the core's 32 lanes: ALU and setp compare, the multiplier in MULT18X18D"),
     ("ecp5_ulx3s_link", "simt_ulx3s_top", {"WithCore": 0}, 50, {},
      "ULX3S board top without the core: PLL to 50 MHz, UART bridge, 2,048-word RAM, LEDs "
-     "(`make bitstream BOARD=ulx3s` while the core does not fit)"),
+     "(`make bitstream BOARD=ulx3s CONFIG=ecp5_ulx3s_link`: the host link alone)"),
     ("ecp5_ulx3s_core_1x1", "simt_ulx3s_top", dict(CORE_1X1, WithCore=1), 50,
      {"units": True, "placer": "static"},
      "the whole core on the board, smallest: 1 CTA x 1 warp (32 lanes), 4 barrier slots, "
@@ -270,8 +280,9 @@ ECP5_CONFIGS = [
           PllClkopCphase=23), 12.5,
      {"units": True, "placer": "static"},
      "the same core on 8 lanes (NumLanes=8: a warp's ALU instruction in 4 passes, the "
-     "load/store unit's coalescer and shared-memory crossbar per group of 8; its address "
-     "check, the register file and the FP lanes still 32 wide, issue #26), its PLL at 12.5 MHz"),
+     "register file in 8 banks read a group of 8 threads at a time, the load/store unit's "
+     "check, coalescer and shared-memory crossbar per group, issue #26), its PLL at 12.5 MHz "
+     "(`make bitstream BOARD=ulx3s`)"),
 ]
 
 
@@ -545,7 +556,14 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
                 "--timing-allow-fail", "--quiet", "--log", log]
             if not board:
                 cmd += ["--freq", str(target)]
-            run(cmd, check=False)
+            # A seed whose routing does not converge would run for hours: stopped at the limit
+            # (--pnr-timeout), it counts as not routed and the median is over the others.
+            if run(cmd, check=False, timeout=PNR_TIMEOUT_S).returncode is None:
+                with open(os.path.join(ROOT, log), "a") as f:
+                    f.write("synth_flow: seed %d stopped after %d min (--pnr-timeout)\n" % (
+                        seed, PNR_TIMEOUT_S // 60))
+                print("synth: %s: seed %d not routed within %d min, stopped" % (
+                    name, seed, PNR_TIMEOUT_S // 60), flush=True)
             return nextpnr_ecp5_report(os.path.join(ROOT, log))
         # The seeds side by side, one per core (nextpnr under WebAssembly is single-threaded;
         # the core's placement and routing take most of an hour each).
@@ -839,12 +857,8 @@ def bitstream(board_name, config, seeds):
     if params.get("WithCore", 1) == 0:
         print("\n".join([
             "*" * 78,
-            "bitstream: THE CORE DOES NOT RUN ON THE %s's LFE5U-85F YET: on 8 lanes it" % (
-                board_name.upper()),
-            "bitstream: places but neither routes nor meets 50 MHz (docs/synthesis.md).",
             "bitstream: Building the board WITHOUT the core: %s" % name,
             "bitstream: (%s)." % note,
-            "bitstream: CONFIG=ecp5_ulx3s_core_1x1_l8 tries the core (hours of place and route).",
             "*" * 78]), flush=True)
     t0 = time.time()
     r = measure_ecp5(name, top, params, target, opts, seeds, units=opts.get("units", False))
@@ -878,6 +892,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="run configurations whose name contains this")
     ap.add_argument("--seeds", type=int, default=3, help="nextpnr placement seeds")
+    ap.add_argument("--pnr-timeout", type=int, default=90, metavar="MIN",
+                    help="stop a seed's nextpnr run after MIN minutes (not routed)")
     ap.add_argument("--pnr-only", action="store_true",
                     help="ECP5 configurations with units: place the last synthesis's netlist "
                          "again (other seeds, nextpnr options) without synthesizing")
@@ -889,6 +905,8 @@ def main():
     ap.add_argument("--bitstream", metavar="BOARD", help="build BOARD's bitstream (ulx3s)")
     ap.add_argument("--config", default="", help="with --bitstream: the ECP5 configuration")
     args = ap.parse_args()
+    global PNR_TIMEOUT_S
+    PNR_TIMEOUT_S = args.pnr_timeout * 60
     os.makedirs(OUT, exist_ok=True)
     if args.bitstream:
         bitstream(args.bitstream, args.config, 1)

@@ -281,11 +281,11 @@ module simt_sm_decode #(
   simt_copies #(.Width(3), .Copies(NumLanes)) u_used_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .d_i    ({used_a_d, used_b_d, used_c_d}),
+    .d_i    ({used_c_d, used_b_d, used_a_d}),  // lane l's copy: [l*3 +: 3], port a lowest
     .q_o    (used_cp)
   );
   for (genvar l = 0; l < NumLanes; l++) begin : g_used
-    assign {used_cp_a[l], used_cp_b[l], used_cp_c[l]} = used_cp[l*3 +: 3];
+    assign {used_cp_c[l], used_cp_b[l], used_cp_a[l]} = used_cp[l*3 +: 3];
   end
   // The group the ports hold (the last read's).
   logic [PassW-1:0] rd_grp_d, rd_grp_q;
@@ -301,40 +301,33 @@ module simt_sm_decode #(
   end
   assign rd_grp_o = rd_grp_q;
 
-  logic [NumLanes*32-1:0] raw_a, raw_b, raw_c;  // the banks' data
-  for (genvar l = 0; l < NumLanes; l++) begin : g_rf
-    // 2^BankAW entries: NumWarps * 32 * NumPasses for a power-of-two NumWarps >= 2.
-    simt_ram_1r1w #(.Width(32), .Depth(NumEnt)) u_bank_a (
-      .clk_i   (clk_i),
-      .we_i    (bank_we[l]),
-      .waddr_i (waddr),
-      .wdata_i (bank_wdata[l*32 +: 32]),
-      .re_i    (rd_a),
-      .raddr_i (raddr_a),
-      .rdata_o (raw_a[l*32 +: 32])
-    );
-    simt_ram_1r1w #(.Width(32), .Depth(NumEnt)) u_bank_b (
-      .clk_i   (clk_i),
-      .we_i    (bank_we[l]),
-      .waddr_i (waddr),
-      .wdata_i (bank_wdata[l*32 +: 32]),
-      .re_i    (rd_b),
-      .raddr_i (raddr_b),
-      .rdata_o (raw_b[l*32 +: 32])
-    );
-    simt_ram_1r1w #(.Width(32), .Depth(NumEnt)) u_bank_c (
-      .clk_i   (clk_i),
-      .we_i    (bank_we[l]),
-      .waddr_i (waddr),
-      .wdata_i (bank_wdata[l*32 +: 32]),
-      .re_i    (rd_c),
-      .raddr_i (raddr_c),
-      .rdata_o (raw_c[l*32 +: 32])
-    );
-    assign opa_o[l*32 +: 32] = used_cp_a[l] ? raw_a[l*32 +: 32] : 32'd0;
-    assign opb_o[l*32 +: 32] = used_cp_b[l] ? raw_b[l*32 +: 32] : 32'd0;
-    assign opc_o[l*32 +: 32] = used_cp_c[l] ? raw_c[l*32 +: 32] : 32'd0;
+  // The banks: port p's copy of lane l's bank (p: a, b, c), its data gated by the port's
+  // entry bit.
+  localparam int NumPorts = 3;
+  logic [NumPorts-1:0]             port_re;
+  logic [NumPorts*BankAW-1:0]      port_raddr;
+  logic [NumPorts*NumLanes*32-1:0] port_data;
+  assign port_re    = {rd_c, rd_b, rd_a};
+  assign port_raddr = {raddr_c, raddr_b, raddr_a};
+  for (genvar p = 0; p < NumPorts; p++) begin : g_port
+    for (genvar l = 0; l < NumLanes; l++) begin : g_lane
+      // 2^BankAW entries: NumWarps * 32 * NumPasses for a power-of-two NumWarps >= 2.
+      logic [31:0] raw;
+      simt_ram_1r1w #(.Width(32), .Depth(NumEnt)) u_bank (
+        .clk_i   (clk_i),
+        .we_i    (bank_we[l]),
+        .waddr_i (waddr),
+        .wdata_i (bank_wdata[l*32 +: 32]),
+        .re_i    (port_re[p]),
+        .raddr_i (port_raddr[p*BankAW +: BankAW]),
+        .rdata_o (raw)
+      );
+      assign port_data[(p*NumLanes + l)*32 +: 32] = used_cp[l*NumPorts + p] ? raw : 32'd0;
+    end
   end
+  assign opa_o = port_data[0 +: NumLanes*32];
+  assign opb_o = port_data[NumLanes*32 +: NumLanes*32];
+  assign opc_o = port_data[2*NumLanes*32 +: NumLanes*32];
 
   simt_ram_1r1w #(.Width(32), .Depth(ParamWords)) u_param (
     .clk_i   (clk_i),
