@@ -283,6 +283,13 @@ ECP5_CONFIGS = [
      "register file in 8 banks read a group of 8 threads at a time, the load/store unit's "
      "check, coalescer and shared-memory crossbar per group, issue #26), its PLL at 12.5 MHz "
      "(`make bitstream BOARD=ulx3s`)"),
+    # Issue #26's aim for the board: 2 resident CTAs of up to 4 warps (8 warp slots).
+    ("ecp5_ulx3s_core_2x4_l8", "simt_ulx3s_top",
+     dict(CORE_1X1, NumWarps=8, NumCtas=2, WithCore=1, NumLanes=8, PllClkiDiv=2,
+          PllClkfbDiv=1, PllClkopDiv=48, PllClkopCphase=23), 12.5,
+     {"units": True, "placer": "static"},
+     "the 8-lane core with 8 warp slots for 2 resident CTAs (up to 4 warps each), its PLL at "
+     "12.5 MHz"),
 ]
 
 
