@@ -158,6 +158,7 @@ module simt_sm_lsu #(
   logic       checking;  // the lanes check a group of the instruction's addresses this cycle
   logic [31:0] chk_todo;  // the executing threads whose groups are still to be checked
   logic [31:0] chk_left_d, chk_left_q;
+  logic [31:0] chk_grp;   // the threads of chk_first's group
   assign chk_todo  = (state_q == simt_sm_pkg::LsIdle) ? exec_i : chk_left_q;
   assign co_first  = simt_sm_pkg::group_first(pend_q, NumLanes);
   assign chk_first = simt_sm_pkg::group_first(chk_todo, NumLanes);
@@ -202,8 +203,8 @@ module simt_sm_lsu #(
     if (grp_fault.lane_v) check_fault.lane = grp_fault.lane | chk_first;  // ... as a thread
   end
   assign chk_fault_d = checking ? check_fault : chk_fault_q;
-  assign chk_left_d  = checking ? chk_todo & ~simt_sm_pkg::group_of(chk_todo, NumLanes)
-                                : chk_left_q;
+  assign chk_grp     = simt_sm_pkg::group_of(chk_todo, NumLanes);  // the group checked
+  assign chk_left_d  = checking ? chk_todo & ~chk_grp : chk_left_q;
   assign g_b    = opb_i;  // store data, an atomic's operand, cas's compare value; a v4
                          // store's element (port b reads its register: GATHER)
   // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
@@ -228,7 +229,7 @@ module simt_sm_lsu #(
       /* verilator lint_on UNUSEDSIGNAL */
       lo = opa_i[(t % NumLanes)*32 +: LoW+2] +
            imm_i[(((t % NumLanes) * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: LoW+2];
-      if (checking && (5'(t) & 5'(32 - NumLanes)) == chk_first) begin
+      if (checking && chk_grp[t]) begin
         words_d[t*LoW +: LoW] = imm_b_i[t] ? inst_i.imm[2 +: LoW] : lo[LoW+1:2];
       end
       banks[t*BankW +: BankW] = words_q[t*LoW +: BankW];
@@ -637,7 +638,7 @@ module simt_sm_lsu #(
   always_comb begin
     ref_addr = ref_addr_q;
     for (int t = 0; t < 32; t++) begin
-      if (checking && (5'(t) & 5'(32 - NumLanes)) == chk_first) begin
+      if (checking && chk_grp[t]) begin
         ref_addr[t*32 +: 32] = opa_i[(t % NumLanes)*32 +: 32] + inst_i.imm;
       end
     end

@@ -231,28 +231,6 @@ package simt_sm_pkg;
     group_of = r;
   endfunction
 
-  // The words of the group starting at thread `first` of a 32-thread vector, in its low
-  // `lanes` words (lane l: thread first + l; the rest zero). A select over the groups on the
-  // high bits of `first` alone (a multiple of `lanes`): each result bit is a mux on the
-  // group's index, about half the ECP5 LUTs of comparing all five bits, and no dynamic
-  // part-select of 1024 bits.
-  function automatic logic [32*32-1:0] group_sel(logic [32*32-1:0] v, logic [4:0] first,
-                                                 int lanes);
-    logic [32*32-1:0] r;
-    logic [4:0]       hi;
-    r  = '0;
-    hi = first & 5'(32 - lanes);
-    for (int g = 0; g < 32; g++) begin
-      for (int l = 0; l < 32; l++) begin
-        if (l < lanes && g * lanes + l < 32 && hi == 5'(g * lanes)) begin
-          // (mod 32: an index Yosys also evaluates where the guard is false stays in range)
-          r[l*32 +: 32] = v[((g*lanes + l) % 32)*32 +: 32];
-        end
-      end
-    end
-    group_sel = r;
-  endfunction
-
   // A warp's predicates with predicate pd (0..6) of the executing lanes replaced by their
   // results (setp and the predicate operations in execute, fsetp in the FP unit).
   function automatic logic [32*7-1:0] pred_write(logic [32*7-1:0] pred, logic [31:0] exec,
