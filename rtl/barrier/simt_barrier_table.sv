@@ -146,26 +146,34 @@ module simt_barrier_table #(
 
   // ---- barrier state table ----------------------------------------------------------------
   logic             busy_d [NumEnt], busy_q [NumEnt];
-  logic [TagW-1:0]  tag_d [NumEnt], tag_q [NumEnt];
-  logic [CntW-1:0]  count_d [NumEnt], count_q [NumEnt];
-  logic             imp_d [NumEnt], imp_q [NumEnt];
-  logic             pass_d [NumEnt], pass_q [NumEnt];
-  logic [MinW-1:0]  min_d [NumEnt], min_q [NumEnt];      // MIN, clamped to Thr + 1
-  logic [TimeW-1:0] tmo_d [NumEnt], tmo_q [NumEnt];
   logic             started_d [NumEnt], started_q [NumEnt];
   logic [CntW-1:0]  passed_d [NumEnt], passed_q [NumEnt];
   logic [WaitW-1:0] waiting_d [NumEnt], waiting_q [NumEnt];
-  logic [TimeW-1:0] tfirst_d [NumEnt], tfirst_q [NumEnt];  // timeout origin of the group
-  logic             tset_d [NumEnt], tset_q [NumEnt];      // ... set (for tag_q if idle)
+  logic             tset_d [NumEnt], tset_q [NumEnt];      // timeout origin set (tag if idle)
   logic [CntW-1:0]  nonex_d [NumCtas], nonex_q [NumCtas];
-  logic [1:0]       kind_d [NumEnt], kind_q [NumEnt];
   logic             excl_d [NumEnt], excl_q [NumEnt];
   logic             secact_d [NumEnt], secact_q [NumEnt];  // section portion fixed, not done
   logic             sq_d [NumEnt], sq_q [NumEnt];          // ... queued for a slot grant
   logic             inq_d [NumEnt], inq_q [NumEnt];        // an item in the FIFO or a slot
-  logic [TagW-1:0]  botpc_d [NumEnt], botpc_q [NumEnt];    // blocking bottom's PC
   logic [NumEnt-1:0] stat_d, stat_q;                        // static longer than the limit
+  // Fields written only at the request's entry, each through one write port, live in LUT RAM
+  // (simt_ram_async: reads in the cycle, as from registers): the barrier's configuration
+  // (written when an arrival claims the id), its tag (the barrier instruction's PC), a
+  // blocking bottom's PC and the timeout origin of the waiting group. Their reads name one
+  // entry each: ck_ent (the request's, the FSM's or the idle scan's), rs_ent (a wake token's
+  // resume address) and the scoreboard's read index.
   logic             tag_we;        // the request's entry takes req_tag_i (the only tag write)
+  logic             cfg_we;        // ... the arrival's configuration (claiming the id)
+  logic             botpc_we;      // ... req_tag_i as its blocking bottom's PC
+  logic             tfirst_we;     // ... now_q as the waiting group's timeout origin
+  logic [CntW-1:0]  ck_count;      // COUNT (0: all non-exited threads)
+  logic             ck_imp;        // impatient
+  logic             ck_pass;       // late arrivals pass (.pass)
+  logic [MinW-1:0]  ck_min;        // MIN, clamped to Thr + 1
+  logic [TimeW-1:0] ck_tmo;        // TIMEOUT
+  logic [1:0]       ck_kind;       // bar.sync, ordered or unordered section
+  logic [TimeW-1:0] ck_tfirst;     // timeout origin of the waiting group
+  logic [TagW-1:0]  ck_tag, rs_tag, rs_botpc;
   // passed and waiting change at one entry per cycle (the request's or the FSM's), or are
   // cleared for a launched CTA: one write port each, so the entries share the next value.
   logic             lclr;
@@ -315,18 +323,19 @@ module simt_barrier_table #(
     else if (accept && req_op_i == OpLaunch) ck_ent = EntW'({req_cta_i, exit_id});
     else if (accept)                   ck_ent = req_ent;
     else                               ck_ent = tptr_q;
+  end
+  // (Apart from ck_ent's block: the fields come through the RAMs' read ports.)
+  always_comb begin
     ck_cta      = CtaW'({1'b0, ck_ent} >> 4);
-    ck_expected = (count_q[ck_ent] != '0) ? count_q[ck_ent] : nonex_q[ck_cta];
-    ck_elapsed  = now_q - tfirst_q[ck_ent];
+    ck_expected = (ck_count != '0) ? ck_count : nonex_q[ck_cta];
+    ck_elapsed  = now_q - ck_tfirst;
     ck_sum      = passed_q[ck_ent] + CntW'(waiting_q[ck_ent]);
     ck_reach    = (ck_sum >= ck_expected);
     ck_passed   = (passed_q[ck_ent] >= ck_expected);
     ck_open     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] != '0);
     ck_early    = ck_open && (ck_reach ||
-                              (imp_q[ck_ent] && min_q[ck_ent] != '0 &&
-                               MinW'(waiting_q[ck_ent]) >= min_q[ck_ent]));
-    ck_fires    = ck_early || (ck_open && imp_q[ck_ent] && tmo_q[ck_ent] != '0 &&
-                               ck_elapsed >= tmo_q[ck_ent]);
+                              (ck_imp && ck_min != '0 && MinW'(waiting_q[ck_ent]) >= ck_min));
+    ck_fires    = ck_early || (ck_open && ck_imp && ck_tmo != '0 && ck_elapsed >= ck_tmo);
     ck_done     = busy_q[ck_ent] && !secact_q[ck_ent] && (waiting_q[ck_ent] == '0) && ck_passed;
   end
 
@@ -401,8 +410,8 @@ module simt_barrier_table #(
   logic [EntW-1:0] rs_ent;
   always_comb begin
     rs_ent    = cs_wake ? own_ent : ent_q;
-    wk_resume = ((!cs_wake && (wmode_q == WkBot || wmode_q == WkRstBot)) ? botpc_q[rs_ent]
-                                                                         : tag_q[rs_ent]) + 1'b1;
+    wk_resume = ((!cs_wake && (wmode_q == WkBot || wmode_q == WkRstBot)) ? rs_botpc
+                                                                         : rs_tag) + 1'b1;
   end
 
   // The queued members of the section a search starts for: the granted one, or the one whose
@@ -441,20 +450,12 @@ module simt_barrier_table #(
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
       busy_d[e]    = busy_q[e];
-      count_d[e]   = count_q[e];
-      imp_d[e]     = imp_q[e];
-      pass_d[e]    = pass_q[e];
-      min_d[e]     = min_q[e];
-      tmo_d[e]     = tmo_q[e];
       started_d[e] = started_q[e];
-      tfirst_d[e]  = tfirst_q[e];
       tset_d[e]    = tset_q[e];
-      kind_d[e]    = kind_q[e];
       excl_d[e]    = excl_q[e];
       secact_d[e]  = secact_q[e];
       sq_d[e]      = sq_q[e];
       inq_d[e]     = inq_q[e];
-      botpc_d[e]   = botpc_q[e];
     end
     stat_d = stat_q;
     for (int c = 0; c < NumCtas; c++) nonex_d[c] = nonex_q[c];
@@ -482,6 +483,9 @@ module simt_barrier_table #(
     stale_d        = stale_q;
     stslot_d       = stslot_q;
     tag_we         = 1'b0;
+    cfg_we         = 1'b0;
+    botpc_we       = 1'b0;
+    tfirst_we      = 1'b0;
     lclr           = 1'b0;
     pw_en          = 1'b0;
     pw_idx         = '0;
@@ -584,7 +588,7 @@ module simt_barrier_table #(
                   sleep_d[bot_idx][bot_tid[4:0]]  = 1'b1;
                   bot_d[bot_idx][bot_tid[4:0]]    = 1'b1;
                   wid_d[bot_idx][bot_tid[4:0]*4 +: 4] = req_id_i;
-                  botpc_d[req_ent]                = req_tag_i;
+                  botpc_we                        = 1'b1;
                 end
               end
             end
@@ -593,26 +597,18 @@ module simt_barrier_table #(
                 // Only non-participants: they never wait and never claim the id; measured
                 // from any thread's arrival, a timeout's clock starts (or restarts) here. At
                 // an idle id the origin is kept for this tag's first participant.
-                if (tmo_any && req_nonpart_i && (!busy_q[ck_ent] || tag_q[ck_ent] == req_tag_i))
-                begin
-                  if (tmo_latest || !tset_q[ck_ent] || tag_q[ck_ent] != req_tag_i) begin
-                    tfirst_d[req_ent] = now_q;
-                  end
+                if (tmo_any && req_nonpart_i && (!busy_q[ck_ent] || ck_tag == req_tag_i)) begin
+                  if (tmo_latest || !tset_q[ck_ent] || ck_tag != req_tag_i) tfirst_we = 1'b1;
                   tset_d[req_ent] = 1'b1;
                   tag_we          = 1'b1;
                 end
-              end else if (busy_q[ck_ent] && tag_q[ck_ent] != req_tag_i) begin
+              end else if (busy_q[ck_ent] && ck_tag != req_tag_i) begin
                 resp_refused_o = 1'b1;
               end else begin
                 if (!busy_q[ck_ent]) begin
                   busy_d[req_ent]    = 1'b1;
                   tag_we             = 1'b1;
-                  count_d[req_ent]   = req_count_i;
-                  imp_d[req_ent]     = req_imp_i;
-                  pass_d[req_ent]    = req_pass_i;
-                  min_d[req_ent]     = (req_min_i > CntW'(Thr)) ? MinW'(Thr + 1) : MinW'(req_min_i);
-                  tmo_d[req_ent]     = req_timeout_i;
-                  kind_d[req_ent]    = req_kind_i;
+                  cfg_we             = 1'b1;
                   excl_d[req_ent]    = req_excl_i;
                   started_d[req_ent] = 1'b0;
                   secact_d[req_ent]  = 1'b0;
@@ -623,17 +619,17 @@ module simt_barrier_table #(
                   ww_idx             = req_ent;
                   ww_val             = '0;
                   // An origin set by non-participants of this tag before the id was claimed.
-                  tset_d[req_ent]    = tmo_any && tset_q[ck_ent] && tag_q[ck_ent] == req_tag_i;
+                  tset_d[req_ent]    = tmo_any && tset_q[ck_ent] && ck_tag == req_tag_i;
                 end
                 st_d = StCheck;
-                if (busy_q[ck_ent] && imp_q[ck_ent] && started_q[ck_ent] &&
-                    kind_q[ck_ent] == KindSync && pass_q[ck_ent]) begin
+                if (busy_q[ck_ent] && ck_imp && started_q[ck_ent] && ck_kind == KindSync &&
+                    ck_pass) begin
                   // Invalidation: a late arrival at a simple .pass barrier continues at once.
                   resp_pass_o       = (req_mask_i != '0);
                   pw_en             = 1'b1;
                   pw_idx            = req_ent;
                   pw_val            = r_passed + CntW'(req_pop);
-                end else if (busy_q[ck_ent] && imp_q[ck_ent] && started_q[ck_ent] &&
+                end else if (busy_q[ck_ent] && ck_imp && started_q[ck_ent] &&
                              secact_q[ck_ent]) begin
                   // A late arrival joins the section's portion: queued members now, found by
                   // the section's next search (below its position: the second pass, out of
@@ -645,7 +641,7 @@ module simt_barrier_table #(
                   end
                   st_d = StIdle;
                 end else begin
-                  if (tmo_latest || !tset_d[req_ent]) tfirst_d[req_ent] = now_q;
+                  if (tmo_latest || !tset_d[req_ent]) tfirst_we = 1'b1;
                   tset_d[req_ent] = 1'b1;
                   ww_en  = 1'b1;
                   ww_idx = req_ent;
@@ -674,7 +670,7 @@ module simt_barrier_table #(
 
       StCheck, StScan: begin
         if (ck_fires) begin
-          if (kind_q[ck_ent] == KindSync) begin
+          if (ck_kind == KindSync) begin
             w_d     = '0;
             wmode_d = WkTop;
             st_d    = StWake;
@@ -799,7 +795,6 @@ module simt_barrier_table #(
   assign r_passed = passed_q[ck_ent];  // ck_ent = req_ent in an accept cycle
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
-      tag_d[e]     = (tag_we && req_ent == EntW'(e)) ? req_tag_i : tag_q[e];
       passed_d[e]  = (pw_en && pw_idx == EntW'(e)) ? pw_val : passed_q[e];
       waiting_d[e] = (ww_en && ww_idx == EntW'(e)) ? ww_val : waiting_q[e];
       wz[e]        = ww_en && ww_idx == EntW'(e) && ww_val == '0;
@@ -811,27 +806,57 @@ module simt_barrier_table #(
     end
   end
 
+  // ---- the LUT RAMs --------------------------------------------------------------------------
+  localparam int CfgW = CntW + 1 + 1 + MinW + TimeW + 2;
+  logic [CfgW-1:0] cfg_wdata;
+  assign cfg_wdata = {req_count_i, req_imp_i, req_pass_i,
+                      (req_min_i > CntW'(Thr)) ? MinW'(Thr + 1) : MinW'(req_min_i),
+                      req_timeout_i, req_kind_i};
+  simt_ram_async #(.Width(CfgW), .Depth(NumEnt), .NumRd(1)) u_cfg (
+    .clk_i   (clk_i),
+    .we_i    (cfg_we),
+    .waddr_i (req_ent),
+    .wdata_i (cfg_wdata),
+    .raddr_i (ck_ent),
+    .rdata_o ({ck_count, ck_imp, ck_pass, ck_min, ck_tmo, ck_kind})
+  );
+  simt_ram_async #(.Width(TagW), .Depth(NumEnt), .NumRd(3)) u_tag (
+    .clk_i   (clk_i),
+    .we_i    (tag_we),
+    .waddr_i (req_ent),
+    .wdata_i (req_tag_i),
+    .raddr_i ({sb_rd_idx_i, rs_ent, ck_ent}),
+    .rdata_o ({sb_rd_tag_o, rs_tag, ck_tag})
+  );
+  simt_ram_async #(.Width(TagW), .Depth(NumEnt), .NumRd(1)) u_botpc (
+    .clk_i   (clk_i),
+    .we_i    (botpc_we),
+    .waddr_i (req_ent),
+    .wdata_i (req_tag_i),
+    .raddr_i (rs_ent),
+    .rdata_o (rs_botpc)
+  );
+  simt_ram_async #(.Width(TimeW), .Depth(NumEnt), .NumRd(1)) u_tfirst (
+    .clk_i   (clk_i),
+    .we_i    (tfirst_we),
+    .waddr_i (req_ent),
+    .wdata_i (now_q),
+    .raddr_i (ck_ent),
+    .rdata_o (ck_tfirst)
+  );
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int e = 0; e < NumEnt; e++) begin
         busy_q[e]    <= 1'b0;
-        tag_q[e]     <= '0;
-        count_q[e]   <= '0;
-        imp_q[e]     <= 1'b0;
-        pass_q[e]    <= 1'b0;
-        min_q[e]     <= '0;
-        tmo_q[e]     <= '0;
         started_q[e] <= 1'b0;
         passed_q[e]  <= '0;
         waiting_q[e] <= '0;
-        tfirst_q[e]  <= '0;
         tset_q[e]    <= 1'b0;
-        kind_q[e]    <= '0;
         excl_q[e]    <= 1'b0;
         secact_q[e]  <= 1'b0;
         sq_q[e]      <= 1'b0;
         inq_q[e]     <= 1'b0;
-        botpc_q[e]   <= '0;
       end
       stat_q <= '0;
       for (int c = 0; c < NumCtas; c++) nonex_q[c] <= '0;
@@ -862,23 +887,14 @@ module simt_barrier_table #(
     end else begin
       for (int e = 0; e < NumEnt; e++) begin
         busy_q[e]    <= busy_d[e];
-        tag_q[e]     <= tag_d[e];
-        count_q[e]   <= count_d[e];
-        imp_q[e]     <= imp_d[e];
-        pass_q[e]    <= pass_d[e];
-        min_q[e]     <= min_d[e];
-        tmo_q[e]     <= tmo_d[e];
         started_q[e] <= started_d[e];
         passed_q[e]  <= passed_d[e];
         waiting_q[e] <= waiting_d[e];
-        tfirst_q[e]  <= tfirst_d[e];
         tset_q[e]    <= tset_d[e];
-        kind_q[e]    <= kind_d[e];
         excl_q[e]    <= excl_d[e];
         secact_q[e]  <= secact_d[e];
         sq_q[e]      <= sq_d[e];
         inq_q[e]     <= inq_d[e];
-        botpc_q[e]   <= botpc_d[e];
       end
       stat_q <= stat_d;
       for (int c = 0; c < NumCtas; c++) nonex_q[c] <= nonex_d[c];
@@ -932,14 +948,13 @@ module simt_barrier_table #(
   endfunction
 
   assign sb_rd_state_o = sb_state(busy_q[sb_rd_idx_i], started_q[sb_rd_idx_i], secact_q[sb_rd_idx_i]);
-  assign sb_rd_tag_o   = tag_q[sb_rd_idx_i];
 
   // The entry whose view changes this cycle (an idle entry's tag is not part of it). A tag
   // changes only at the request's entry, so one compare covers it, and the reported tag is
   // one read at the reported entry.
   logic [NumEnt-1:0] sb_chg;
   logic              sb_tag_chg;
-  assign sb_tag_chg = tag_we && busy_d[req_ent] && (req_tag_i != tag_q[ck_ent]);  // ck: req
+  assign sb_tag_chg = tag_we && busy_d[req_ent] && (req_tag_i != ck_tag);  // ck: req
   always_comb begin
     sb_upd_valid_o = 1'b0;
     sb_upd_idx_o   = '0;
@@ -958,7 +973,7 @@ module simt_barrier_table #(
     if (sb_upd_valid_o) begin
       // The entry changed is the port's: the request's (a launch: its lowest busy id) or the
       // FSM's; a cs_wake or the idle scan changes none.
-      sb_upd_tag_o = tag_we ? req_tag_i : tag_q[ck_ent];
+      sb_upd_tag_o = tag_we ? req_tag_i : ck_tag;
     end
   end
 
@@ -1013,9 +1028,10 @@ module simt_barrier_table #(
       assert ($countones(sb_chg) <= 1 || (accept && req_op_i == OpLaunch))
         else $error("barrier_table: %0d scoreboard changes in one cycle", $countones(sb_chg));
       // The reported tag is one read at the port's entry: it must be the reported entry's.
-      assert (!sb_upd_valid_o || !busy_d[sb_upd_idx_o] || sb_upd_tag_o == tag_d[sb_upd_idx_o])
-        else $error("barrier_table: update of entry %0d reports tag %0h, not %0h", sb_upd_idx_o,
-                    sb_upd_tag_o, tag_d[sb_upd_idx_o]);
+      assert (!sb_upd_valid_o || !busy_d[sb_upd_idx_o] || sb_upd_tag_o ==
+              ((tag_we && req_ent == sb_upd_idx_o) ? req_tag_i : u_tag.mem[sb_upd_idx_o]))
+        else $error("barrier_table: update of entry %0d reports tag %0h", sb_upd_idx_o,
+                    sb_upd_tag_o);
     end
   end
 `endif
