@@ -814,6 +814,7 @@ module simt_barrier_table #(
                       req_timeout_i, req_kind_i};
   simt_ram_async #(.Width(CfgW), .Depth(NumEnt), .NumRd(1)) u_cfg (
     .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
     .we_i    (cfg_we),
     .waddr_i (req_ent),
     .wdata_i (cfg_wdata),
@@ -822,6 +823,7 @@ module simt_barrier_table #(
   );
   simt_ram_async #(.Width(TagW), .Depth(NumEnt), .NumRd(3)) u_tag (
     .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
     .we_i    (tag_we),
     .waddr_i (req_ent),
     .wdata_i (req_tag_i),
@@ -830,6 +832,7 @@ module simt_barrier_table #(
   );
   simt_ram_async #(.Width(TagW), .Depth(NumEnt), .NumRd(1)) u_botpc (
     .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
     .we_i    (botpc_we),
     .waddr_i (req_ent),
     .wdata_i (req_tag_i),
@@ -838,6 +841,7 @@ module simt_barrier_table #(
   );
   simt_ram_async #(.Width(TimeW), .Depth(NumEnt), .NumRd(1)) u_tfirst (
     .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
     .we_i    (tfirst_we),
     .waddr_i (req_ent),
     .wdata_i (now_q),

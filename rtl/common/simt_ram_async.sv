@@ -1,18 +1,28 @@
 // Small memory with asynchronous reads: one write per cycle, NumRd read ports that see the
-// stored word in the cycle they are addressed (a write lands at the clock edge), no reset.
-// Yosys maps it to LUT RAM where the part has it (ECP5 TRELLIS_DPR16X4, Xilinx RAM32M/RAM64M,
-// one copy per read port) and to flip-flops with read multiplexers where it has not (iCE40).
-// It holds state whose reads must not move a cycle (the barrier table's per-entry fields):
-// the timing is that of a register array, the area that of a RAM. Words never written read as
-// whatever the part powers up with: users read only words they wrote (the barrier table reads
-// an entry's fields only while the entry is claimed or its origin is set).
+// stored word in the cycle they are addressed (a write lands at the clock edge). Yosys maps
+// it to LUT RAM where the part has it (ECP5 TRELLIS_DPR16X4, Xilinx RAM32M/RAM64M, one copy
+// per read port) and to flip-flops with read multiplexers where it has not (iCE40). It holds
+// state whose reads must not move a cycle (the barrier table's per-entry fields, the
+// divergence unit's per-warp state): the timing of a register array, the area of a RAM.
+//
+// A RAM has no reset. With ResetValid = 0 a word never written reads as whatever the part
+// powers up with: users read only words they wrote (the barrier table reads an entry's fields
+// only while the entry is claimed or its origin is set). With ResetValid = 1 a valid bit per
+// word (flip-flops with reset) makes every word read as ResetWord until it is written after
+// reset: the behaviour of a register array with a reset value, for one LUT per read bit.
+// One word (Depth = 1) is a plain register, reset to ResetWord when ResetValid is set. Each
+// read port is its own assignment, so a port whose address depends on another's data is no
+// combinational loop to the simulator.
 module simt_ram_async #(
   parameter int Width = 16,
   parameter int Depth = 16,
   parameter int NumRd = 1,
+  parameter bit ResetValid = 1'b0,
+  parameter logic [Width-1:0] ResetWord = '0,
   localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  logic                   clk_i,
+  input  logic                   rst_ni,    // used only with ResetValid
   input  logic                   we_i,
   input  logic [AddrW-1:0]       waddr_i,
   input  logic [Width-1:0]       wdata_i,
@@ -26,21 +36,44 @@ module simt_ram_async #(
     always_ff @(posedge clk_i) begin
       if (we_i) mem[waddr_i] <= wdata_i;
     end
-    always_comb begin
-      for (int p = 0; p < NumRd; p++) begin
-        rdata_o[p*Width +: Width] = mem[raddr_i[p*AddrW +: AddrW]];
+    if (ResetValid) begin : g_valid
+      logic [Depth-1:0] valid_d, valid_q;
+      always_comb begin
+        valid_d = valid_q;
+        if (we_i) valid_d[waddr_i] = 1'b1;
+      end
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) valid_q <= '0;
+        else         valid_q <= valid_d;
+      end
+      for (genvar p = 0; p < NumRd; p++) begin : g_rd
+        assign rdata_o[p*Width +: Width] = valid_q[raddr_i[p*AddrW +: AddrW]] ?
+                                           mem[raddr_i[p*AddrW +: AddrW]] : ResetWord;
+      end
+    end else begin : g_plain
+      logic unused_rst;
+      assign unused_rst = rst_ni;
+      for (genvar p = 0; p < NumRd; p++) begin : g_rd
+        assign rdata_o[p*Width +: Width] = mem[raddr_i[p*AddrW +: AddrW]];
       end
     end
   end else begin : g_reg
     // One word: a register; the (1-bit) addresses are not used.
     logic unused_addr;
     assign unused_addr = ^{waddr_i, raddr_i};
-    always_ff @(posedge clk_i) begin
-      if (we_i) mem[0] <= wdata_i;
+    if (ResetValid) begin : g_rst
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni)   mem[0] <= ResetWord;
+        else if (we_i) mem[0] <= wdata_i;
+      end
+    end else begin : g_norst
+      logic unused_rst;
+      assign unused_rst = rst_ni;
+      always_ff @(posedge clk_i) begin
+        if (we_i) mem[0] <= wdata_i;
+      end
     end
-    always_comb begin
-      for (int p = 0; p < NumRd; p++) rdata_o[p*Width +: Width] = mem[0];
-    end
+    assign rdata_o = {NumRd{mem[0]}};
   end
 
 `ifdef VERILATOR

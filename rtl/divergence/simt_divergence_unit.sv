@@ -112,14 +112,15 @@ module simt_divergence_unit #(
   // State
   // ---------------------------------------------------------------------------------------
   state_e                 state_d, state_q;
-  logic [AddrW-1:0]       pc_d [NumWarps];
-  logic [AddrW-1:0]       pc_q [NumWarps];
-  logic [WarpSize-1:0]    active_d [NumWarps];
-  logic [WarpSize-1:0]    active_q [NumWarps];
-  logic [WarpSize*4-1:0]  reason_d [NumWarps];
-  logic [WarpSize*4-1:0]  reason_q [NumWarps];
-  logic [8:0]             ycount_d [NumWarps];
-  logic [8:0]             ycount_q [NumWarps];
+  // Per warp: PC, active mask, reasons and the yield counter, in LUT RAM (simt_ram_async with
+  // ResetValid: reads in the cycle, as from registers with their reset values). Only the
+  // request's warp w changes, so each has one write port at w, written every cycle with w's
+  // next value (its old one unless the request changes it); the other ports read the issue
+  // and query warps.
+  logic [AddrW-1:0]       pc_d, pc_w;            // the request's warp: next and current
+  logic [WarpSize-1:0]    active_d, active_w;
+  logic [WarpSize*4-1:0]  reason_d, reason_w;
+  logic [8:0]             ycount_d, ycount_w;
   logic [15:0]            lfsr_d, lfsr_q;
 
   // Per-request registers
@@ -220,10 +221,10 @@ module simt_divergence_unit #(
   logic                is_cover_op;
 
   assign stack   = !DequeMode || cfg_stack_i;
-  assign a_mask  = active_q[w];
+  assign a_mask  = active_w;
   assign g_mask  = a_mask & req_guard_i;
   assign r_mask  = a_mask & ~req_guard_i;
-  assign next_pc = pc_q[w] + 1'b1;
+  assign next_pc = pc_w + 1'b1;
 
   always_comb begin
     scan_type   = simt_pkg::TokNone;
@@ -286,17 +287,17 @@ module simt_divergence_unit #(
     yield_log   = 3'(req_yield_kind_i - 5'd1);
     yield_n     = 9'd1 << yield_log;
     lfsr_next   = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0000);
-    ycount_next = ycount_q[w];
+    ycount_next = ycount_w;
     yield_fires = 1'b0;
     if (req_yield_kind_i == 5'd31) begin
       yield_fires = (lfsr_next[3:0] == 4'd0);
     end else if (req_yield_kind_i <= 5'd1) begin
       yield_fires = 1'b1;
-    end else if (ycount_q[w] + 1'b1 >= yield_n) begin
+    end else if (ycount_w + 1'b1 >= yield_n) begin
       yield_fires = 1'b1;
       ycount_next = '0;
     end else begin
-      ycount_next = ycount_q[w] + 1'b1;
+      ycount_next = ycount_w + 1'b1;
     end
   end
 
@@ -510,7 +511,7 @@ module simt_divergence_unit #(
   // The threads the front token would wake: those waiting for its reason, on the fast path
   // after this cycle's disables.
   logic [WarpSize-1:0] pop_match, pop_wake, f_pop_wake;
-  assign pop_match  = with_reason(reason_q[w], tok_type(dq_pop_token));
+  assign pop_match  = with_reason(reason_w, tok_type(dq_pop_token));
   assign pop_wake   = tok_mask(dq_pop_token) & pop_match;
   assign f_pop_wake = tok_mask(dq_pop_token) &
                       ((f_dis & {WarpSize{f_dis_reason == tok_type(dq_pop_token)}}) |
@@ -520,7 +521,7 @@ module simt_divergence_unit #(
   // back decide the next state below). Nothing is requested while the warp's queue is
   // stalled by an overflow, so the runtime's maintenance port gets the cycles it needs.
   logic [WarpSize-1:0] wake_mask;
-  assign wake_mask = req_wake_mask_i & with_reason(reason_q[w], simt_pkg::RsnBarrier);
+  assign wake_mask = req_wake_mask_i & with_reason(reason_w, simt_pkg::RsnBarrier);
   // A wake of a warp with no active thread pushes its BARRIER token at the front and pops it
   // at once: when the push would be accepted, the same outcome in one cycle (no queue access).
   logic fast_wake;
@@ -579,7 +580,7 @@ module simt_divergence_unit #(
           dq_push_token = make_tok(simt_pkg::TokDiv, group, lead_target);
         end
       end
-      StPop: dq_pop_valid = (active_q[w] == '0) && (dq_count != '0);
+      StPop: dq_pop_valid = (active_w == '0) && (dq_count != '0);
       default: ;
     endcase
     if (stalled_o[w]) begin
@@ -600,12 +601,9 @@ module simt_divergence_unit #(
     rs_dis_reason = simt_pkg::RsnNone;
     rs_none       = '0;
     rs_div        = '0;
-    for (int i = 0; i < NumWarps; i++) begin
-      pc_d[i]     = pc_q[i];
-      active_d[i] = active_q[i];
-      reason_d[i] = reason_q[i];
-      ycount_d[i] = ycount_q[i];
-    end
+    pc_d       = pc_w;
+    active_d   = active_w;
+    ycount_d   = ycount_w;
     lfsr_d     = (lfsr_load_i && lfsr_seed_i != '0) ? lfsr_seed_i : lfsr_q;
     cov_d      = cov_q;
     pos_d      = pos_q;
@@ -630,30 +628,30 @@ module simt_divergence_unit #(
           rs_dis_reason = f_dis_reason;
           rs_none       = f_grp1;
           if (f_pushes_div) rs_div = f_grp2;
-          active_d[w] = f_grp1;
-          pc_d[w]     = f_tgt1;
+          active_d = f_grp1;
+          pc_d     = f_tgt1;
           if (req_op_i == simt_pkg::DuYield && g_mask != '0 && !stack) begin
-            ycount_d[w] = ycount_next;
+            ycount_d = ycount_next;
             if (req_yield_kind_i == 5'd31) lfsr_d = lfsr_next;
           end
           req_ready_o = 1'b1;
         end else if (fast_pop && (dq_count == '0 || dq_pop_ready)) begin
           rs_dis        = f_dis;
           rs_dis_reason = f_dis_reason;
-          active_d[w]   = '0;
+          active_d   = '0;
           if (dq_count == '0) begin
             req_ready_o = 1'b1;  // nothing left to run and no token: the warp waits or is done
           end else if (f_pop_wake != '0) begin
-            active_d[w] = f_pop_wake;
-            pc_d[w]     = tok_addr(dq_pop_token);
+            active_d = f_pop_wake;
+            pc_d     = tok_addr(dq_pop_token);
             rs_none     = f_pop_wake;
             req_ready_o = 1'b1;
           end else begin
             state_d = StPop;  // the token was discarded: keep popping
           end
         end else if (fast_wake_done) begin
-          active_d[w] = wake_mask;
-          pc_d[w]     = req_wake_target_i;
+          active_d = wake_mask;
+          pc_d     = req_wake_target_i;
           rs_none     = wake_mask;
           req_ready_o = 1'b1;
         end else if (req_valid_i && req_op_i == simt_pkg::DuLaunch) begin
@@ -661,9 +659,9 @@ module simt_divergence_unit #(
           // (two cycles; the CTA launch takes the next warp's slot meanwhile).
           link_d        = '0;
           fire_d        = 1'b0;
-          active_d[w]   = req_guard_i;
-          pc_d[w]       = req_target_i;
-          ycount_d[w]   = '0;
+          active_d   = req_guard_i;
+          pc_d       = req_target_i;
+          ycount_d   = '0;
           rs_dis        = ~req_guard_i;
           rs_dis_reason = simt_pkg::RsnExit;
           rs_none       = req_guard_i;
@@ -684,7 +682,7 @@ module simt_divergence_unit #(
         end else if (req_op_i == simt_pkg::DuYield) begin
           if (g_mask != '0 && !stack) begin
             fire_d = yield_fires;
-            ycount_d[w] = ycount_next;
+            ycount_d = ycount_next;
             if (req_yield_kind_i == 5'd31) lfsr_d = lfsr_next;
             // A YIELD token with this address may exist: look for it.
             if (yield_fires && dq_types[simt_pkg::SumYield]) state_d = StScanRd;
@@ -796,8 +794,8 @@ module simt_divergence_unit #(
       StGroup: begin
         if (!lead_found) begin
           // All groups placed.
-          active_d[w] = first_q ? '0 : run_mask_q;
-          if (!first_q) pc_d[w] = run_pc_q;
+          active_d = first_q ? '0 : run_mask_q;
+          if (!first_q) pc_d = run_pc_q;
           state_d = first_q ? StPop : StDone;
         end else if (first_q) begin
           run_mask_d  = group;
@@ -814,12 +812,12 @@ module simt_divergence_unit #(
       end
 
       StPop: begin
-        if (active_q[w] != '0 || dq_count == '0) begin
+        if (active_w != '0 || dq_count == '0) begin
           state_d = StDone;
         end else begin
           if (dq_pop_valid && dq_pop_ready && pop_wake != '0) begin
-            active_d[w] = pop_wake;
-            pc_d[w]     = tok_addr(dq_pop_token);
+            active_d = pop_wake;
+            pc_d     = tok_addr(dq_pop_token);
             rs_none     = pop_wake;
             state_d     = StDone;
           end
@@ -834,7 +832,7 @@ module simt_divergence_unit #(
 
       default: state_d = StIdle;
     endcase
-    reason_d[w] = update_reasons(reason_q[w], rs_dis, rs_dis_reason, rs_none, rs_div);
+    reason_d = update_reasons(reason_w, rs_dis, rs_dis_reason, rs_none, rs_div);
   end
 
   // cal's r31 write: from this cycle on the fast path, else from the sequence's registers.
@@ -865,12 +863,6 @@ module simt_divergence_unit #(
       run_pc_q   <= '0;
       link_q     <= '0;
       link_pc_q  <= '0;
-      for (int i = 0; i < NumWarps; i++) begin
-        pc_q[i]     <= '0;
-        active_q[i] <= '0;
-        reason_q[i] <= {WarpSize{4'd8}};  // RsnExit: no thread launched
-        ycount_q[i] <= '0;
-      end
     end else begin
       state_q    <= state_d;
       lfsr_q     <= lfsr_d;
@@ -886,23 +878,43 @@ module simt_divergence_unit #(
       run_pc_q   <= run_pc_d;
       link_q     <= link_d;
       link_pc_q  <= link_pc_d;
-      for (int i = 0; i < NumWarps; i++) begin
-        pc_q[i]     <= pc_d[i];
-        active_q[i] <= active_d[i];
-        reason_q[i] <= reason_d[i];
-        ycount_q[i] <= ycount_d[i];
-      end
     end
   end
 
   // ---------------------------------------------------------------------------------------
   // Outputs
   // ---------------------------------------------------------------------------------------
-  assign iss_pc_o      = pc_q[iss_warp_i];
-  assign iss_active_o  = active_q[iss_warp_i];
-  assign qry_pc_o      = pc_q[qry_warp_i];
-  assign qry_active_o  = active_q[qry_warp_i];
-  assign qry_reason_o  = reason_q[qry_warp_i];
+  // PC and active mask: the request's, the issue and the query warps'; reasons: the
+  // request's and the query warp's.
+  simt_ram_async #(.Width(AddrW + WarpSize), .Depth(NumWarps), .NumRd(3), .ResetValid(1'b1))
+  u_pc_active (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (1'b1),
+    .waddr_i (w),
+    .wdata_i ({pc_d, active_d}),
+    .raddr_i ({qry_warp_i, iss_warp_i, w}),
+    .rdata_o ({qry_pc_o, qry_active_o, iss_pc_o, iss_active_o, pc_w, active_w})
+  );
+  simt_ram_async #(.Width(WarpSize * 4), .Depth(NumWarps), .NumRd(2), .ResetValid(1'b1),
+                   .ResetWord({WarpSize{simt_pkg::RsnExit}})) u_reason (  // nobody launched
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (1'b1),
+    .waddr_i (w),
+    .wdata_i (reason_d),
+    .raddr_i ({qry_warp_i, w}),
+    .rdata_o ({qry_reason_o, reason_w})
+  );
+  simt_ram_async #(.Width(9), .Depth(NumWarps), .NumRd(1), .ResetValid(1'b1)) u_ycount (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (1'b1),
+    .waddr_i (w),
+    .wdata_i (ycount_d),
+    .raddr_i (w),
+    .rdata_o (ycount_w)
+  );
   assign qry_q_count_o = dq_count;
   assign qry_q_front_o = dq_front;
   assign qry_q_types_o = dq_types;
@@ -928,16 +940,17 @@ module simt_divergence_unit #(
       // The fast path's readiness terms computed without the leader search agree with it.
       assert (f_any == f_found1 && f_found2 == (f_rest != '0))
         else $error("divergence_unit: fast-path groups without the leader search disagree");
-      // Active threads have no disable reason, and disabled ones have one.
+      // Active threads have no disable reason, and disabled ones have one: the request's warp
+      // and the query port's (the core queries every warp it schedules).
       if (state_q == StIdle) begin
-        for (int i = 0; i < NumWarps; i++) begin
-          assert (with_reason(reason_q[i], simt_pkg::RsnNone) == active_q[i])
-            else $error("divergence_unit: warp %0d active mask and reasons disagree", i);
-        end
+        assert (with_reason(reason_w, simt_pkg::RsnNone) == active_w)
+          else $error("divergence_unit: warp %0d active mask and reasons disagree", w);
+        assert (with_reason(qry_reason_o, simt_pkg::RsnNone) == qry_active_o)
+          else $error("divergence_unit: warp %0d active mask and reasons disagree", qry_warp_i);
       end
       // A pop only activates threads that wait for the token's reason.
       if (state_q == StPop && dq_pop_valid && dq_pop_ready) begin
-        assert ((pop_wake & active_q[w]) == '0)
+        assert ((pop_wake & active_w) == '0)
           else $error("divergence_unit: activating a thread that is not disabled");
       end
       // update_reasons relies on a step never waking and parking the same thread.

@@ -1,9 +1,12 @@
 // simt_ram_async against model::RamAsync every cycle, random writes and reads on every port:
-// 16 words x 22 bits with 3 read ports (the barrier table's tag RAM) and one word with 2
-// ports (a single-warp core's per-warp state). A read in the cycle of a write to its address
-// sees the old word; the written word is there from the next cycle.
+// 16 words x 22 bits with 3 read ports (the barrier table's tag RAM), one word with 2 ports,
+// and with ResetValid 8 words and one word (the divergence unit's per-warp state at 8 warps
+// and at 1) under resets at random cycles. A read in the cycle of a write to its address sees
+// the old word; the written word is there from the next cycle.
 #include "Vram_async.h"
 #include "Vram_async1.h"
+#include "Vram_async_rv.h"
+#include "Vram_async_rv1.h"
 #include "common/harness.h"
 #include "common/port_bits.h"
 #include "common/sim_context.h"
@@ -12,19 +15,28 @@
 namespace simt::tb {
 namespace {
 
+// resetWord: the RTL's ResetWord when it is built with ResetValid (resets then come at random).
 template <class V>
-void runRandom(const char* name, int depth, int width, int ports, int addrW) {
+void runRandom(const char* name, int depth, int width, int ports, int addrW,
+               std::optional<uint64_t> resetWord = std::nullopt) {
   for (uint64_t seed : testSeeds()) {
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
     SimContext<V> sim(name, seed);
-    model::RamAsync model(static_cast<size_t>(depth));
+    if (resetWord) sim.reset();
+    model::RamAsync model(static_cast<size_t>(depth), resetWord);
     Scoreboard sb(name);
     Coverage cov(name);
     cov.define({"write", "read_written", "read_of_word_written_this_cycle", "ports_same_word"});
+    if (resetWord) cov.define({"reset", "read_of_reset_word"});
     const uint64_t mask = (uint64_t{1} << width) - 1;
     const int cycles = 20000 * lengthScale();
     for (int c = 0; c < cycles && sim.ok(); ++c) {
+      if (resetWord && rng.chance(1)) {
+        sim.reset();
+        model.reset();
+        cov.sample("reset", true);
+      }
       const bool we = rng.chance(40);
       const auto waddr = static_cast<uint32_t>(rng.range(0, depth - 1));
       const uint64_t wdata = rng.bits(width) & mask;
@@ -46,6 +58,7 @@ void runRandom(const char* name, int depth, int width, int ports, int addrW) {
         sb.check("cycle " + std::to_string(c) + " port " + std::to_string(p),
                  {{"rdata", *expected}}, {{"rdata", got}});
         cov.sample("read_written", true);
+        if (resetWord) cov.sample("read_of_reset_word", *expected == *resetWord);
         cov.sample("read_of_word_written_this_cycle", we && addrs[p] == waddr);
       }
       cov.sample("write", we);
@@ -64,6 +77,14 @@ TEST(RamAsync, SixteenWordsThreePortsMatchModel) {
 
 TEST(RamAsync, OneWordTwoPortsMatchModel) {
   runRandom<Vram_async1>("simt_ram_async_depth1", 1, 22, 2, 1);
+}
+
+TEST(RamAsync, ResetValidEightWordsReadResetWordUntilWritten) {
+  runRandom<Vram_async_rv>("simt_ram_async_rv", 8, 22, 2, 3, 0x2A5A5Aull);
+}
+
+TEST(RamAsync, ResetValidOneWordIsARegisterWithReset) {
+  runRandom<Vram_async_rv1>("simt_ram_async_rv1", 1, 22, 2, 1, 0x2A5A5Aull);
 }
 
 }  // namespace

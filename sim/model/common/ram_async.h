@@ -1,6 +1,7 @@
 // Golden model of simt_ram_async: Depth words, one write a clock edge, reads of the stored
-// word in the cycle. A word never written has no defined value (the RTL leaves it to the
-// part): read() says so with std::nullopt, and callers compare only written words.
+// word in the cycle. Without ResetValid a word never written has no defined value (the RTL
+// leaves it to the part): read() says so with std::nullopt, and callers compare only written
+// words. With ResetValid every word reads as the reset word until written after reset.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,9 @@ namespace simt::model {
 
 class RamAsync {
  public:
-  explicit RamAsync(size_t depth) : words_(depth) {}
+  explicit RamAsync(size_t depth, std::optional<uint64_t> resetWord = std::nullopt)
+      : resetWord_(resetWord), words_(depth, resetWord) {}
+  void reset() { words_.assign(words_.size(), resetWord_); }
   std::optional<uint64_t> read(size_t addr) const {
     return addr < words_.size() ? words_[addr] : std::nullopt;
   }
@@ -22,6 +25,7 @@ class RamAsync {
   }
 
  private:
+  std::optional<uint64_t> resetWord_;
   std::vector<std::optional<uint64_t>> words_;
 };
 
