@@ -102,8 +102,12 @@ module simt_sm_decode #(
   // from EXEC through the control unit into the divergence unit.
   logic              exec_any_d, exec_any_q;
   logic              param_bad_d, param_bad_q;
-  logic [32*7-1:0]   pred_d [NumWarps];
-  logic [32*7-1:0]   pred_q [NumWarps];
+  // Predicates per warp in LUT RAM (simt_ram_async, reading 0 until written after reset):
+  // one write a cycle (EXEC's, at w_q, or a launch's clear; never both, asserted), read for
+  // DE's warp and for EXEC's.
+  logic              pred_we;
+  logic [WarpW-1:0]  pred_waddr;
+  logic [32*7-1:0]   pred_wdata, pred_de;
 
   // ---- DE ----------------------------------------------------------------------------------
   /* verilator lint_off UNUSEDSIGNAL */
@@ -146,7 +150,7 @@ module simt_sm_decode #(
   // Guard of the instruction in DE, from its warp's predicates.
   logic [32*7-1:0] de_pw;
   logic [31:0]     de_guard;
-  assign de_pw = pred_q[de_w_i];
+  assign de_pw = pred_de;
   always_comb begin
     for (int l = 0; l < 32; l++) begin
       de_guard[l] = simt_sm_pkg::pick(de_pw[l*7 +: 7], de_inst.guard[2:0]) ^ de_inst.guard[3];
@@ -363,13 +367,18 @@ module simt_sm_decode #(
   assign exec_next_o = active_d & guard_d;
 
   // Predicates: EXEC's setp/pand/por/pxor/pnot, and a launched slot's clear.
-  always_comb begin
-    for (int i = 0; i < NumWarps; i++) begin
-      pred_d[i] = pred_q[i];
-      if (pred_we_i && w_q == WarpW'(i)) pred_d[i] = pred_wdata_i;
-      if (clr_i && clr_warp_i == WarpW'(i)) pred_d[i] = '0;
-    end
-  end
+  assign pred_we    = pred_we_i || clr_i;
+  assign pred_waddr = clr_i ? clr_warp_i : w_q;
+  assign pred_wdata = clr_i ? '0 : pred_wdata_i;
+  simt_ram_async #(.Width(32 * 7), .Depth(NumWarps), .NumRd(2), .ResetValid(1'b1)) u_pred (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (pred_we),
+    .waddr_i (pred_waddr),
+    .wdata_i (pred_wdata),
+    .raddr_i ({w_q, de_w_i}),
+    .rdata_o ({pred_o, pred_de})
+  );
 
   assign w_o      = w_q;
   assign pc_o     = pc_q;
@@ -380,7 +389,6 @@ module simt_sm_decode #(
   assign exec_o      = active_q & guard_q;
   assign exec_any_o  = exec_any_q;
   assign param_bad_o = param_bad_q;
-  assign pred_o      = pred_q[w_q];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -391,7 +399,6 @@ module simt_sm_decode #(
       guard_q     <= '0;
       exec_any_q  <= 1'b0;
       param_bad_q <= 1'b0;
-      for (int i = 0; i < NumWarps; i++) pred_q[i] <= '0;
     end else begin
       w_q      <= w_d;
       pc_q     <= pc_d;
@@ -400,7 +407,6 @@ module simt_sm_decode #(
       guard_q     <= guard_d;
       exec_any_q  <= exec_any_d;
       param_bad_q <= param_bad_d;
-      for (int i = 0; i < NumWarps; i++) pred_q[i] <= pred_d[i];
     end
   end
 
