@@ -195,6 +195,11 @@ module simt_barrier_table #(
   logic [31:0]      qd_d [NumCtas * Warps], qd_q [NumCtas * Warps];
   logic [31:0]      bot_d [NumCtas * Warps], bot_q [NumCtas * Warps];
   logic [127:0]     wid_d [NumCtas * Warps], wid_q [NumCtas * Warps];
+  // The ids change in one row a cycle (an arrival's warp, or the thread at a bottom): a write
+  // port (row, threads) the FSM drives, applied per row below with static indexes.
+  logic             wid_we;
+  logic [RowW-1:0]  wid_row;
+  logic [31:0]      wid_thr;
 
   // ---- control -----------------------------------------------------------------------------
   state_e           st_d, st_q;
@@ -384,10 +389,15 @@ module simt_barrier_table #(
   logic [Thr-1:0]  idm;
   assign m_ent = (st_q == StIdle) ? ts_ent : ent_q;
   assign m_cta = CtaW'({1'b0, m_ent} >> 4);
+  // The per-thread loops below select a CTA's row once per warp, then work on its bits: an
+  // index per thread would make Yosys build a row multiplexer for every bit (proc_mux spent
+  // most of the 2 CTA x 4 warp synthesis there).
+  logic [127:0] m_wid [Warps];
   always_comb begin
     for (int w = 0; w < Warps; w++) begin
+      m_wid[w] = wid_q[wrow(m_cta, WarpW'(w))];
       for (int t = 0; t < 32; t++) begin
-        idm[w*32 + t] = (wid_q[wrow(m_cta, WarpW'(w))][t*4 +: 4] == m_ent[3:0]);
+        idm[w*32 + t] = (m_wid[w][t*4 +: 4] == m_ent[3:0]);
       end
     end
   end
@@ -420,9 +430,17 @@ module simt_barrier_table #(
   assign ts_cta = CtaW'({1'b0, ts_ent} >> 4);
   always_comb begin
     for (int w = 0; w < Warps; w++) begin
-      for (int t = 0; t < 32; t++) begin
-        ts_part_o[w*32 + t] = qd_q[wrow(ts_cta, WarpW'(w))][t] && idm[w*32 + t];  // Idle: ts_ent
-      end
+      ts_part_o[w*32 +: 32] = qd_q[wrow(ts_cta, WarpW'(w))] & idm[w*32 +: 32];  // Idle: ts_ent
+    end
+  end
+
+  // A section's portion starts (Check or Scan, m_ent = ent_q): its waiting threads, asleep at
+  // the id and neither queued nor at a bottom, become queued members.
+  logic [31:0] mark [Warps];
+  always_comb begin
+    for (int w = 0; w < Warps; w++) begin
+      mark[w] = sleep_q[wrow(ent_cta, WarpW'(w))] & ~qd_q[wrow(ent_cta, WarpW'(w))] &
+                ~bot_q[wrow(ent_cta, WarpW'(w))] & idm[w*32 +: 32];
     end
   end
 
@@ -463,8 +481,10 @@ module simt_barrier_table #(
       sleep_d[i] = sleep_q[i];
       qd_d[i]    = qd_q[i];
       bot_d[i]   = bot_q[i];
-      wid_d[i]   = wid_q[i];
     end
+    wid_we         = 1'b0;
+    wid_row        = req_idx;
+    wid_thr        = '0;
     st_d           = st_q;
     ent_d          = ent_q;
     w_d            = w_q;
@@ -587,7 +607,9 @@ module simt_barrier_table #(
                   resp_sleep_o                    = 1'b1;
                   sleep_d[bot_idx][bot_tid[4:0]]  = 1'b1;
                   bot_d[bot_idx][bot_tid[4:0]]    = 1'b1;
-                  wid_d[bot_idx][bot_tid[4:0]*4 +: 4] = req_id_i;
+                  wid_we                          = 1'b1;
+                  wid_row                         = bot_idx;
+                  wid_thr                         = 32'd1 << bot_tid[4:0];
                   botpc_we                        = 1'b1;
                 end
               end
@@ -636,9 +658,8 @@ module simt_barrier_table #(
                   // logical order).
                   sleep_d[req_idx] = sleep_q[req_idx] | req_mask_i;
                   qd_d[req_idx]    = qd_q[req_idx] | req_mask_i;
-                  for (int t = 0; t < 32; t++) begin
-                    if (req_mask_i[t]) wid_d[req_idx][t*4 +: 4] = req_id_i;
-                  end
+                  wid_we  = 1'b1;
+                  wid_thr = req_mask_i;
                   st_d = StIdle;
                 end else begin
                   if (tmo_latest || !tset_d[req_ent]) tfirst_we = 1'b1;
@@ -647,9 +668,8 @@ module simt_barrier_table #(
                   ww_idx = req_ent;
                   ww_val = (busy_q[ck_ent] ? waiting_q[ck_ent] : '0) + WaitW'(req_pop);
                   sleep_d[req_idx] = sleep_q[req_idx] | req_mask_i;
-                  for (int t = 0; t < 32; t++) begin
-                    if (req_mask_i[t]) wid_d[req_idx][t*4 +: 4] = req_id_i;
-                  end
+                  wid_we  = 1'b1;
+                  wid_thr = req_mask_i;
                 end
               end
             end
@@ -677,12 +697,9 @@ module simt_barrier_table #(
           end else begin
             // A section's portion: its waiting threads become queued members, and the
             // section queues for an execution slot.
-            for (int w = 0; w < Warps; w++) begin
-              for (int t = 0; t < 32; t++) begin
-                if (sleep_q[wrow(ent_cta, WarpW'(w))][t] && !qd_q[wrow(ent_cta, WarpW'(w))][t] &&
-                    !bot_q[wrow(ent_cta, WarpW'(w))][t] && idm[w*32 + t]) begin  // m_ent = ent_q
-                  qd_d[wrow(ent_cta, WarpW'(w))][t] = 1'b1;
-                end
+            for (int i = 0; i < NumCtas * Warps; i++) begin
+              for (int w = 0; w < Warps; w++) begin
+                if (wrow(ent_cta, WarpW'(w)) == RowW'(i)) qd_d[i] = qd_d[i] | mark[w];
               end
             end
             started_d[ent_q] = 1'b1;
@@ -786,6 +803,16 @@ module simt_barrier_table #(
     for (int e = 0; e < NumEnt; e++) begin
       if ((waiting_q[e] != '0 && wz[e]) || (busy_q[e] && !busy_d[e])) begin
         tset_d[e] = 1'b0;
+      end
+    end
+  end
+
+  // The ids' write port: the named threads of the named row sleep at req_id_i.
+  always_comb begin
+    for (int i = 0; i < NumCtas * Warps; i++) begin
+      wid_d[i] = wid_q[i];
+      for (int t = 0; t < 32; t++) begin
+        if (wid_we && wid_row == RowW'(i) && wid_thr[t]) wid_d[i][t*4 +: 4] = req_id_i;
       end
     end
   end
