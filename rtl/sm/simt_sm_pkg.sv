@@ -215,24 +215,11 @@ package simt_sm_pkg;
   // (32, 16, 8: a power of two), group g is threads g*lanes .. g*lanes + lanes-1, and the
   // units visit the groups that have a thread to serve in ascending order. The rule, shared
   // by the pass sequencer and the load/store unit: the next group is the one of the lowest
-  // thread still to serve (group 0 when none is). group_first gives its first thread. It is
-  // written per group (an OR of each group's bits, then the lowest group that has one) rather
-  // than as the lowest thread's index with the low bits masked: the same function (proved
-  // equal with Yosys 0.23's sat for 8, 16 and 32 lanes), but it hands ABC a shallow tree
-  // instead of a 32-deep priority chain, on the load/store unit's critical path from the
-  // coalescer's grant to the group it reads next (issue #26).
+  // thread still to serve (group 0 when none is). group_first gives its first thread.
+  // (The mask is 32 - lanes, the high bits of a thread index: Yosys 0.23 mis-reads
+  // ~5'(lanes - 1) and keeps every bit.)
   function automatic logic [4:0] group_first(logic [31:0] m, int lanes);
-    logic [4:0] r;
-    logic       any;
-    r = '0;
-    for (int g = 31; g >= 0; g--) begin
-      any = 1'b0;
-      for (int t = 0; t < 32; t++) begin
-        if (t / lanes == g) any = any | m[t];
-      end
-      if (g < 32 / lanes && any) r = 5'(g * lanes);
-    end
-    group_first = r;
+    group_first = lowest(m) & 5'(32 - lanes);
   endfunction
 
   // ... and its threads.
