@@ -638,20 +638,20 @@ module simt_divergence_unit #(
         end else if (fast_pop && (dq_count == '0 || dq_pop_ready)) begin
           rs_dis        = f_dis;
           rs_dis_reason = f_dis_reason;
-          active_d   = '0;
+          active_d      = '0;
           if (dq_count == '0) begin
             req_ready_o = 1'b1;  // nothing left to run and no token: the warp waits or is done
           end else if (f_pop_wake != '0) begin
-            active_d = f_pop_wake;
-            pc_d     = tok_addr(dq_pop_token);
+            active_d    = f_pop_wake;
+            pc_d        = tok_addr(dq_pop_token);
             rs_none     = f_pop_wake;
             req_ready_o = 1'b1;
           end else begin
             state_d = StPop;  // the token was discarded: keep popping
           end
         end else if (fast_wake_done) begin
-          active_d = wake_mask;
-          pc_d     = req_wake_target_i;
+          active_d    = wake_mask;
+          pc_d        = req_wake_target_i;
           rs_none     = wake_mask;
           req_ready_o = 1'b1;
         end else if (req_valid_i && req_op_i == simt_pkg::DuLaunch) begin
@@ -659,9 +659,9 @@ module simt_divergence_unit #(
           // (two cycles; the CTA launch takes the next warp's slot meanwhile).
           link_d        = '0;
           fire_d        = 1'b0;
-          active_d   = req_guard_i;
-          pc_d       = req_target_i;
-          ycount_d   = '0;
+          active_d      = req_guard_i;
+          pc_d          = req_target_i;
+          ycount_d      = '0;
           rs_dis        = ~req_guard_i;
           rs_dis_reason = simt_pkg::RsnExit;
           rs_none       = req_guard_i;
@@ -816,8 +816,8 @@ module simt_divergence_unit #(
           state_d = StDone;
         end else begin
           if (dq_pop_valid && dq_pop_ready && pop_wake != '0) begin
-            active_d = pop_wake;
-            pc_d     = tok_addr(dq_pop_token);
+            active_d    = pop_wake;
+            pc_d        = tok_addr(dq_pop_token);
             rs_none     = pop_wake;
             state_d     = StDone;
           end

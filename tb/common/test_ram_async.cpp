@@ -23,13 +23,12 @@ void runRandom(const char* name, int depth, int width, int ports, int addrW,
     SIMT_SEED_TRACE(seed);
     Rng rng(seed);
     SimContext<V> sim(name, seed);
-    if (resetWord) sim.reset();
+    sim.reset();  // (clears only the valid bits of a ResetValid RAM)
     model::RamAsync model(static_cast<size_t>(depth), resetWord);
     Scoreboard sb(name);
     Coverage cov(name);
     cov.define({"write", "read_written", "read_of_word_written_this_cycle", "ports_same_word"});
     if (resetWord) cov.define({"reset", "read_of_reset_word"});
-    const uint64_t mask = (uint64_t{1} << width) - 1;
     const int cycles = 20000 * lengthScale();
     for (int c = 0; c < cycles && sim.ok(); ++c) {
       if (resetWord && rng.chance(1)) {
@@ -39,7 +38,7 @@ void runRandom(const char* name, int depth, int width, int ports, int addrW,
       }
       const bool we = rng.chance(40);
       const auto waddr = static_cast<uint32_t>(rng.range(0, depth - 1));
-      const uint64_t wdata = rng.bits(width) & mask;
+      const uint64_t wdata = rng.bits(width);
       std::vector<uint32_t> addrs;
       for (int p = 0; p < ports; ++p) {
         // Half the reads at the word being written, to catch a write that shows early.
