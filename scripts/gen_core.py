@@ -84,6 +84,10 @@ def render(sources):
         "    datatype: int\n",
         "    description: CTA slots of the FPGA top's core (synthesis targets)\n",
         "    paramtype: vlogparam\n",
+        "  CtaWarps:\n",
+        "    datatype: int\n",
+        "    description: warps a CTA may have, 1 to NumWarps (synthesis targets)\n",
+        "    paramtype: vlogparam\n",
         "\n",
         "targets:\n",
         "  default: &default\n",
@@ -137,7 +141,7 @@ def render(sources):
             "      tool: yosys\n",
             f"      arch: {arch}\n",
             "      output_format: json\n",
-            "    parameters: [NumWarps, NumCtas]\n",
+            "    parameters: [NumWarps, NumCtas, CtaWarps]\n",
             "    toplevel: simt_fpga_top\n",
         ]
     return "".join(out)

@@ -285,11 +285,11 @@ ECP5_CONFIGS = [
      "(`make bitstream BOARD=ulx3s`)"),
     # Issue #26's aim for the board: 2 resident CTAs of up to 4 warps (8 warp slots).
     ("ecp5_ulx3s_core_2x4_l8", "simt_ulx3s_top",
-     dict(CORE_1X1, NumWarps=8, NumCtas=2, WithCore=1, NumLanes=8, PllClkiDiv=2,
+     dict(CORE_1X1, NumWarps=8, NumCtas=2, CtaWarps=4, WithCore=1, NumLanes=8, PllClkiDiv=2,
           PllClkfbDiv=1, PllClkopDiv=48, PllClkopCphase=23), 12.5,
      {"units": True, "placer": "static"},
-     "the 8-lane core with 8 warp slots for 2 resident CTAs (up to 4 warps each), its PLL at "
-     "12.5 MHz"),
+     "the 8-lane core with 8 warp slots for 2 resident CTAs of up to 4 warps (CtaWarps=4: "
+     "the barrier unit's per-thread state for 2 x 4 warps), its PLL at 12.5 MHz"),
 ]
 
 

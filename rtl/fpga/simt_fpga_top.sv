@@ -16,10 +16,10 @@
 //   0x0020       W maintenance command {idx, warp, op} (issued when written); 0x0021 W {tail, head};
 //                0x0022/23 W write data low/high; R 0x0020 {read data valid, busy};
 //                0x0022/23 R read data low/high
-//   0x0030-3D    R geometry (constants): magic "SIMT", layout version, warp slots, resident CTAs,
+//   0x0030-3E    R geometry (constants): magic "SIMT", layout version, warp slots, resident CTAs,
 //                queue depth, instruction words, param words, shared bytes per CTA, data words,
-//                FP lanes, line bytes, barrier slots, threads per warp, physical ALU lanes;
-//                writes are ignored
+//                FP lanes, line bytes, barrier slots, threads per warp, physical ALU lanes,
+//                warps per CTA; writes are ignored
 //   0x0040-5F    R performance counter n (docs/blocks/sm.md)
 //   0x1000+2i    W instruction i, low word (held), then 0x1000+2i+1 the high word (written)
 //   0x2000+i     W param word i
@@ -28,6 +28,7 @@
 module simt_fpga_top #(
   parameter int NumWarps    = 2,
   parameter int NumCtas     = 2,
+  parameter int CtaWarps    = NumWarps,  // warps a CTA may have (simt_sm)
   parameter int QueueDepth  = 16,
   parameter int NumBarSlots = 4,
   parameter int ImemDepth   = 256,
@@ -140,6 +141,7 @@ module simt_fpga_top #(
   simt_sm #(
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
+    .CtaWarps    (CtaWarps),
     .QueueDepth  (QueueDepth),
     .NumBarSlots (NumBarSlots),
     .ImemDepth   (ImemDepth),
@@ -312,12 +314,12 @@ module simt_fpga_top #(
   );
 
   // ---- geometry ---------------------------------------------------------------------------
-  // What this build can run, read-only at 0x0030-0x003D, so that one host drives a board built
+  // What this build can run, read-only at 0x0030-0x003E, so that one host drives a board built
   // with any parameters: it checks the magic and the layout version, then takes its limits
   // (threads per CTA, memories, the queue depth its re-centring needs) from the board. Only
   // constants, muxed into the register read path. A new or reordered word is a new version.
   localparam logic [31:0] GeomMagic   = 32'h5349_4D54;  // "SIMT"
-  localparam logic [31:0] GeomVersion = 32'd2;          // the layout of 0x0030-0x003D
+  localparam logic [31:0] GeomVersion = 32'd3;          // the layout of 0x0030-0x003E
 
   // ---- host registers and read data -------------------------------------------------------
   logic [31:0] ctrl_rdata;
@@ -358,6 +360,7 @@ module simt_fpga_top #(
       8'h3B: ctrl_rdata = 32'(NumBarSlots);
       8'h3C: ctrl_rdata = 32'(simt_pkg::WarpSize);
       8'h3D: ctrl_rdata = 32'(NumLanes);
+      8'h3E: ctrl_rdata = 32'(CtaWarps);
       default: if (host_addr_i[7:5] == 3'b010) ctrl_rdata = perf;
     endcase
   end

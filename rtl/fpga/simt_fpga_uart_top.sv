@@ -7,6 +7,7 @@
 module simt_fpga_uart_top #(
   parameter int NumWarps    = 2,
   parameter int NumCtas     = 2,
+  parameter int CtaWarps    = NumWarps,
   parameter int QueueDepth  = 16,
   parameter int NumBarSlots = 4,
   parameter int ImemDepth   = 256,
@@ -59,6 +60,7 @@ module simt_fpga_uart_top #(
   simt_fpga_top #(
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
+    .CtaWarps    (CtaWarps),
     .QueueDepth  (QueueDepth),
     .NumBarSlots (NumBarSlots),
     .ImemDepth   (ImemDepth),

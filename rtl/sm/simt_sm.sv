@@ -29,6 +29,10 @@
 module simt_sm #(
   parameter int NumWarps    = simt_pkg::NumWarps,
   parameter int NumCtas     = simt_pkg::NumCtas,     // resident CTAs
+  // Warps a CTA may have (1..NumWarps): the barrier unit keeps per-thread state for NumCtas
+  // CTAs of CtaWarps warps; a launch of larger CTAs faults (FltConfig). Below NumWarps on a
+  // core with several resident CTAs of a few warps each (the board's 2 x 4).
+  parameter int CtaWarps    = NumWarps,
   parameter int QueueDepth  = simt_pkg::QueueDepth,
   parameter bit DequeMode   = 1'b1,
   parameter int NumBarSlots = simt_pkg::NumBarSlots,
@@ -221,7 +225,7 @@ module simt_sm #(
   logic [NumWarps*WarpW-1:0] wic;
   logic [NumWarps*16-1:0]    wctaid;
   logic [NumCtas*16-1:0]     cid;
-  logic [NumCtas*NumWarps*WarpW-1:0] slot_of;
+  logic [NumCtas*CtaWarps*WarpW-1:0] slot_of;
 
   // Issue and DE
   logic                      sched_valid, issued, pc_bad;
@@ -400,6 +404,7 @@ module simt_sm #(
   simt_sm_launch #(
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
+    .CtaWarps    (CtaWarps),
     .ParamWords  (ParamWords),
     .SharedWords (SharedWords)
   ) u_launch (
@@ -1007,6 +1012,7 @@ module simt_sm #(
   simt_sm_sync #(
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
+    .CtaWarps    (CtaWarps),
     .QueueDepth  (QueueDepth),
     .DequeMode   (DequeMode),
     .NumBarSlots (NumBarSlots),

@@ -9,17 +9,20 @@
 // warp costs its DU step alone. Then the launch sets the CTA's thread count in the barrier
 // unit (BU; while the unit wakes threads the sequencer delivers the wake first, wait_wake_o)
 // and clears the CTA's shared memory (SH). done_o ends it. retire_i frees the lowest CTA all
-// of whose warps are done (cta_finished_o).
+// of whose warps are done (cta_finished_o). A CTA has at most CtaWarps warps (the barrier
+// unit's per-thread state is sized by it); a launch of more is refused (cfg_bad_o).
 module simt_sm_launch #(
   parameter int NumWarps    = 8,
   parameter int NumCtas     = 4,
+  parameter int CtaWarps    = NumWarps,  // warps a CTA may have (1..NumWarps)
   parameter int ParamWords  = 64,
   parameter int SharedWords = 1024,
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ParamAW    = $clog2(ParamWords),
   localparam int ShAW       = $clog2(NumCtas * SharedWords),
-  localparam int RowW       = (NumCtas * NumWarps > 1) ? $clog2(NumCtas * NumWarps) : 1
+  localparam int NumRows    = NumCtas * CtaWarps,
+  localparam int RowW       = (NumRows > 1) ? $clog2(NumRows) : 1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -69,7 +72,7 @@ module simt_sm_launch #(
   output logic [NumWarps*WarpW-1:0]     wic_o,            // warp index in its CTA
   output logic [NumWarps*16-1:0]        wctaid_o,         // %ctaid
   output logic [NumCtas*16-1:0]         cid_o,            // %ctaid per resident CTA
-  output logic [NumCtas*NumWarps*WarpW-1:0] slot_of_o     // (CTA, warp in CTA) -> slot
+  output logic [NumRows*WarpW-1:0]      slot_of_o         // (CTA, warp in CTA) -> slot
 );
 
   simt_sm_pkg::launch_state_e state_d, state_q;
@@ -92,8 +95,8 @@ module simt_sm_launch #(
   logic [15:0]         wctaid_q [NumWarps];
   logic [15:0]         cid_d [NumCtas];
   logic [15:0]         cid_q [NumCtas];
-  logic [WarpW-1:0]    slot_of_d [NumCtas*NumWarps];
-  logic [WarpW-1:0]    slot_of_q [NumCtas*NumWarps];
+  logic [WarpW-1:0]    slot_of_d [NumRows];
+  logic [WarpW-1:0]    slot_of_q [NumRows];
 
   // Warps per CTA and the launch mask of the warp being launched, registered with the warp
   // index (lmask_q is the mask of lwarp_q: the subtraction and decode stay off the path from
@@ -109,7 +112,7 @@ module simt_sm_launch #(
   assign wpc     = (cfg_ntid_i + 16'd31) >> 5;
   assign lmask_d = launch_mask(cfg_ntid_i, lwarp_d);
 
-  assign cfg_bad_o = cfg_ntid_i == '0 || wpc > 16'(NumWarps) ||
+  assign cfg_bad_o = cfg_ntid_i == '0 || wpc > 16'(CtaWarps) ||
                      cfg_shared_bytes_i > 32'(SharedWords * 4) ||
                      cfg_param_words_i > (ParamAW + 1)'(ParamWords);
 
@@ -254,7 +257,7 @@ module simt_sm_launch #(
       wctaid_d[i] = wctaid_q[i];
     end
     for (int c = 0; c < NumCtas; c++) cid_d[c] = cid_q[c];
-    for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_d[i] = slot_of_q[i];
+    for (int i = 0; i < NumRows; i++) slot_of_d[i] = slot_of_q[i];
 
     if (retire_i) begin
       // Free the CTA's warp slots and its resident index.
@@ -269,7 +272,7 @@ module simt_sm_launch #(
       wcta_d[first_free_slot]     = lcta_q;
       wic_d[first_free_slot]      = wwarp;
       wctaid_d[first_free_slot]   = next_cta_q;
-      slot_of_d[RowW'(simt_pkg::cta_warp_row(32'(lcta_q), 32'(wwarp), 32'(NumWarps)))] =
+      slot_of_d[RowW'(simt_pkg::cta_warp_row(32'(lcta_q), 32'(wwarp), 32'(CtaWarps)))] =
           first_free_slot;
     end
     if (done_o) begin
@@ -288,7 +291,7 @@ module simt_sm_launch #(
   for (genvar c = 0; c < NumCtas; c++) begin : g_cta_out
     assign cid_o[c*16 +: 16] = cid_q[c];
   end
-  for (genvar i = 0; i < NumCtas * NumWarps; i++) begin : g_slot_out
+  for (genvar i = 0; i < NumRows; i++) begin : g_slot_out
     assign slot_of_o[i*WarpW +: WarpW] = slot_of_q[i];
   end
 
@@ -312,7 +315,7 @@ module simt_sm_launch #(
         wctaid_q[i] <= '0;
       end
       for (int c = 0; c < NumCtas; c++) cid_q[c] <= '0;
-      for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_q[i] <= '0;
+      for (int i = 0; i < NumRows; i++) slot_of_q[i] <= '0;
     end else begin
       state_q    <= state_d;
       lcta_q     <= lcta_d;
@@ -332,11 +335,15 @@ module simt_sm_launch #(
         wctaid_q[i] <= wctaid_d[i];
       end
       for (int c = 0; c < NumCtas; c++) cid_q[c] <= cid_d[c];
-      for (int i = 0; i < NumCtas * NumWarps; i++) slot_of_q[i] <= slot_of_d[i];
+      for (int i = 0; i < NumRows; i++) slot_of_q[i] <= slot_of_d[i];
     end
   end
 
 `ifdef VERILATOR
+  initial begin
+    assert (CtaWarps >= 1 && CtaWarps <= NumWarps)
+      else $fatal(1, "sm launch: CtaWarps %0d outside 1..NumWarps (%0d)", CtaWarps, NumWarps);
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(start_i && (state_q != simt_sm_pkg::LnIdle || !launch_ready_o)))
@@ -351,6 +358,8 @@ module simt_sm_launch #(
           else $error("sm launch: warp %0d's DU step on slot %0d, which it did not take",
                       lwarp_q, lslot_q);
       end
+      assert (!(warp_valid_o && 32'(wwarp) >= CtaWarps))
+        else $error("sm launch: warp %0d of a CTA of at most %0d", wwarp, CtaWarps);
       assert (!(warp_valid_o && resident_q[first_free_slot]))
         else $error("sm launch: a warp takes resident slot %0d", first_free_slot);
       assert (!(retire_i && cta_finished_o == '0))

@@ -9,6 +9,7 @@
 module simt_sm_sync #(
   parameter int NumWarps    = 8,
   parameter int NumCtas     = 4,
+  parameter int CtaWarps    = NumWarps,  // warps a CTA may have: the barrier unit's rows
   parameter int QueueDepth  = 32,
   parameter bit DequeMode   = 1'b1,
   parameter int NumBarSlots = 16,
@@ -18,6 +19,8 @@ module simt_sm_sync #(
   localparam int PassW      = (NumPasses > 1) ? $clog2(NumPasses) : 1,
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW       = (NumCtas > 1) ? $clog2(NumCtas) : 1,
+  localparam int CWarpW     = (CtaWarps > 1) ? $clog2(CtaWarps) : 1,  // warp in its CTA
+  localparam int NumRows    = NumCtas * CtaWarps,
   localparam int PtrW       = $clog2(QueueDepth + 1),
   localparam int NumEnt     = NumCtas * 16,
   localparam int AddrW      = 22
@@ -30,7 +33,7 @@ module simt_sm_sync #(
   input  logic [15:0]               cfg_static_limit_i,
   input  logic [1:0]                cfg_tmo_origin_i,
   input  logic [31:0]               cfg_bar_prio_i,
-  input  logic [NumCtas*NumWarps*WarpW-1:0] slot_of_i,  // (CTA, warp in CTA) -> slot
+  input  logic [NumRows*WarpW-1:0]  slot_of_i,       // (CTA, warp in CTA) -> slot
 
   // The instruction in flight.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -239,7 +242,7 @@ module simt_sm_sync #(
 
   // ---- Barrier unit ---------------------------------------------------------------------
   logic [CtaW-1:0]        wake_cta, tmo_cta, grant_cta;
-  logic [WarpW-1:0]       wake_warp;
+  logic [CWarpW-1:0]      wake_warp;
   logic [BuEntW-1:0]      sb_upd_idx, tmo_bar, grant_bar;
   /* verilator lint_off UNUSED */
   logic [NumBarSlots-1:0] bu_slots;
@@ -258,7 +261,7 @@ module simt_sm_sync #(
 
   simt_barrier_unit #(
     .NumCtas  (NumCtas),
-    .Warps    (NumWarps),
+    .Warps    (CtaWarps),
     .TagW     (AddrW),
     .TimeW    (16),
     .NumSlots (NumBarSlots),
@@ -271,7 +274,7 @@ module simt_sm_sync #(
     .req_op_i         (bu_op_i),
     .req_cta_i        (bu_cta_i),
     .req_id_i         (inst_i.rd[3:0]),
-    .req_warp_i       (wic_i),
+    .req_warp_i       (CWarpW'(wic_i)),  // below CtaWarps (the launch's limit)
     .req_mask_i       (exec_i),
     .req_tag_i        (pc_i),
     .req_kind_i       ((inst_i.op == simt_pkg::OpBarSync) ? 2'd0 :
@@ -319,6 +322,22 @@ module simt_sm_sync #(
     .sb_upd_state_o   (sb_upd_state_o),
     .sb_upd_tag_o     (sb_upd_tag_o)
   );
+  if (CWarpW < WarpW) begin : g_cta_warps
+    // A CTA's warps are fewer than the slots: the warp index's high bits are 0 (asserted).
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_wic_high;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_wic_high = ^wic_i[WarpW-1:CWarpW];
+  end
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && bu_valid_i) begin
+      assert (32'(wic_i) < CtaWarps)
+        else $error("sm sync: a barrier request from warp %0d of a CTA of at most %0d", wic_i,
+                    CtaWarps);
+    end
+  end
+`endif
   assign sb_upd_idx_o = (CtaW + 4)'(sb_upd_idx);
   if (CtaW + 4 > BuEntW) begin : g_one_cta
     // One CTA: the index's CTA bit is always 0 (CtaW is 1 bit there, the table's is 0).
@@ -330,11 +349,11 @@ module simt_sm_sync #(
   // a CTA whose barrier timed out or whose section was granted.
   assign tmo_cta            = CtaW'({1'b0, tmo_bar} >> 4);  // 0-extended: 1 CTA
   assign grant_cta          = CtaW'({1'b0, grant_bar} >> 4);
-  localparam int RowW = (NumCtas * NumWarps > 1) ? $clog2(NumCtas * NumWarps) : 1;
+  localparam int RowW = (NumRows > 1) ? $clog2(NumRows) : 1;
   logic [RowW-1:0] wake_row, tmo_row, grant_row;
-  assign wake_row  = RowW'(simt_pkg::cta_warp_row(32'(wake_cta), 32'(wake_warp), NumWarps));
-  assign tmo_row   = RowW'(simt_pkg::cta_warp_row(32'(tmo_cta), 0, NumWarps));
-  assign grant_row = RowW'(simt_pkg::cta_warp_row(32'(grant_cta), 0, NumWarps));
+  assign wake_row  = RowW'(simt_pkg::cta_warp_row(32'(wake_cta), 32'(wake_warp), CtaWarps));
+  assign tmo_row   = RowW'(simt_pkg::cta_warp_row(32'(tmo_cta), 0, CtaWarps));
+  assign grant_row = RowW'(simt_pkg::cta_warp_row(32'(grant_cta), 0, CtaWarps));
   assign wake_slot_o        = slot_of_i[wake_row*WarpW +: WarpW];
   assign trace_tmo_warp_o   = slot_of_i[tmo_row*WarpW +: WarpW];
   assign trace_tmo_id_o     = tmo_bar[3:0];

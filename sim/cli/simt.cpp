@@ -178,6 +178,7 @@ nlohmann::ordered_json deviceJson(const DeviceLink& dev) {
   d["baud"] = dev.baud;
   nlohmann::ordered_json geo;
   geo["warp_slots"] = g.warpSlots;
+  geo["cta_warps"] = g.ctaWarps;
   geo["max_threads_per_cta"] = g.maxThreadsPerCta();
   geo["resident_ctas"] = g.residentCtas;
   geo["queue_depth"] = g.queueDepth;

@@ -78,6 +78,7 @@ DeviceGeometry DeviceGeometry::decode(const std::vector<uint32_t>& w) {
   g.barrierSlots = field(11, "barrier slots", 1, 1024);
   g.warpSize = field(12, "threads per warp (the ISA's 32)", 32, 32);
   g.lanes = field(13, "physical ALU lanes", 1, 32);
+  g.ctaWarps = field(14, "warps per CTA", 1, static_cast<uint32_t>(g.warpSlots));
   if (g.warpSize % g.lanes != 0) {
     throw wrongDevice("the board reports " + std::to_string(g.lanes) + " ALU lanes (at " +
                       hexAddr(map::kGeometry + 13u) + "), which do not divide a warp");
@@ -89,12 +90,15 @@ bool DeviceGeometry::operator==(const DeviceGeometry& o) const {
   return warpSlots == o.warpSlots && residentCtas == o.residentCtas && queueDepth == o.queueDepth &&
          imemWords == o.imemWords && paramWords == o.paramWords && sharedBytes == o.sharedBytes &&
          dataWords == o.dataWords && fpLanes == o.fpLanes && lineBytes == o.lineBytes &&
-         barrierSlots == o.barrierSlots && warpSize == o.warpSize && lanes == o.lanes;
+         barrierSlots == o.barrierSlots && warpSize == o.warpSize && lanes == o.lanes &&
+         ctaWarps == o.ctaWarps;
 }
 
 std::string DeviceGeometry::describe() const {
   std::ostringstream os;
-  os << warpSlots << " warp slots (" << maxThreadsPerCta() << " threads per CTA), " << residentCtas
+  os << warpSlots << " warp slots (" << maxThreadsPerCta() << " threads per CTA"
+     << (ctaWarps < warpSlots ? ", " + std::to_string(ctaWarps) + " warps" : std::string()) << "), "
+     << residentCtas
      << " resident CTAs, " << imemWords << " instructions, " << paramWords << " param words, "
      << sharedBytes << " shared bytes per CTA, " << dataWords << " data words, queue depth "
      << queueDepth << ", " << lanes << " ALU lanes, " << (fpLanes ? "FP lanes" : "no FP lanes");
@@ -132,7 +136,8 @@ std::string DeviceEngine::configError(const assembler::Kernel& k, int ctas, int 
   }
   if (threads > g.maxThreadsPerCta()) {
     return "a CTA of " + std::to_string(threads) + " threads needs more than the device's " +
-           std::to_string(g.warpSlots) + " warp slots";
+           (g.ctaWarps < g.warpSlots ? std::to_string(g.ctaWarps) + " warps per CTA"
+                                     : std::to_string(g.warpSlots) + " warp slots");
   }
   if (threads < 1 || ctas < 1 || ctas > 0xFFFF) return "bad launch size";
   for (size_t pc = 0; pc < k.code.size() && !g.fpLanes; ++pc) {

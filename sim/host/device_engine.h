@@ -33,7 +33,7 @@ constexpr uint16_t kExc = 0x0018;         // {back end, warp}; 0x0019 {tail, hea
 constexpr uint16_t kMntCmd = 0x0020;      // W {idx, warp, op}; R {read data valid, busy}
 constexpr uint16_t kMntPtrs = 0x0021;     // W {tail, head}
 constexpr uint16_t kMntData = 0x0022;     // 0x0022/23 the token, low and high word
-constexpr uint16_t kGeometry = 0x0030;    // R: 0x0030-0x003D, DeviceGeometry's words
+constexpr uint16_t kGeometry = 0x0030;    // R: 0x0030-0x003E, DeviceGeometry's words
 constexpr uint16_t kPerf = 0x0040;        // performance counter n at 0x0040 + n
 constexpr uint16_t kImem = 0x1000;        // instruction i: low word at 2i, high at 2i+1
 constexpr uint16_t kParam = 0x2000;
@@ -42,13 +42,13 @@ constexpr uint32_t kBusy = 1, kDone = 2, kFault = 4, kQueueExc = 8;  // status b
 constexpr uint32_t kStart = 1, kCoreReset = 2;                       // 0x0000 write bits
 // The geometry words: magic ("SIMT"), layout version, then warp slots, resident CTAs, queue
 // depth, instruction words, param words, shared bytes per CTA, data words, FP lanes, line
-// bytes, barrier slots, threads per warp.
+// bytes, barrier slots, threads per warp, physical ALU lanes, warps per CTA.
 constexpr uint32_t kGeometryMagic = 0x53494D54;
-constexpr uint32_t kGeometryVersion = 2;  // 2: the physical lanes (0x003D) added
-constexpr size_t kGeometryWords = 14;
+constexpr uint32_t kGeometryVersion = 3;  // 2: the physical lanes (0x003D); 3: warps per CTA (0x003E)
+constexpr size_t kGeometryWords = 15;
 }  // namespace fpga_map
 
-// What a build of the FPGA top can run: its parameters, as its geometry words (0x0030-0x003D)
+// What a build of the FPGA top can run: its parameters, as its geometry words (0x0030-0x003E)
 // report them. The host reads them when it connects (DeviceEngine::geometry) and takes every
 // limit from them: threads per CTA, the memories, the queue depth its re-centring needs.
 struct DeviceGeometry {
@@ -64,13 +64,15 @@ struct DeviceGeometry {
   int barrierSlots = 0;      // NumBarSlots
   int warpSize = 0;          // threads per warp
   int lanes = 0;             // NumLanes: physical ALU lanes (a warp in warpSize / lanes passes)
-  int maxThreadsPerCta() const { return warpSlots * warpSize; }
+  int ctaWarps = 0;          // CtaWarps: warps a CTA may have (at most warpSlots)
+  int maxThreadsPerCta() const { return ctaWarps * warpSize; }
   bool operator==(const DeviceGeometry& o) const;
   // The geometry words from 0x0030 (kGeometryWords of them): throws LinkError (WrongDevice)
   // naming what was read when the magic, the layout version or a value is not one this
   // host knows.
   static DeviceGeometry decode(const std::vector<uint32_t>& words);
-  // One line, for the summary: "2 warp slots (64 threads per CTA), ...".
+  // One line, for the summary: "2 warp slots (64 threads per CTA), ..." (with "of 2 warps"
+  // after the thread count when a CTA may have fewer warps than the slots).
   std::string describe() const;
 };
 

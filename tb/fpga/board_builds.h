@@ -16,8 +16,8 @@ enum class BoardBuild { Default, Other };
 inline host::DeviceGeometry verilatedGeometry(BoardBuild b) {
   host::DeviceGeometry g;
   const bool o = b == BoardBuild::Other;
-  g.warpSlots = o ? 4 : 2;
-  g.residentCtas = o ? 1 : 2;
+  g.warpSlots = o ? 8 : 2;
+  g.residentCtas = 2;
   g.queueDepth = o ? 32 : 16;
   g.imemWords = o ? 512 : 256;
   g.paramWords = o ? 32 : 64;
@@ -28,6 +28,7 @@ inline host::DeviceGeometry verilatedGeometry(BoardBuild b) {
   g.barrierSlots = 4;
   g.warpSize = 32;
   g.lanes = o ? 8 : 32;
+  g.ctaWarps = o ? 4 : 2;
   return g;
 }
 

@@ -8,6 +8,7 @@
 module simt_ulx3s_tb #(
   parameter int NumWarps    = 2,
   parameter int NumCtas     = 2,
+  parameter int CtaWarps    = NumWarps,
   parameter int QueueDepth  = 16,
   parameter int ImemDepth   = 256,
   parameter int ParamWords  = 16,
@@ -35,6 +36,7 @@ module simt_ulx3s_tb #(
     .WithCore    (1'b1),
     .NumWarps    (NumWarps),
     .NumCtas     (NumCtas),
+    .CtaWarps    (CtaWarps),
     .QueueDepth  (QueueDepth),
     .ImemDepth   (ImemDepth),
     .ParamWords  (ParamWords),

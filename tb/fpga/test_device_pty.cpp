@@ -290,6 +290,7 @@ TEST(DevicePtyCli, SimtRunDeviceGivesTheRtlEnginesJson) {
   const host::DeviceGeometry g = verilatedGeometry(BoardBuild::Default);
   const auto& geo = jd["device"]["geometry"];
   EXPECT_EQ(geo["warp_slots"], g.warpSlots) << geo;
+  EXPECT_EQ(geo["cta_warps"], g.ctaWarps) << geo;
   EXPECT_EQ(geo["max_threads_per_cta"], 64) << geo;
   EXPECT_EQ(geo["resident_ctas"], g.residentCtas) << geo;
   EXPECT_EQ(geo["queue_depth"], g.queueDepth) << geo;
@@ -313,8 +314,8 @@ TEST(DevicePtyCli, SimtRunDeviceGivesTheRtlEnginesJson) {
 }
 
 // The CLI's limits are the board's: bar_sync.s (a CTA of 96 threads) is refused by the
-// default build (2 warp slots) and runs on the other (4) as on --engine rtl; the JSON says
-// which board it was.
+// default build (2 warp slots) and runs on the other (8 slots, CTAs of up to 4 warps) as on
+// --engine rtl; the JSON says which board it was.
 TEST(DevicePtyCli, TheLimitsAreTheBoardsGeometry) {
   const std::string kernel = kernelPath("bar_sync.s") + " --json -";
   const Command rtl = runCommand("run " + kernel);
@@ -333,7 +334,8 @@ TEST(DevicePtyCli, TheLimitsAreTheBoardsGeometry) {
   const auto jr = nlohmann::json::parse(rtl.out), jd = nlohmann::json::parse(dev.out);
   EXPECT_EQ(jd["memory"], jr["memory"]);
   EXPECT_EQ(jd["instructions"], jr["instructions"]);
-  EXPECT_EQ(jd["device"]["geometry"]["warp_slots"], 4);
+  EXPECT_EQ(jd["device"]["geometry"]["warp_slots"], 8);
+  EXPECT_EQ(jd["device"]["geometry"]["cta_warps"], 4);
   EXPECT_EQ(jd["device"]["geometry"]["data_words"], 4096);
   EXPECT_TRUE(board.rtlOk);
 }

@@ -230,8 +230,8 @@ TEST(FpgaUartTop, TheHostReadsTheGeometryEachBuildWasVerilatedWith) {
 }
 
 // A CTA of 128 threads and a data image beyond 2048 words: refused on the default build (2
-// warp slots, 2048 data words), run on the other (4 warp slots, 4096 words) with the model's
-// results; its queues are re-centred at the reported depth (32).
+// warp slots, 2048 data words), run on the other (CTAs of up to 4 warps, 4096 words) with the
+// model's results; its queues are re-centred at the reported depth (32).
 TEST(FpgaUartTop, WhatFitsFollowsTheBoardsGeometry) {
   std::string src =
       ".launch ctas=3 threads=128\n.data\npad: .zero 8192\nout: .zero 1536\n.text\n"
@@ -262,6 +262,59 @@ TEST(FpgaUartTop, WhatFitsFollowsTheBoardsGeometry) {
     EXPECT_GT(r.stats.at("queue_overflows"), 0u) << "20 nested ssy overflow 32 entries";
     EXPECT_TRUE(b.board.ok());
   }
+}
+
+// The other build has 8 warp slots for CTAs of up to 4 warps (CtaWarps, the barrier unit's
+// per-thread state): a CTA of 160 threads is refused by the host, which reads the limit from
+// the geometry, and by the core itself (FltLaunch) when a host writes the launch anyway; 128
+// threads run. Two CTAs of 128 threads are resident at once and meet at their barriers.
+TEST(FpgaUartTop, ACtaOfMoreWarpsThanTheCoreTakesIsRefusedByHostAndCore) {
+  const host::DeviceGeometry g = verilatedGeometry(BoardBuild::Other);
+  ASSERT_EQ(g.ctaWarps, 4);
+  ASSERT_GT(g.warpSlots, g.ctaWarps);
+  const std::string body =
+      ".data\nout: .zero 1024\n.text\nmov r1, %tid\nmov r2, %ctaid\nshl r3, r2, 7\n"
+      "add r3, r3, r1\nbar.sync 0\nadd r4, r1, 1\nshl r3, r3, 2\nst.global [r3+out], r4\n"
+      "exit\n";
+  CleanBoard b(BoardBuild::Other);
+  host::DeviceEngine dev(b.link, simOptions());
+  {
+    const auto k = assembler::assemble(".launch ctas=2 threads=160\n" + body, "wide_cta.s");
+    const model::RunResult r = dev.run(k, model::RunConfig{});
+    EXPECT_EQ(r.status, model::RunStatus::Error);
+    EXPECT_NE(r.message.find("a CTA of 160 threads needs more than the device's 4 warps per CTA"),
+              std::string::npos)
+        << r.message;
+    EXPECT_EQ(dev.lastLink().stats.transactions, 0u) << "nothing loaded";
+  }
+  const auto k = assembler::assemble(".launch ctas=2 threads=128\n" + body, "cta4.s");
+  const model::RunResult m = modelRun(k);
+  const model::RunResult r = dev.run(k, model::RunConfig{});
+  ASSERT_EQ(r.status, model::RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.global, m.global);
+  EXPECT_EQ(r.global[255], 128u);
+
+  // The core's own check, past the host's: the launch registers written by hand.
+  host::UartClient client(b.link, simOptions().link);
+  client.setMaxBurst(client.status().maxBurst);
+  auto launch = [&](uint32_t threads) {
+    client.write(host::fpga_map::kCtrl, host::fpga_map::kCoreReset);
+    client.writeBurst(host::fpga_map::kNtid,
+                      {threads, 2u, static_cast<uint32_t>(k.code.size()), 0u, 0u, 0u, 1u, 0u, 0u});
+    client.write(host::fpga_map::kCtrl, host::fpga_map::kStart);
+    uint32_t st = 0;
+    for (int i = 0; i < 200 && !(st & (host::fpga_map::kDone | host::fpga_map::kFault)); ++i) {
+      st = client.read(host::fpga_map::kCtrl);
+    }
+    return st;
+  };
+  uint32_t st = launch(160);
+  ASSERT_TRUE(st & host::fpga_map::kFault) << "status " << st;
+  EXPECT_EQ(client.read(host::fpga_map::kFaultCause), 10u) << "simt_pkg::FltLaunch";
+  st = launch(128);
+  EXPECT_TRUE(st & host::fpga_map::kDone) << "status " << st;
+  EXPECT_FALSE(st & host::fpga_map::kFault) << "cause " << client.read(host::fpga_map::kFaultCause);
+  EXPECT_TRUE(b.board.ok());
 }
 
 // The suite's kernels on the other build, whose core has 8 ALU lanes (a warp's ALU
@@ -373,12 +426,14 @@ TEST(FpgaUartTop, AGeometryTheHostDoesNotKnowIsAClearErrorBeforeLoading) {
       {"no geometry words", [](std::vector<uint32_t>& w) { std::fill(w.begin(), w.end(), 0u); },
        {"reads 0x00000000 at 0x0030", "built before it reported its geometry"}},
       {"layout version 1", [](std::vector<uint32_t>& w) { w[1] = 1; },
-       {"layout is version 1", "this host knows version 2"}},
+       {"layout is version 1", "this host knows version 3"}},
       {"no warp slots", [](std::vector<uint32_t>& w) { w[2] = 0; },
        {"reports 0 warp slots (at 0x0032), outside 1..256"}},
       {"a warp of 64", [](std::vector<uint32_t>& w) { w[12] = 64; }, {"64 threads per warp"}},
       {"lanes that do not divide a warp", [](std::vector<uint32_t>& w) { w[13] = 12; },
        {"12 ALU lanes (at 0x003d), which do not divide a warp"}},
+      {"more warps per CTA than slots", [](std::vector<uint32_t>& w) { w[14] = w[2] + 1; },
+       {"reports 3 warps per CTA (at 0x003e), outside 1..2"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -408,7 +463,7 @@ TEST(FpgaUartTop, GeometryWordsOfTheWrongCountAreRefused) {
     FAIL() << "two words are no geometry";
   } catch (const host::LinkError& e) {
     EXPECT_EQ(e.kind(), host::LinkError::Kind::WrongDevice);
-    EXPECT_NE(std::string(e.what()).find("14 words, not 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("15 words, not 2"), std::string::npos) << e.what();
   }
 }
 

@@ -16,6 +16,7 @@ module simt_ulx3s_top #(
   // The core (simt_fpga_top's parameters and defaults; `make bitstream` sets its own).
   parameter int NumWarps       = 2,
   parameter int NumCtas        = 2,
+  parameter int CtaWarps       = NumWarps,
   parameter int QueueDepth     = 16,
   parameter int NumBarSlots    = 4,
   parameter int ImemDepth      = 256,
@@ -71,6 +72,7 @@ module simt_ulx3s_top #(
     simt_fpga_uart_top #(
       .NumWarps    (NumWarps),
       .NumCtas     (NumCtas),
+      .CtaWarps    (CtaWarps),
       .QueueDepth  (QueueDepth),
       .NumBarSlots (NumBarSlots),
       .ImemDepth   (ImemDepth),
