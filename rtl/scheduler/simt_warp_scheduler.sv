@@ -23,8 +23,9 @@
 //   PolGto      {w is the last issued warp, age}: greedy, then oldest
 //   PolLrr      0 for all: pure round robin among eligible warps
 //
-// Selection is single-cycle: the max-key set is found bit-serially from the MSB (KeyW levels
-// of NumWarps-wide AND/OR), then a find-next-set from the round-robin pointer.
+// Selection is single-cycle: the max-key set (eligible warps no eligible warp's key exceeds,
+// from a NumWarps x NumWarps table of key comparisons), then a find-next-set from the
+// round-robin pointer.
 module simt_warp_scheduler #(
   parameter int NumWarps  = simt_pkg::NumWarps,
   parameter int PrioW     = 6,   // 6 or 10 bits (seed 000 [0068])
@@ -222,15 +223,17 @@ module simt_warp_scheduler #(
     end
   end
 
-  // Eligible warps holding the maximum key, found bit by bit from the MSB.
+  // Eligible warps holding the maximum key: those no eligible warp's key exceeds. The key
+  // comparisons come from registered state and the configuration, so they settle early; the
+  // late eligible vector (retirement, the divergence unit's masks, the scoreboard) meets them
+  // only in one NumWarps-wide AND-OR per warp before the round-robin pick (a bit-serial search
+  // from the MSB, KeyW dependent levels after eligible, was the core's deepest chain at 8 warps).
+  logic [NumWarps-1:0] beats [NumWarps];  // beats[w][v]: key[v] > key[w]
   logic [NumWarps-1:0] best;
-  logic [NumWarps-1:0] with_bit;
   always_comb begin
-    with_bit = '0;
-    best = eligible;
-    for (int b = KeyW - 1; b >= 0; b--) begin
-      for (int w = 0; w < NumWarps; w++) with_bit[w] = best[w] && key[w][b];
-      if (with_bit != '0) best = with_bit;
+    for (int w = 0; w < NumWarps; w++) begin
+      for (int v = 0; v < NumWarps; v++) beats[w][v] = key[v] > key[w];
+      best[w] = eligible[w] && (eligible & beats[w]) == '0;
     end
   end
 
