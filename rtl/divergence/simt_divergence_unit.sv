@@ -80,7 +80,8 @@ module simt_divergence_unit #(
   output logic [AddrW-1:0]          qry_pc_o,
   output logic [WarpSize-1:0]       qry_active_o,
   output logic [WarpSize*4-1:0]     qry_reason_o,
-  output logic [PtrW-1:0]           qry_q_count_o,
+  output logic [PtrW-1:0]           qry_q_count_o,   // the query warp's, even while busy: its
+                                                     // own read, off the request's paths
   output logic [63:0]               qry_q_front_o,
   output logic [SumW-1:0]           qry_q_types_o,
   // The queue pointers of the request's warp while busy (the runtime re-centres with them)
@@ -183,6 +184,8 @@ module simt_divergence_unit #(
     .qry_head_o   (q_head_o),
     .qry_tail_o   (q_tail_o),
     .qry_types_o  (dq_types),
+    .cnt_warp_i   (qry_warp_i),
+    .cnt_count_o  (qry_q_count_o),
     .exc_valid_o  (exc_valid_o),
     .exc_warp_o   (exc_warp_o),
     .exc_back_o   (exc_back_o),
@@ -915,7 +918,6 @@ module simt_divergence_unit #(
     .raddr_i (w),
     .rdata_o (ycount_w)
   );
-  assign qry_q_count_o = dq_count;
   assign qry_q_front_o = dq_front;
   assign qry_q_types_o = dq_types;
 

@@ -58,6 +58,9 @@ module simt_token_deque #(
   output logic [PtrW-1:0]   qry_head_o,
   output logic [PtrW-1:0]   qry_tail_o,
   output logic [SumW-1:0]   qry_types_o,    // token types present (see header)
+  // A second count read (combinational), for a user whose warp differs from the query's.
+  input  logic [WarpW-1:0]  cnt_warp_i,
+  output logic [PtrW-1:0]   cnt_count_o,
 
   // Overflow exception: one-cycle pulse, the cycle after the refused push.
   output logic              exc_valid_o,
@@ -373,6 +376,7 @@ module simt_token_deque #(
   // ---------------------------------------------------------------------------------------
   assign qry_front_o  = front_true[qry_warp_i];
   assign qry_count_o  = count[qry_warp_i];
+  assign cnt_count_o  = count[cnt_warp_i];
   assign qry_empty_o  = (count[qry_warp_i] == '0);
   assign qry_head_o   = head_q[qry_warp_i];
   assign qry_tail_o   = tail_q[qry_warp_i];
@@ -450,6 +454,7 @@ module simt_token_deque #(
         assume (push_warp_i < WarpW'(NumWarps));
         assume (pop_warp_i < WarpW'(NumWarps));
         assume (qry_warp_i < WarpW'(NumWarps));
+        assume (cnt_warp_i < WarpW'(NumWarps));
         assume (mnt_warp_i < WarpW'(NumWarps));
         assume (acc_warp_i < WarpW'(NumWarps));
       end

@@ -229,8 +229,9 @@ module simt_sm_sync #(
   );
 
   // The warp's done condition: nothing active, no token, every thread exited or never
-  // launched. qry_busy_o does not read the queue, whose query port the divergence unit gives
-  // to a request presented in the same cycle.
+  // launched. qry_busy_o does not read the queue; the count is the query warp's own read
+  // (not the queue's query port, which the divergence unit gives to a request presented in
+  // the same cycle), so done does not wait for the request's warp select.
   always_comb begin
     qry_busy_o = qry_active_o != '0;
     for (int l = 0; l < 32; l++) begin

@@ -57,7 +57,8 @@ class DequeBench {
         {"pop", {s("pop_valid_i", 1), s("pop_warp_i", warpW), s("pop_ready_o", 1),
                  s("pop_token_o", cfg.tokenBits)}},
         {"query", {s("qry_warp_i", warpW), s("qry_count_o", ptrW), s("qry_head_o", ptrW),
-                   s("qry_tail_o", ptrW), s("qry_types_o", 6), s("qry_front_o", cfg.tokenBits)}},
+                   s("qry_tail_o", ptrW), s("qry_types_o", 6), s("qry_front_o", cfg.tokenBits),
+                   s("cnt_warp_i", warpW), s("cnt_count_o", ptrW)}},
         {"exception", {s("exc_valid_o", 1), s("exc_warp_o", warpW), s("exc_back_o", 1),
                        s("stalled_o", cfg.numWarps)}},
         {"access", {s("acc_valid_i", 1), s("acc_we_i", 1), s("acc_warp_i", warpW),
@@ -106,6 +107,7 @@ class DequeBench {
     d.pop_valid_i = in.popValid;
     d.pop_warp_i = static_cast<uint8_t>(in.popWarp);
     d.qry_warp_i = static_cast<uint8_t>(in.qryWarp);
+    d.cnt_warp_i = static_cast<uint8_t>(in.cntWarp);
     d.acc_valid_i = in.accValid;
     d.acc_we_i = in.accWe;
     d.acc_warp_i = static_cast<uint8_t>(in.accWarp);
@@ -132,6 +134,7 @@ class DequeBench {
     if (want.qryFront) o.qryFront = model::unpack(getPort(d.qry_front_o), cfg_.tokenBits);
     o.qryEmpty = d.qry_empty_o;
     o.qryCount = d.qry_count_o;
+    o.cntCount = d.cnt_count_o;
     o.qryHead = d.qry_head_o;
     o.qryTail = d.qry_tail_o;
     o.qryTypes = d.qry_types_o;
@@ -163,7 +166,8 @@ class DequeBench {
         {"qry_empty", o.qryEmpty},          {"qry_count", static_cast<uint64_t>(o.qryCount)},
         {"qry_head", static_cast<uint64_t>(o.qryHead)},
         {"qry_tail", static_cast<uint64_t>(o.qryTail)},
-        {"qry_types", o.qryTypes},          {"exc_valid", o.excValid},
+        {"qry_types", o.qryTypes},          {"cnt_count", static_cast<uint64_t>(o.cntCount)},
+        {"exc_valid", o.excValid},
         {"exc_warp", want.excValid ? static_cast<uint64_t>(o.excWarp) : 0},
         {"exc_back", want.excValid ? o.excBack : false},
         {"stalled", o.stalled},             {"acc_ready", o.accReady},
@@ -400,6 +404,7 @@ void randomRun(const TokenDeque::Config& cfg, uint64_t seed, int ops) {
     }
     TokenDequeIn in;
     in.qryWarp = rng.chance(50) ? hotWarp : rng.below(cfg.numWarps);
+    in.cntWarp = rng.chance(50) ? hotWarp : rng.below(cfg.numWarps);
     // The runtime holds the port 70% of cycles while it works.
     const bool runtimeTurn = rt.busy() && rng.chance(70);
     if (!runtimeTurn) {

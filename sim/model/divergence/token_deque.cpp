@@ -187,6 +187,7 @@ TokenDequeOut TokenDequeCycle::evaluate(const TokenDequeIn& in) const {
   o.qryFront = dq_.front(in.qryWarp);
   o.qryEmpty = dq_.count(in.qryWarp) == 0;
   o.qryCount = dq_.count(in.qryWarp);
+  o.cntCount = dq_.count(in.cntWarp);
   o.qryHead = dq_.head(in.qryWarp);
   o.qryTail = dq_.tail(in.qryWarp);
   o.qryTypes = dq_.types(in.qryWarp);

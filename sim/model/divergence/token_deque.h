@@ -100,6 +100,7 @@ struct TokenDequeIn {
   bool popValid = false;
   int popWarp = 0;
   int qryWarp = 0;
+  int cntWarp = 0;  // the second count read
   bool accValid = false;
   bool accWe = false;
   int accWarp = 0;
@@ -123,6 +124,7 @@ struct TokenDequeOut {
   std::optional<Token> qryFront;  // defined when the queried queue is not empty
   bool qryEmpty = true;
   int qryCount = 0, qryHead = 0, qryTail = 0;
+  int cntCount = 0;  // count of cntWarp
   uint8_t qryTypes = 0;
   bool excValid = false;
   int excWarp = 0;
