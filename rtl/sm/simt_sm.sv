@@ -30,7 +30,7 @@ module simt_sm #(
   parameter int NumWarps    = simt_pkg::NumWarps,
   parameter int NumCtas     = simt_pkg::NumCtas,     // resident CTAs
   // Warps a CTA may have (1..NumWarps): the barrier unit keeps per-thread state for NumCtas
-  // CTAs of CtaWarps warps; a launch of larger CTAs faults (FltConfig). Below NumWarps on a
+  // CTAs of CtaWarps warps; a launch of larger CTAs faults (FltLaunch). Below NumWarps on a
   // core with several resident CTAs of a few warps each (the board's 2 x 4).
   parameter int CtaWarps    = NumWarps,
   parameter int QueueDepth  = simt_pkg::QueueDepth,

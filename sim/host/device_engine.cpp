@@ -96,10 +96,11 @@ bool DeviceGeometry::operator==(const DeviceGeometry& o) const {
 
 std::string DeviceGeometry::describe() const {
   std::ostringstream os;
-  os << warpSlots << " warp slots (" << maxThreadsPerCta() << " threads per CTA"
-     << (ctaWarps < warpSlots ? ", " + std::to_string(ctaWarps) + " warps" : std::string()) << "), "
-     << residentCtas
-     << " resident CTAs, " << imemWords << " instructions, " << paramWords << " param words, "
+  // "8 warp slots (128 threads per CTA, 4 warps), ..." when a CTA may not fill the slots.
+  const std::string ctaLimit =
+      ctaWarps < warpSlots ? ", " + std::to_string(ctaWarps) + " warps" : std::string();
+  os << warpSlots << " warp slots (" << maxThreadsPerCta() << " threads per CTA" << ctaLimit
+     << "), " << residentCtas << " resident CTAs, " << imemWords << " instructions, " << paramWords << " param words, "
      << sharedBytes << " shared bytes per CTA, " << dataWords << " data words, queue depth "
      << queueDepth << ", " << lanes << " ALU lanes, " << (fpLanes ? "FP lanes" : "no FP lanes");
   return os.str();
