@@ -151,6 +151,9 @@ module simt_fpga_top #(
     .LineBytes   (LineBytes),
     .MemIdW      (MemIdW),
     .LsuSlots    (4),
+    // The sender's copies (2 x NumLanes x 32 flip-flops) would serve only accesses of one
+    // group of lanes, few at 8 lanes; the board core keeps its area.
+    .LsuDetach   (1'b0),
     .L1Bytes     (0),     // the data memory is on-chip block RAM: nothing for a cache to hide
     .HasFpu      (HasFpu),
     .NumLanes    (NumLanes),

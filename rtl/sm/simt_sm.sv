@@ -43,6 +43,9 @@ module simt_sm #(
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
   parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
   parameter int LsuSlots    = 16,                    // global instructions in flight
+  // A plain load or store of one thread group is done when its addresses passed the check;
+  // its further requests go out from the load/store unit's sender while the core goes on.
+  parameter bit LsuDetach   = 1'b1,
   parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
@@ -237,7 +240,7 @@ module simt_sm #(
   logic [AddrW-1:0]          de_pc;
   logic [31:0]               de_active;
   logic [63:0]               de_word;
-  logic                      de_legal, de_simple;
+  logic                      de_legal, de_simple, de_plain_mem;
   logic [CtaW+3:0]           sb_rd_idx, sb_upd_idx;
   logic [1:0]                sb_rd_state, sb_upd_state;
   logic [AddrW-1:0]          sb_rd_tag, sb_upd_tag;
@@ -284,6 +287,7 @@ module simt_sm #(
 
   // Load/store
   logic                      lsu_busy, lsu_done, lsu_rf_re, lsu_evt_stall, lsu_evt_conflict;
+  logic                      lsu_done_fast;  // lsu_done in CHECK, from registered state
   logic                      lsu_rf_re_b, lsu_rf_re_c;
   logic                      lsu_evt_id_wait, lsu_evt_slot_wait, l1_stall_full, l1_stall_order;
   logic [4:0]                lsu_rf_rb;
@@ -335,7 +339,10 @@ module simt_sm #(
   // ---------------------------------------------------------------------------------------
   // Units
   // ---------------------------------------------------------------------------------------
-  simt_sm_sequencer #(.NumWarps(NumWarps)) u_seq (
+  simt_sm_sequencer #(
+    .NumWarps  (NumWarps),
+    .LsuDetach (LsuDetach)
+  ) u_seq (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
     .start_i            (start_i),
@@ -361,6 +368,7 @@ module simt_sm #(
     .de_pc_i            (de_pc),
     .de_legal_i         (de_legal),
     .de_simple_i        (de_simple),
+    .de_plain_mem_i     (de_plain_mem),
     .de_hazard_i        (de_hazard),
     .hold_issue_i       (lsu_wb_wait || fpu_wb_wait || lsu_err_pending),
     .issue_try_o        (issue_try),
@@ -378,6 +386,7 @@ module simt_sm #(
     .exec_fault_i       (exe_fault),
     .lsu_start_o        (lsu_start),
     .lsu_done_i         (lsu_done),
+    .lsu_done_fast_i    (lsu_done_fast),
     .lsu_fault_i        (lsu_fault),
     .lsu_fault_warp_i   (lsu_fault_warp),
     .lsu_fault_pc_i     (lsu_fault_pc),
@@ -498,7 +507,7 @@ module simt_sm #(
     .issue_try_i     (issue_try),
     .alone_i         (alone),
     .de_hold_i       (de_hold),
-    .self_i          (exec_stage),
+    .self_i          (exec_stage || stage == simt_sm_pkg::StMem),  // (MEM: lsu_done_fast)
     .self_warp_i     (w),
     .self_pc_i       (pc),
     .self_active_i   (active),
@@ -565,6 +574,7 @@ module simt_sm #(
     .de_word_i       (de_word),
     .de_legal_o      (de_legal),
     .de_simple_o     (de_simple),
+    .de_plain_mem_o  (de_plain_mem),
     .de_fpu_o        (de_fpu),
     .de_fpu_ds_o     (de_fpu_ds),
     .de_regs_o       (de_regs),
@@ -680,7 +690,8 @@ module simt_sm #(
     .SharedBanks (SharedBanks),
     .LineBytes   (LineBytes),
     .IdW         (MemIdW),
-    .Slots       (LsuSlots)
+    .Slots       (LsuSlots),
+    .Detach      (LsuDetach)
   ) u_lsu (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
@@ -696,6 +707,7 @@ module simt_sm #(
     .imm_i              (imm_cp),
     .busy_o             (lsu_busy),
     .done_o             (lsu_done),
+    .done_fast_o        (lsu_done_fast),
     .fault_o            (lsu_fault),
     .fault_warp_o       (lsu_fault_warp),
     .fault_pc_o         (lsu_fault_pc),

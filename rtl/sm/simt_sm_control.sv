@@ -3,7 +3,9 @@
 // waits only in its warp's token queue).
 //
 // Every instruction ends with a divergence-unit request: plain and control instructions
-// straight from EXEC (a plain one retires there when DuNext answers in the same cycle), the
+// straight from EXEC (a plain one retires there when DuNext answers in the same cycle), a
+// load or store the load/store unit is done with in its CHECK likewise from that cycle
+// (lsu_fast: the unit's sender puts out its requests), the
 // others from DU after the load/store unit or a barrier request (BARREQ: arrivals, section
 // bottoms, resets; a refused arrival holds its warp). An exit tells the barrier unit
 // afterwards (EXITBU). CHECK reads the warp's new state back and retires the instruction.
@@ -143,6 +145,7 @@ module simt_sm_control #(
   // (memory and barrier instructions and faults go elsewhere first); a plain one retires
   // then (fast).
   logic direct, ex_simple, fast, issue_try, issue_due;
+  logic mem_direct;  // a load or store done in the load/store unit's CHECK: DuNext now
   // The wake token offered goes to the divergence unit in this cycle: from WAKE, or already
   // from CHECK when a token is due, nothing waits in DE and the checked warp is not done
   // whatever its queue holds.
@@ -154,16 +157,17 @@ module simt_sm_control #(
                      !cls_i.arrive &&
                      !(cls_i.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
   assign ex_simple = direct && !cls_i.ctrl;
+  assign mem_direct = cmd_i.lsu_fast && state_q == simt_sm_pkg::CtIdle;
   // Whether this cycle's request is taken: a plain instruction's from the divergence unit's
   // state alone, so that its retirement and the next issue beside it wait for none of the
   // unit's fast-path logic; a wake's from the unit's wake terms alone, so that the barrier
   // unit's handshake stays off the other operations' fast path (both asserted equal to the
   // unit's answer); any other's from the unit's answer.
   logic taken;
-  assign taken     = ex_simple ? du_next_ready_i :
+  assign taken     = (ex_simple || mem_direct) ? du_next_ready_i :
                      (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) ?
                      du_wake_ready_i : du_ready_i;
-  assign fast      = ex_simple && taken;
+  assign fast      = (ex_simple || mem_direct) && taken;
 
   // A wake ends: back where it was served (ret_q), else idle.
   simt_sm_pkg::ctrl_state_e wake_ret_state;
@@ -350,12 +354,13 @@ module simt_sm_control #(
 
     // The instruction's divergence-unit request: from EXEC already for plain and control
     // instructions (DuNext answers in the same cycle), else from DU.
-    if (state_q == simt_sm_pkg::CtDu || direct) begin
+    // A load or store done in CHECK likewise (not taken: DU asks again).
+    if (state_q == simt_sm_pkg::CtDu || direct || mem_direct) begin
       du_valid_o      = 1'b1;
-      evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i && !direct;
+      evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i && !direct && !mem_direct;
       if (taken) begin
         evt_o[simt_sm_pkg::PerfYields] = inst_i.op == simt_pkg::OpYield && du_yield_fired_i;
-        if (ex_simple) begin
+        if (ex_simple || mem_direct) begin
           // Retires here; the next warp issues when IDLE would only issue and the
           // instruction in DE (if any) is simple too.
           retire_o  = 1'b1;
@@ -448,12 +453,16 @@ module simt_sm_control #(
         // other instruction, taken or not, keeps the unit busy.
         // (A load/store or FP instruction's end, lsu_done, is left out: the sequencer reads
         // busy_d in EXEC and CTRL only, never in the MEM or FPU cycle that ends it, and so
-        // the load/store unit's done stays off the path into the next issue.)
-        busy_nr = go;
-        busy_r  = go && !(ex_simple && !(cmd_i.wake_next && !cmd_i.de_v));
-        try_r   = direct && cmd_i.issue_ok &&
-                  (ex_simple ? (!cmd_i.de_v || cmd_i.de_simple)
-                             : !(inst_i.op == simt_pkg::OpExit && exec_mask_i != '0));
+        // the load/store unit's done after its requests stays off the path into the next
+        // issue; its done in CHECK, lsu_fast, from the unit's registered state, is in, as a
+        // plain instruction's retirement.)
+        busy_nr = go || cmd_i.lsu_fast;
+        busy_r  = (go && !(ex_simple && !(cmd_i.wake_next && !cmd_i.de_v))) ||
+                  (cmd_i.lsu_fast && cmd_i.wake_next && !cmd_i.de_v);
+        try_r   = (direct && cmd_i.issue_ok &&
+                   (ex_simple ? (!cmd_i.de_v || cmd_i.de_simple)
+                              : !(inst_i.op == simt_pkg::OpExit && exec_mask_i != '0))) ||
+                  (cmd_i.lsu_fast && cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple));
       end
       simt_sm_pkg::CtDu: try_r = !bu_exit_q && cmd_i.issue_ok;
       simt_sm_pkg::CtCheck: begin
@@ -582,11 +591,14 @@ module simt_sm_control #(
       if (wake_req) assert (du_wake_ready_i == du_ready_i)
         else $error("sm control: a wake taken %b, by its own terms %b", du_ready_i,
                     du_wake_ready_i);
-      if (direct && ex_simple) assert (du_next_ready_i == du_ready_i)
+      if ((direct && ex_simple) || mem_direct) assert (du_next_ready_i == du_ready_i)
         else $error("sm control: a plain instruction's request taken %b, by the state %b",
                     du_ready_i, du_next_ready_i);
       // The answer with the readiness last is the next-state block's.
-      assert (ans_busy == (state_nx != simt_sm_pkg::CtIdle && !cmd_i.lsu_done) &&
+      assert (!(cmd_i.lsu_fast && (!cmd_i.lsu_done || state_q != simt_sm_pkg::CtIdle)))
+        else $error("sm control: a fast done of the load/store unit while busy");
+      assert (ans_busy == (state_nx != simt_sm_pkg::CtIdle &&
+                           !(cmd_i.lsu_done && !cmd_i.lsu_fast)) &&
               ans_try == issue_try &&
               ret_launch == ((state_q == simt_sm_pkg::CtWake ||
                               state_q == simt_sm_pkg::CtWakeCheck) &&

@@ -43,6 +43,8 @@ module simt_sm_decode #(
   input  logic [63:0]                de_word_i,
   output logic                       de_legal_o,
   output logic                       de_simple_o,    // completes in EXEC in one cycle
+  output logic                       de_plain_mem_o, // a global load or store, no atomic or
+                                                     // v4 store (the LSU may detach it)
   output logic [31:0]                de_regs_o,      // registers it reads or writes
   output logic                       de_membar_o,
   output logic                       de_fpu_o,       // an FP32 opcode (the FP unit's)
@@ -125,6 +127,8 @@ module simt_sm_decode #(
   assign de_simple_o = de_legal_o && !de_cls.mem && !de_cls.fpu && !de_cls.bottom &&
                        !de_cls.arrive && !de_cls.ctrl && de_inst.op != simt_pkg::OpBarReset &&
                        de_inst.op != simt_pkg::OpTrap;
+  assign de_plain_mem_o = de_legal_o && de_cls.mem && !de_cls.shared && !de_cls.atom &&
+                          !(de_cls.v4 && de_cls.store);
 
   // The registers the instruction in DE reads or writes, for the scoreboard: ra (r31 for
   // ret), rb when read (v4 stores: rb..rb+3), rc, and rd when written (v4 loads: rd..rd+3;

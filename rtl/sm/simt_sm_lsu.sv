@@ -9,7 +9,12 @@
 // next cycle (rf_re*_o, rf_grp_o), so every group's operands are on the ports when its turn
 // comes (asserted). It ends with done_o, or fault_o with the lane and address (the sequencer
 // stops the core then).
-// A global instruction is done once its requests are sent: its responses come back while the
+// A global instruction is done once its requests are sent, or (Detach) once its addresses
+// passed the check and it holds a slot: a plain load or store whose threads are one group
+// (every instruction at 32 lanes) hands its addresses and store data to the sender's own
+// registers in CHECK and is done there, and the sender puts its further requests out while
+// the core goes on (the next memory instruction checks meanwhile and waits in CHECK for the
+// sender). Its responses come back while the
 // core goes on (simt_sm_lsu_inflight: the in-flight table and the scoreboard) and write the
 // register file through its write port when no other unit does (rf_busy_i; a response
 // waiting for the port is wb_wait_o). A response with an error is a fault reported once
@@ -40,6 +45,7 @@ module simt_sm_lsu #(
   parameter int  LineBytes   = 64,
   parameter int  IdW         = 4,
   parameter int  Slots       = 8,   // global instructions in flight
+  parameter bit  Detach      = 1'b1,  // plain one-group accesses are done in CHECK (above)
   localparam int NumPasses   = 32 / NumLanes,
   localparam int PassW       = (NumPasses > 1) ? $clog2(NumPasses) : 1,
   localparam int WarpW       = (NumWarps > 1) ? $clog2(NumWarps) : 1,
@@ -68,8 +74,9 @@ module simt_sm_lsu #(
   input  logic [CtaW-1:0]        cta_i,       // the warp's resident CTA (its shared memory)
   input  logic [31:0]            imm_b_i,  // inst_i.imm_b, a copy per thread (decode)
   input  logic [simt_sm_pkg::ImmCopies*32-1:0] imm_i,  // inst_i.imm, a copy per thread group
-  output logic                   busy_o,
+  output logic                   busy_o,         // takes no start_i (the sender may work on)
   output logic                   done_o,
+  output logic                   done_fast_o,    // done_o in CHECK from registered state alone
   output simt_sm_pkg::fault_t    fault_o,
   output logic [WarpW-1:0]       fault_warp_o,   // a late error's instruction (else warp_i)
   output logic [AddrW-1:0]       fault_pc_o,
@@ -140,6 +147,12 @@ module simt_sm_lsu #(
   simt_sm_pkg::fault_t     err_fault_d, err_fault_q;
   logic [WarpW-1:0]        err_warp_d, err_warp_q;
   logic [AddrW-1:0]        err_pc_d, err_pc_q;
+  // The sender (Detach): the requests of an instruction already done, from its own copies of
+  // the group's addresses and store data (taken in CHECK) and of what it is.
+  logic                    snd_d, snd_q;
+  logic [NumLanes*32-1:0]  s_addr_d, s_addr_q, s_data_d, s_data_q;
+  logic [31:0]             s_exec_d, s_exec_q;
+  logic                    s_v4_d, s_v4_q, s_store_d, s_store_q;
 
   /* verilator lint_off UNUSEDSIGNAL */
   simt_sm_pkg::cls_t cls;
@@ -280,6 +293,21 @@ module simt_sm_lsu #(
   );
 
   // ---- Global memory: the next request ------------------------------------------------------
+  // Its instruction: the sender's while it works (the core has moved on: the ports, inst_i and
+  // exec_i are another instruction's), else the one in the unit. The sender's is a plain load
+  // or store (no atomic, no v4 store).
+  logic                   sd_v4, sd_store, sd_v4st, sd_atom;
+  logic [31:0]            sd_exec;
+  logic [NumLanes*32-1:0] sd_addr, sd_data;
+  assign sd_v4   = snd_q ? s_v4_q : cls.v4;
+  assign sd_store = snd_q ? s_store_q : cls.store;
+  assign sd_v4st = !snd_q && v4_store;
+  assign sd_atom = !snd_q && cls.atom;
+  assign sd_exec = snd_q ? s_exec_q : exec_i;
+  assign sd_addr = snd_q ? s_addr_q : g_addr;
+  // v4 stores: the element's data register, read the cycle before on port b (GATHER); cas:
+  // the swap value (rc; the leader is the request's one lane); else rb.
+  assign sd_data = snd_q ? s_data_q : cls.cas ? {NumLanes{c_lead}} : g_b;
   logic [LaneW-1:0]       leader_lane;
   logic [31:0]            group;
   logic [31:0]            line_addr;
@@ -291,13 +319,11 @@ module simt_sm_lsu #(
   ) u_coalesce (
     .pend_i      (pend_q),
     .first_i     (co_first),
-    .addr_i      (g_addr),
+    .addr_i      (sd_addr),
     .elem_i      (elem_q),
-    .v4_i        (cls.v4),
-    .single_i    (cls.atom),
-    // v4 stores: the element's data register, read the cycle before on port b (GATHER); cas:
-    // the swap value (rc; the leader is the request's one lane); else rb.
-    .data_i      (cls.cas ? {NumLanes{c_lead}} : g_b),
+    .v4_i        (sd_v4),
+    .single_i    (sd_atom),
+    .data_i      (sd_data),
     .leader_o    (leader),
     .lane_o      (leader_lane),
     .group_o     (group),
@@ -341,7 +367,7 @@ module simt_sm_lsu #(
     .req_i        (req_fire),
     .req_id_i     (next_id_q),
     .req_lanes_i  (group),
-    .req_elem_i   (v4_store ? 2'd0 : elem_q),
+    .req_elem_i   (sd_v4st ? 2'd0 : elem_q),
     .req_line_i   (line_addr[31:OffW]),
     .out_o        (out),
     .rsp_i        (rsp_fire),
@@ -366,26 +392,31 @@ module simt_sm_lsu #(
     .quiet_o      (quiet_o_inflight)
   );
 
-  // CHECK of a global access whose addresses passed: it takes a slot (else waits for one) and
-  // all but a v4 store send their first request in the same cycle (go_now): the check's
-  // answer and the free slot are registered, so that request waits for nothing the start
-  // cycle computes. Requests go out in GLOBAL after that.
-  logic chk_global, go_now, sending;
+  // CHECK of a global access whose addresses passed (once the sender is done with the
+  // instruction before): it takes a slot (else waits for one) and all but a v4 store send
+  // their first request in the same cycle (go_now): the check's answer and the free slot are
+  // registered, so that request waits for nothing the start cycle computes. Requests go out
+  // in GLOBAL after that, or from the sender when the instruction detaches: a plain access of
+  // one group (Detach), done in CHECK whatever the memory answers (done_fast_o).
+  logic chk_global, go_now, sending, detach;
   assign chk_global = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 &&
-                      chk_fault_q.cause == simt_pkg::FltNone && !cls.shared;
+                      chk_fault_q.cause == simt_pkg::FltNone && !cls.shared && !snd_q;
+  assign detach     = Detach && !cls.atom && !v4_store &&
+                      (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
   assign go_now     = chk_global && slot_free && !v4_store;
-  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now;
+  assign done_fast_o = go_now && detach;
+  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q;
   assign mem_req_valid_o = sending && pend_q != '0 && !out[next_id_q];
   // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
   // next one still outstanding), or every slot of the in-flight table busy.
   assign evt_id_wait_o   = sending && pend_q != '0 && out[next_id_q];
   assign evt_slot_wait_o = chk_global && !slot_free;
   assign mem_req_id_o    = next_id_q;
-  assign mem_req_we_o    = cls.store;
-  assign mem_req_amo_o   = amo;
+  assign mem_req_we_o    = sd_store;
+  assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
   assign mem_req_addr_o  = line_addr;
-  assign mem_req_be_o    = v4_store ? st_be_q : line_be;
-  assign mem_req_wdata_o = v4_store ? st_data_q : line_wdata;
+  assign mem_req_be_o    = sd_v4st ? st_be_q : line_be;
+  assign mem_req_wdata_o = sd_v4st ? st_data_q : line_wdata;
   assign mem_req_cmp_o   = g_b[leader_lane*32 +: 32];  // cas: rb is the compare value
   // A response that writes a register waits while another unit has the write port (or the
   // shared-memory unit writes); a store's answer is always taken.
@@ -426,7 +457,7 @@ module simt_sm_lsu #(
   // ---- Sequencing ---------------------------------------------------------------------------
   logic        last_pass;
   logic [31:0] grp_cur;  // the coalescer's group (its threads)
-  assign last_pass = !cls.v4 || cls.store || elem_q == 2'd3;
+  assign last_pass = !sd_v4 || sd_store || elem_q == 2'd3;
   assign grp_cur   = simt_sm_pkg::group_of(pend_q, NumLanes);
   always_comb begin
     state_d     = state_q;
@@ -439,6 +470,12 @@ module simt_sm_lsu #(
     err_pc_d    = err_pc_q;
     st_be_d     = st_be_q;
     st_data_d   = st_data_q;
+    snd_d       = snd_q;
+    s_addr_d    = s_addr_q;
+    s_data_d    = s_data_q;
+    s_exec_d    = s_exec_q;
+    s_v4_d      = s_v4_q;
+    s_store_d   = s_store_q;
     sh_start    = 1'b0;
     alloc       = 1'b0;
     sent        = 1'b0;
@@ -466,13 +503,18 @@ module simt_sm_lsu #(
       simt_sm_pkg::LsIdle: begin
         if (err_q && quiet_o_inflight) fault_o = err_fault_q;
         if (start_i) begin
-          pend_d  = exec_i;
-          elem_d  = '0;
+          if (!snd_q) begin  // (else the sender's until it is done: below)
+            pend_d = exec_i;
+            elem_d = '0;
+          end
           state_d = simt_sm_pkg::LsCheck;
         end
       end
       simt_sm_pkg::LsCheck: begin
-        if (chk_fault_q.cause != simt_pkg::FltNone) begin
+        if (snd_q) begin
+          // The sender puts out the requests of the instruction before: CHECK acts (and a
+          // fault is reported) once it is done, so requests go out in instruction order.
+        end else if (chk_fault_q.cause != simt_pkg::FltNone) begin
           fault_o = chk_fault_q;
           state_d = simt_sm_pkg::LsIdle;
         end else if (chk_left_q != '0) begin
@@ -487,6 +529,18 @@ module simt_sm_lsu #(
             st_be_d   = '0;
             st_data_d = '0;
             state_d   = simt_sm_pkg::LsGather;
+          end else if (detach) begin
+            // Done: the sender takes the group's addresses and store data off the ports
+            // (which DE may read from the next cycle) and puts out what the first request
+            // below leaves.
+            done_o    = 1'b1;
+            snd_d     = 1'b1;
+            s_addr_d  = g_addr;
+            s_data_d  = g_b;
+            s_exec_d  = exec_i;
+            s_v4_d    = cls.v4;
+            s_store_d = cls.store;
+            state_d   = simt_sm_pkg::LsIdle;
           end else begin
             state_d = simt_sm_pkg::LsGlobal;
           end
@@ -518,26 +572,33 @@ module simt_sm_lsu #(
     // done there (one line: one request).
     if (sending) begin
       evt_stall_o = !req_fire && !rsp_fire;
-      if (v4_store && req_fire && pend_d != '0) begin
+      if (sd_v4st && req_fire && pend_d != '0) begin
         // The next group of a v4 store: gather its four elements again.
         elem_d    = '0;
         st_be_d   = '0;
         st_data_d = '0;
         state_d   = simt_sm_pkg::LsGather;
-      end else if (cls.v4 && !cls.store && (pend_d & grp_cur) == '0 && !last_pass) begin
+      end else if (sd_v4 && !sd_store && (pend_d & grp_cur) == '0 && !last_pass) begin
         // The next element of a v4 load: the group's lanes again (group by group, each
         // group's four elements before the next group: the unit reads a group's addresses
         // once, before any response can write them, rd..rd+3 being allowed to hold ra).
-        pend_d  = pend_d | (exec_i & grp_cur);
+        pend_d  = pend_d | (sd_exec & grp_cur);
         elem_d  = elem_q + 2'd1;
-      end else if (cls.v4 && !cls.store && (pend_d & grp_cur) == '0 && pend_d != '0) begin
+      end else if (sd_v4 && !sd_store && (pend_d & grp_cur) == '0 && pend_d != '0) begin
         // The group's last element sent: the next group, from its element 0.
         elem_d  = '0;
       end else if (pend_d == '0) begin
-        // Every request sent: the core goes on while the responses come.
-        sent    = 1'b1;
-        done_o  = 1'b1;
-        state_d = simt_sm_pkg::LsIdle;
+        // Every request sent: the core goes on while the responses come. The sender's last:
+        // the instruction in the unit (checking, or starting now) has the coalescer next.
+        sent  = 1'b1;
+        snd_d = 1'b0;
+        if (snd_q) begin
+          pend_d = (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
+          elem_d = '0;
+        end else begin
+          done_o  = 1'b1;
+          state_d = simt_sm_pkg::LsIdle;
+        end
       end
     end
   end
@@ -559,7 +620,8 @@ module simt_sm_lsu #(
     end else if (state_d == simt_sm_pkg::LsShared) begin
       first_next = sh_first_next;
     end else begin
-      first_next = simt_sm_pkg::group_first(pend_d, NumLanes);
+      // (While the sender works on, the unit's instruction has sent nothing yet.)
+      first_next = simt_sm_pkg::group_first(snd_d ? exec_i : pend_d, NumLanes);
     end
   end
   assign reads     = (start_i || state_q != simt_sm_pkg::LsIdle) &&
@@ -591,7 +653,7 @@ module simt_sm_lsu #(
     rf_wdata_o = wb_words;
   end
 
-  assign quiet_o       = state_q == simt_sm_pkg::LsIdle && quiet_o_inflight;
+  assign quiet_o       = state_q == simt_sm_pkg::LsIdle && !snd_q && quiet_o_inflight;
   assign err_pending_o = err_q;
   assign fault_warp_o  = (state_q == simt_sm_pkg::LsIdle) ? err_warp_q : warp_i;
   assign fault_pc_o    = (state_q == simt_sm_pkg::LsIdle) ? err_pc_q : pc_i;
@@ -613,6 +675,12 @@ module simt_sm_lsu #(
       chk_fault_q <= '0;
       chk_left_q  <= '0;
       words_q     <= '0;
+      snd_q       <= 1'b0;
+      s_addr_q    <= '0;
+      s_data_q    <= '0;
+      s_exec_q    <= '0;
+      s_v4_q      <= 1'b0;
+      s_store_q   <= 1'b0;
     end else begin
       state_q     <= state_d;
       pend_q      <= pend_d;
@@ -627,6 +695,12 @@ module simt_sm_lsu #(
       chk_fault_q <= chk_fault_d;
       chk_left_q  <= chk_left_d;
       words_q     <= words_d;
+      snd_q       <= snd_d;
+      s_addr_q    <= s_addr_d;
+      s_data_q    <= s_data_d;
+      s_exec_q    <= s_exec_d;
+      s_v4_q      <= s_v4_d;
+      s_store_q   <= s_store_d;
     end
   end
 
@@ -671,7 +745,8 @@ module simt_sm_lsu #(
           else $error("sm lsu: the address check by groups %p differs from the whole warp's %p",
                       chk_fault_q, ref_fault);
       // The register file's ports hold the group on the lanes whenever its operands are used.
-      if (checking || mem_req_valid_o || state_q == simt_sm_pkg::LsGather)
+      if (checking || (mem_req_valid_o && !snd_q) || done_fast_o ||
+          state_q == simt_sm_pkg::LsGather)
         assert (32'(rd_grp_i) == 32'(first) >> $clog2(NumLanes))
           else $error("sm lsu: the ports hold group %0d, the lanes' is %0d", rd_grp_i,
                       32'(first) >> $clog2(NumLanes));
@@ -683,10 +758,24 @@ module simt_sm_lsu #(
         else $error("sm lsu: the shared-memory unit busy outside SHARED");
       assert (!(rf_late_o && (sh_rf_we != '0 || rf_busy_i)))
         else $error("sm lsu: a response's register write while the port is taken");
-      assert (!(mem_req_valid_o && (cls.shared || (cls.atom && group != (32'd1 << leader)))))
+      assert (!(mem_req_valid_o && ((!snd_q && cls.shared) ||
+                                    (sd_atom && group != (32'd1 << leader)))))
         else $error("sm lsu: a request that mixes lanes of an atomic, or a shared access");
-      assert (!(mem_req_valid_o && v4_store && st_be_q == '0))
+      assert (!(mem_req_valid_o && sd_v4st && st_be_q == '0))
         else $error("sm lsu: a v4 store's request without its gathered words");
+      // The sender: only with Detach, one instruction at a time (the next takes its slot after
+      // it), on a plain access of one group; done_fast_o is a done of CHECK.
+      assert (!(snd_q && !Detach))
+        else $error("sm lsu: the sender works without Detach");
+      assert (!(snd_q && (state_q == simt_sm_pkg::LsGlobal || state_q == simt_sm_pkg::LsGather ||
+                          state_q == simt_sm_pkg::LsShared)))
+        else $error("sm lsu: the sender works beside an attached access");
+      assert (!(alloc && snd_q))
+        else $error("sm lsu: a slot taken while the sender works on");
+      assert (!(snd_q && (s_exec_q & ~simt_sm_pkg::group_of(s_exec_q, NumLanes)) != '0))
+        else $error("sm lsu: the sender holds threads of two groups");
+      assert (!(done_fast_o && !(done_o && state_q == simt_sm_pkg::LsCheck)))
+        else $error("sm lsu: a fast done outside CHECK's done");
       // The write-back puts a response's words on the lanes of one group.
       assert (!(rsp_fire && (rsp_lanes & ~simt_sm_pkg::group_of(rsp_lanes, NumLanes)) != '0))
         else $error("sm lsu: a response's threads in two groups");

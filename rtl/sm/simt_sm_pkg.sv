@@ -51,13 +51,16 @@ package simt_sm_pkg;
   typedef struct packed {
     logic exec;         // the instruction is in EXEC ...
     logic exec_fault;   // ... and faults there
-    logic lsu_done;     // its memory accesses (or FP operation) are done
+    logic lsu_done;     // its memory accesses (or FP operation) are done ...
+    logic lsu_fast;     // ... in the load/store unit's CHECK, from its registered state
     logic issue_ok;     // IDLE would only issue: the next warp may
     logic issue_base;   // ... if no wake token were due
     logic wake_next;    // a wake token is due before the next issue
     logic de_v;         // an instruction is in DE (a load hazard not considered: it would
                         // chain decode and the scoreboard into the control unit's requests) ...
-    logic de_simple;    // ... and completes in EXEC in one cycle
+    logic de_simple;    // ... and completes in EXEC in one cycle, or is a load or store the
+                        // load/store unit may be done with in CHECK: either way the next
+                        // warp may issue beside it (and waits in DE)
   } ctl_cmd_t;
 
   // The control unit's answer.
@@ -66,7 +69,7 @@ package simt_sm_pkg;
                         // cycle (wake_i, launch_wake_i) and lsu_done left out
     logic ret_launch;   // a wake served from the launch ends: back to LAUNCH
     logic check;        // in CHECK: DE may hand its instruction on
-    logic fast;         // EXEC's instruction retires in this cycle
+    logic fast;         // EXEC's instruction (MEM's: lsu_fast) retires in this cycle
     logic issue_try;    // the next warp may issue in this cycle
     logic issue_due;    // a wake was taken: issue's turn next
   } ctl_status_t;

@@ -13,6 +13,7 @@
 // warp and PC of the instruction that caused it.
 module simt_sm_sequencer #(
   parameter int NumWarps = 8,
+  parameter bit LsuDetach = 1'b1,  // the load/store unit may be done in CHECK (lsu_done_fast_i)
   localparam int WarpW   = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int AddrW   = 22
 ) (
@@ -45,13 +46,14 @@ module simt_sm_sequencer #(
   input  logic [AddrW-1:0]          de_pc_i,
   input  logic                      de_legal_i,
   input  logic                      de_simple_i,
+  input  logic                      de_plain_mem_i,  // a load or store the LSU may detach
   input  logic                      de_hazard_i,     // DE waits for a load (scoreboard)
   input  logic                      hold_issue_i,    // a load's write-back waits, or an error
   output logic                      issue_try_o,
   output logic                      alone_o,         // nothing else in flight next cycle
   output logic                      de_go_o,
   output logic                      de_back_o,       // DE's warp is given back unissued
-  output logic                      de_hold_o,       // DE keeps its instruction (passes)
+  output logic                      de_hold_o,       // DE keeps its instruction (passes, MEM)
   output logic                      exec_o,
   output logic                      dbg_sel_o,       // nothing in flight: debug port
 
@@ -64,6 +66,7 @@ module simt_sm_sequencer #(
   input  simt_sm_pkg::fault_t       exec_fault_i,
   output logic                      lsu_start_o,
   input  logic                      lsu_done_i,
+  input  logic                      lsu_done_fast_i,  // ... in its CHECK (registered state)
   input  simt_sm_pkg::fault_t       lsu_fault_i,
   input  logic [WarpW-1:0]          lsu_fault_warp_i,  // a late memory error's instruction
   input  logic [AddrW-1:0]          lsu_fault_pc_i,
@@ -120,16 +123,31 @@ module simt_sm_sequencer #(
   // waiting for every wake token of its barrier, and wakes are never starved.
   assign wake_next  = issue_base && bu_wake_valid_i && !issue_due_q;
 
-  // DE hands its instruction on: alone (DECODE), while EXEC retires a simple one, or while
+  logic to_unit;  // EXEC hands the instruction on (no fault)
+  assign to_unit = exec_fault_i.cause == simt_pkg::FltNone;
+
+  // DE hands its instruction on: alone (DECODE), while EXEC retires a simple one, while the
+  // load/store unit is done with a load or store in its CHECK and it retires (MEM), or while
   // CHECK retires the one before; never while it reads or writes a register a load of its
   // warp has still to write (the scoreboard).
   assign de_go_o   = de_v_i && !de_hazard_i &&
                      (stage_q == simt_sm_pkg::StDecode || ctl_i.check ||
-                      (stage_q == simt_sm_pkg::StExec && ctl_i.fast && !exec_more_i));
-  // EXEC's instruction has passes to run: DE waits with its instruction (a hazard is
+                      ((stage_q == simt_sm_pkg::StExec && !exec_more_i) ||
+                       stage_q == simt_sm_pkg::StMem) && ctl_i.fast);
+  // EXEC's instruction has passes to run, or goes to the load/store unit, which may be done
+  // with it in its CHECK, the next cycle: DE waits with its instruction (a hazard is
   // checked again when it may go). Else EXEC could not retire at once after all (or
-  // faults), or the scoreboard says wait: the decoded warp is given back.
-  assign de_hold_o = de_v_i && stage_q == simt_sm_pkg::StExec && exec_more_i;
+  // faults), the unit is not done in CHECK, or the scoreboard says wait: the decoded warp
+  // is given back.
+  // An instruction issued next to DE's as it goes on may wait in DE beside it: DE's completes
+  // in EXEC in one cycle, or is a load or store the load/store unit may be done with in its
+  // CHECK (mem_hold; given back if the unit is not).
+  logic de_beside;
+  assign de_beside = de_simple_i || (LsuDetach && de_plain_mem_i);
+  logic mem_hold;
+  assign mem_hold  = LsuDetach && stage_q == simt_sm_pkg::StExec && !exec_more_i &&
+                     to_unit && is_mem_i && exec_mask_i != '0;
+  assign de_hold_o = de_v_i && stage_q == simt_sm_pkg::StExec && (exec_more_i || mem_hold);
   assign de_back_o = de_v_i && !de_go_o && !de_hold_o;
 
   // IDLE decides in priority order: start, done, retire a finished CTA, launch the next,
@@ -159,8 +177,6 @@ module simt_sm_sequencer #(
   // launch's request waits while the wake is delivered.
   assign ctl_launch_wake = stage_q == simt_sm_pkg::StLaunch && launch_wait_wake_i;
 
-  logic to_unit;  // EXEC hands the instruction on (no fault)
-  assign to_unit = exec_fault_i.cause == simt_pkg::FltNone;
 
   always_comb begin
     stage_pre     = stage_q;
@@ -223,7 +239,7 @@ module simt_sm_sequencer #(
       simt_sm_pkg::StDecode: begin
         // DE's instruction goes on (the next warp issues next to a simple one), or waits
         // for a load: it is given back and the core is idle again.
-        issue_try_o = issue_ok && (de_simple_i || de_hazard_i);
+        issue_try_o = issue_ok && (de_beside || de_hazard_i);
         if (de_hazard_i) stage_pre = simt_sm_pkg::StIdle;
       end
       simt_sm_pkg::StExec: begin
@@ -251,7 +267,10 @@ module simt_sm_sequencer #(
           fpc_pre   = pc_i;
           stage_pre = simt_sm_pkg::StFault;
         end else if (lsu_done_i) begin
-          stage_pre = simt_sm_pkg::StCtrl;
+          // Done in the unit's CHECK: the instruction retires now, as a plain one from EXEC
+          // (its DuNext taken), and the next warp may issue.
+          stage_pre = (lsu_done_fast_i && !ctl_i.busy_d) ? simt_sm_pkg::StIdle
+                                                         : simt_sm_pkg::StCtrl;
         end
       end
       simt_sm_pkg::StFpu: begin
@@ -286,9 +305,10 @@ module simt_sm_sequencer #(
 
   // Issue and fetch in the same cycle; a PC out of range faults once nothing is in flight.
   // (A block of its own: what is in flight next cycle does not depend on the issue.)
-  // Written per stage rather than as stage_pre == IDLE: MEM and FPU never end in IDLE, so
-  // their units' done (the load/store unit's after its coalescer) stays off the next issue
-  // (asserted equal below).
+  // Written per stage rather than as stage_pre == IDLE: FPU never ends in IDLE and MEM only
+  // on the load/store unit's done in CHECK (from its registered state), so the units' other
+  // dones (the load/store unit's after its coalescer) stay off the next issue (asserted
+  // equal below).
   logic idle_stays;  // IDLE stays idle (it issues, or nothing is to be done)
   assign idle_stays = !(idle_start && launch_cfg_bad_i) && !idle_fault && !idle_done &&
                       !launch_start_o && !ctl_wake;
@@ -298,6 +318,8 @@ module simt_sm_sequencer #(
                     (stage_q == simt_sm_pkg::StDecode && de_hazard_i) ||
                     (stage_q == simt_sm_pkg::StExec && to_unit && !exec_more_i &&
                      !((is_mem_i || is_fpu_i) && exec_mask_i != '0) && !ctl_i.busy_d) ||
+                    (stage_q == simt_sm_pkg::StMem && lsu_done_fast_i &&
+                     lsu_fault_i.cause == simt_pkg::FltNone && !ctl_i.busy_d) ||
                     (stage_q == simt_sm_pkg::StCtrl && !ctl_i.busy_d && !ctl_i.ret_launch));
   always_comb begin
     stage_d     = stage_pre;
@@ -319,9 +341,11 @@ module simt_sm_sequencer #(
     end
   end
 
-  assign ctl_o             = {exec_o && !exec_more_i, !to_unit, lsu_done_i || fpu_done_i, issue_ok, issue_base,
+  assign ctl_o             = {exec_o && !exec_more_i, !to_unit, lsu_done_i || fpu_done_i,
+                               lsu_done_fast_i && stage_q == simt_sm_pkg::StMem, issue_ok,
+                               issue_base,
                                wake_next,
-                               de_v_i, de_simple_i};
+                               de_v_i, de_beside};
   assign ctl_wake_o        = ctl_wake;
   assign ctl_launch_wake_o = ctl_launch_wake;
   assign dbg_sel_o = stage_q == simt_sm_pkg::StIdle || stage_q == simt_sm_pkg::StLaunch ||
@@ -363,14 +387,20 @@ module simt_sm_sequencer #(
     if (rst_ni) begin
       // DE runs alone (DECODE), next to CHECK, or next to EXEC, which then retires a simple
       // instruction at once (or faults); two instructions of one warp are never in flight.
+      // (MEM: DE held from EXEC, the load/store unit in its CHECK.)
       assert (de_v_i == (stage_q == simt_sm_pkg::StDecode) ||
-              (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_i.check)))
+              (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_i.check ||
+                          (LsuDetach && stage_q == simt_sm_pkg::StMem))))
         else $error("sm: instruction in DE in stage %0d", stage_q);
-      if (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_i.check)) assert (de_w_i != w_i)
+      if (de_v_i && (stage_q == simt_sm_pkg::StExec || stage_q == simt_sm_pkg::StMem ||
+                     ctl_i.check)) assert (de_w_i != w_i)
         else $error("sm: warp %0d in DE and in flight at once", w_i);
       if (de_v_i && stage_q == simt_sm_pkg::StExec)
-        assert (ctl_i.fast || exec_more_i || stage_d == simt_sm_pkg::StFault)
+        assert (ctl_i.fast || exec_more_i || mem_hold || stage_d == simt_sm_pkg::StFault)
         else $error("sm: EXEC next to DE does not retire in one cycle");
+      // DE held next to MEM goes on or is given back in MEM's first cycle.
+      if (de_v_i && stage_q == simt_sm_pkg::StMem) assert (!de_hold_o)
+        else $error("sm: DE held in MEM");
       // The control unit's answer leaves out a wake commanded in this cycle: never in a
       // stage that reads it.
       if (stage_q == simt_sm_pkg::StExec || stage_q == simt_sm_pkg::StCtrl)
