@@ -153,7 +153,10 @@ module simt_sm_control #(
   assign wake_req = state_q == simt_sm_pkg::CtWake ||
                     (state_q == simt_sm_pkg::CtCheck && cmd_i.wake_next && !cmd_i.de_v &&
                      qry_busy_i);
-  assign direct    = cmd_i.exec && !cmd_i.exec_fault && !cls_i.mem && !cls_i.fpu &&
+  // (A memory instruction without executing threads is a plain one: the next warp may
+  // wait in DE beside it, as beside any load or store.)
+  assign direct    = cmd_i.exec && !cmd_i.exec_fault && !(cls_i.mem && exec_mask_i != '0) &&
+                     !cls_i.fpu &&
                      !cls_i.arrive &&
                      !(cls_i.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
   assign ex_simple = direct && !cls_i.ctrl;
