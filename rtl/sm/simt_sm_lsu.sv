@@ -23,10 +23,11 @@
 // Every lane's address is checked first (simt_sm_lsu_check): a faulting instruction has no
 // effect. Global accesses are coalesced (simt_sm_lsu_coalesce): one request per distinct
 // line, issued back to back with ids, up to 2^IdW outstanding, responses in any order and
-// scattered to their lanes as they come. A v4 load is four passes, element by element (the
-// L1 merges a line's four); a v4 store gathers its group's four elements into one request
-// per line (GATHER: one register read a cycle), so write-through memory sees one write per
-// line, not four.
+// scattered to their lanes as they come. A v4 load is one request per line with all four
+// elements of its lanes, its response written to rd..rd+3 one element a cycle (the register
+// file's write port takes one register of a thread a cycle); a v4 store gathers its group's
+// four elements into one request per line (GATHER: one register read a cycle), so
+// write-through memory sees one write per line, not four.
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
 // performs requests in the order it accepts them). Shared memory is simt_sm_lsu_shared.
 //
@@ -151,7 +152,6 @@ module simt_sm_lsu #(
   // the group's addresses and store data (taken in CHECK) and of what it is.
   logic                    snd_d, snd_q;
   logic [NumLanes*32-1:0]  s_addr_d, s_addr_q, s_data_d, s_data_q;
-  logic [31:0]             s_exec_d, s_exec_q;
   logic                    s_v4_d, s_v4_q, s_store_d, s_store_q;
 
   /* verilator lint_off UNUSEDSIGNAL */
@@ -297,13 +297,11 @@ module simt_sm_lsu #(
   // exec_i are another instruction's), else the one in the unit. The sender's is a plain load
   // or store (no atomic, no v4 store).
   logic                   sd_v4, sd_store, sd_v4st, sd_atom;
-  logic [31:0]            sd_exec;
   logic [NumLanes*32-1:0] sd_addr, sd_data;
   assign sd_v4   = snd_q ? s_v4_q : cls.v4;
   assign sd_store = snd_q ? s_store_q : cls.store;
   assign sd_v4st = !snd_q && v4_store;
   assign sd_atom = !snd_q && cls.atom;
-  assign sd_exec = snd_q ? s_exec_q : exec_i;
   assign sd_addr = snd_q ? s_addr_q : g_addr;
   // v4 stores: the element's data register, read the cycle before on port b (GATHER); cas:
   // the swap value (rc; the leader is the request's one lane); else rb.
@@ -336,7 +334,6 @@ module simt_sm_lsu #(
   logic [NumIds-1:0]      out;
   logic                   slot_free, alloc, sent, req_fire, rsp_fire;
   logic [31:0]            rsp_lanes;
-  logic [1:0]             rsp_elem;
   logic                   rsp_writes, rsp_v4;
   logic [WarpW-1:0]       rsp_warp;
   logic [4:0]             rsp_reg;
@@ -367,13 +364,11 @@ module simt_sm_lsu #(
     .req_i        (req_fire),
     .req_id_i     (next_id_q),
     .req_lanes_i  (group),
-    .req_elem_i   (sd_v4st ? 2'd0 : elem_q),
     .req_line_i   (line_addr[31:OffW]),
     .out_o        (out),
     .rsp_i        (rsp_fire),
     .rsp_id_i     (mem_rsp_id_i),
     .rsp_lanes_o  (rsp_lanes),
-    .rsp_elem_o   (rsp_elem),
     .rsp_writes_o (rsp_writes),
     .rsp_v4_o     (rsp_v4),
     .rsp_warp_o   (rsp_warp),
@@ -415,22 +410,33 @@ module simt_sm_lsu #(
   assign mem_req_we_o    = sd_store;
   assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
   assign mem_req_addr_o  = line_addr;
-  assign mem_req_be_o    = sd_v4st ? st_be_q : line_be;
+  // A v4 load asks for its lanes' 16 bytes (the coalescer's enables: element 0's word).
+  logic [LineBytes-1:0] v4_be;
+  always_comb begin
+    for (int c = 0; c < LineBytes / 16; c++) v4_be[c*16 +: 16] = {16{line_be[c*16]}};
+  end
+  assign mem_req_be_o    = sd_v4st ? st_be_q : (sd_v4 && !sd_store) ? v4_be : line_be;
   assign mem_req_wdata_o = sd_v4st ? st_data_q : line_wdata;
   assign mem_req_cmp_o   = g_b[leader_lane*32 +: 32];  // cas: rb is the compare value
   // A response that writes a register waits while another unit has the write port (or the
-  // shared-memory unit writes); a store's answer is always taken.
-  logic port_taken;
+  // shared-memory unit writes); a store's answer is always taken. A v4 load's line is written
+  // one element a cycle (wb_elem_q: rd + element for its lanes) and taken with its last.
+  logic port_taken, rsp_wr, rsp_v4ld;
+  logic [1:0] wb_elem_d, wb_elem_q;
   assign port_taken      = rf_busy_i || sh_rf_we != '0;
   assign sh_we_o         = sh_rf_we != '0;
-  assign mem_rsp_ready_o = !(rsp_writes && port_taken);
+  assign rsp_v4ld        = rsp_v4 && rsp_writes && !mem_rsp_err_i;
+  assign rsp_wr          = mem_rsp_valid_i && out[mem_rsp_id_i] && rsp_writes && !port_taken &&
+                           !mem_rsp_err_i;
+  assign mem_rsp_ready_o = !(rsp_writes && port_taken) && !(rsp_v4ld && wb_elem_q != 2'd3);
   assign wb_wait_o       = mem_rsp_valid_i && out[mem_rsp_id_i] && rsp_writes && port_taken;
+  assign wb_elem_d       = (rsp_wr && rsp_v4ld) ? wb_elem_q + 2'd1 : wb_elem_q;
 
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
   assign rsp_fire = mem_rsp_valid_i && mem_rsp_ready_o && out[mem_rsp_id_i];
 
   // A response's words for its lanes, each from its place in the line (the lanes' word
-  // offsets as taken at the start, v4: this response's element), on the lanes of its
+  // offsets as taken at the start, v4: the element written this cycle), on the lanes of its
   // request's group (its lowest thread's).
   logic [4:0]          err_lane;  // an error's lane: the request's lowest
   logic [4:0]          rsp_first;
@@ -445,7 +451,7 @@ module simt_sm_lsu #(
       for (int g = 0; g < 32 / NumLanes; g++) begin
         if (rsp_first == 5'(g * NumLanes)) at = rsp_words_at[(g*NumLanes + l)*(OffW-2) +: OffW-2];
       end
-      rsp_word[l] = (OffW-2)'(simt_sm_pkg::line_word(30'(at), rsp_v4, rsp_elem));
+      rsp_word[l] = (OffW-2)'(simt_sm_pkg::line_word(30'(at), rsp_v4, wb_elem_q));
       rsp_words[l*32 +: 32] = mem_rsp_rdata_i[rsp_word[l]*32 +: 32];
     end
   end
@@ -455,10 +461,6 @@ module simt_sm_lsu #(
   assign err_word = rsp_word[err_lane[LaneW-1:0]];
 
   // ---- Sequencing ---------------------------------------------------------------------------
-  logic        last_pass;
-  logic [31:0] grp_cur;  // the coalescer's group (its threads)
-  assign last_pass = !sd_v4 || sd_store || elem_q == 2'd3;
-  assign grp_cur   = simt_sm_pkg::group_of(pend_q, NumLanes);
   always_comb begin
     state_d     = state_q;
     pend_d      = pend_q;
@@ -473,7 +475,6 @@ module simt_sm_lsu #(
     snd_d       = snd_q;
     s_addr_d    = s_addr_q;
     s_data_d    = s_data_q;
-    s_exec_d    = s_exec_q;
     s_v4_d      = s_v4_q;
     s_store_d   = s_store_q;
     sh_start    = 1'b0;
@@ -537,7 +538,6 @@ module simt_sm_lsu #(
             snd_d     = 1'b1;
             s_addr_d  = g_addr;
             s_data_d  = g_b;
-            s_exec_d  = exec_i;
             s_v4_d    = cls.v4;
             s_store_d = cls.store;
             state_d   = simt_sm_pkg::LsIdle;
@@ -578,15 +578,6 @@ module simt_sm_lsu #(
         st_be_d   = '0;
         st_data_d = '0;
         state_d   = simt_sm_pkg::LsGather;
-      end else if (sd_v4 && !sd_store && (pend_d & grp_cur) == '0 && !last_pass) begin
-        // The next element of a v4 load: the group's lanes again (group by group, each
-        // group's four elements before the next group: the unit reads a group's addresses
-        // once, before any response can write them, rd..rd+3 being allowed to hold ra).
-        pend_d  = pend_d | (sd_exec & grp_cur);
-        elem_d  = elem_q + 2'd1;
-      end else if (sd_v4 && !sd_store && (pend_d & grp_cur) == '0 && pend_d != '0) begin
-        // The group's last element sent: the next group, from its element 0.
-        elem_d  = '0;
       end else if (pend_d == '0) begin
         // Every request sent: the core goes on while the responses come. The sender's last:
         // the instruction in the unit (checking, or starting now) has the coalescer next.
@@ -644,9 +635,9 @@ module simt_sm_lsu #(
     rf_waddr_o = {warp_i, inst_i.rd};
     wb_words   = (sh_rf_we != '0) ? sh_rf_wdata : '0;
     rf_late_o  = 1'b0;
-    if (rsp_fire && rsp_writes && !mem_rsp_err_i) begin
+    if (rsp_wr) begin
       rf_we_o    = rsp_lanes;
-      rf_waddr_o = {rsp_warp, rsp_reg};
+      rf_waddr_o = {rsp_warp, rsp_reg + {3'd0, wb_elem_q}};
       wb_words   = rsp_words;
       rf_late_o  = 1'b1;
     end
@@ -675,10 +666,10 @@ module simt_sm_lsu #(
       chk_fault_q <= '0;
       chk_left_q  <= '0;
       words_q     <= '0;
+      wb_elem_q   <= '0;
       snd_q       <= 1'b0;
       s_addr_q    <= '0;
       s_data_q    <= '0;
-      s_exec_q    <= '0;
       s_v4_q      <= 1'b0;
       s_store_q   <= 1'b0;
     end else begin
@@ -695,10 +686,10 @@ module simt_sm_lsu #(
       chk_fault_q <= chk_fault_d;
       chk_left_q  <= chk_left_d;
       words_q     <= words_d;
+      wb_elem_q   <= wb_elem_d;
       snd_q       <= snd_d;
       s_addr_q    <= s_addr_d;
       s_data_q    <= s_data_d;
-      s_exec_q    <= s_exec_d;
       s_v4_q      <= s_v4_d;
       s_store_q   <= s_store_d;
     end
@@ -772,7 +763,7 @@ module simt_sm_lsu #(
         else $error("sm lsu: the sender works beside an attached access");
       assert (!(alloc && snd_q))
         else $error("sm lsu: a slot taken while the sender works on");
-      assert (!(snd_q && (s_exec_q & ~simt_sm_pkg::group_of(s_exec_q, NumLanes)) != '0))
+      assert (!(snd_q && (pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes)) != '0))
         else $error("sm lsu: the sender holds threads of two groups");
       assert (!(done_fast_o && !(done_o && state_q == simt_sm_pkg::LsCheck)))
         else $error("sm lsu: a fast done outside CHECK's done");

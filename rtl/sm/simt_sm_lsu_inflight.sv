@@ -6,7 +6,7 @@
 // remembers what its responses need (warp, destination register, whether they write it, v4,
 // each lane's word in its line, the PC for a late error) while the warp and the others go on
 // issuing. Each request id remembers its
-// slot, lanes and v4 element. A slot is free again when it is sent and none of its ids is
+// slot, lanes and line (a v4 load's line carries all four elements). A slot is free again when it is sent and none of its ids is
 // outstanding (the warp is named on freed_o).
 //
 // The scoreboard is this table: the instruction in DE of warp de_w_i has a hazard when a
@@ -42,17 +42,15 @@ module simt_sm_lsu_inflight #(
   input  logic                   req_i,
   input  logic [IdW-1:0]         req_id_i,
   input  logic [31:0]            req_lanes_i,
-  input  logic [1:0]             req_elem_i,
   input  logic [31:OffW]         req_line_i,
   output logic [NumIds-1:0]      out_o,      // ids outstanding
   input  logic                   rsp_i,      // a response taken (its id outstanding)
   input  logic [IdW-1:0]         rsp_id_i,
   output logic [31:0]            rsp_lanes_o,
-  output logic [1:0]             rsp_elem_o,
   output logic                   rsp_writes_o,
   output logic                   rsp_v4_o,
   output logic [WarpW-1:0]       rsp_warp_o,
-  output logic [4:0]             rsp_reg_o,  // rd + element
+  output logic [4:0]             rsp_reg_o,  // rd (a v4 load's: its element 0)
   output logic [AddrW-1:0]       rsp_pc_o,
   output logic [32*WordW-1:0]    rsp_words_o,
   output logic [31:OffW]         rsp_line_o,
@@ -83,7 +81,6 @@ module simt_sm_lsu_inflight #(
   logic [32*WordW-1:0] sl_words_q [Slots];
   logic [SlotW-1:0]   id_slot_q   [NumIds];
   logic [31:0]        id_lanes_q  [NumIds];
-  logic [1:0]         id_elem_q   [NumIds];
   logic [31:OffW]     id_line_q   [NumIds];
 
   // The lowest free slot.
@@ -144,11 +141,10 @@ module simt_sm_lsu_inflight #(
   logic [SlotW-1:0] rs;
   assign rs           = id_slot_q[rsp_id_i];
   assign rsp_lanes_o  = id_lanes_q[rsp_id_i];
-  assign rsp_elem_o   = id_elem_q[rsp_id_i];
   assign rsp_writes_o = sl_writes_q[rs];
   assign rsp_v4_o     = sl_v4_q[rs];
   assign rsp_warp_o   = sl_warp_q[rs];
-  assign rsp_reg_o    = sl_rd_q[rs] + {3'd0, id_elem_q[rsp_id_i]};
+  assign rsp_reg_o    = sl_rd_q[rs];
   assign rsp_pc_o     = sl_pc_q[rs];
   assign rsp_words_o  = sl_words_q[rs];
   assign rsp_line_o   = id_line_q[rsp_id_i];
@@ -212,7 +208,6 @@ module simt_sm_lsu_inflight #(
     if (req_i) begin
       id_slot_q[req_id_i]  <= req_slot;
       id_lanes_q[req_id_i] <= req_lanes_i;
-      id_elem_q[req_id_i]  <= req_elem_i;
       id_line_q[req_id_i]  <= req_line_i;
     end
   end

@@ -564,8 +564,7 @@ void randomInstructionsMatchTheModel(int lanes) {
         ASSERT_LT(static_cast<size_t>(got.errorRequest), want.requests.size()) << ctx;
         const auto& rq = want.requests[static_cast<size_t>(got.errorRequest)];
         const int lane = __builtin_ctz(rq.lanes);
-        const uint32_t a = (in.immB ? 0u : base[static_cast<size_t>(lane)]) + in.imm +
-                           4u * static_cast<uint32_t>(rq.elem);
+        const uint32_t a = (in.immB ? 0u : base[static_cast<size_t>(lane)]) + in.imm;
         sb.check(ctx + " memory error", {{"cause", 11}, {"lane", static_cast<uint64_t>(lane)}, {"addr", a}},
                  {{"cause", static_cast<uint64_t>(got.fault)}, {"lane", static_cast<uint64_t>(got.faultLane)},
                   {"addr", got.faultAddr}});
@@ -839,10 +838,14 @@ void coalescedRequestsAndBankRounds(int lanes) {
   o = run(Op::AtomGlobal, 0x000000FFu, 0, timing(10, 0, 0));
   EXPECT_EQ(o.requests.size(), 8u);
   EXPECT_EQ(o.cycles, 1 + chk(0x000000FFu) + 8 + 10);
-  // v4 loads: four passes of 16 lines (16 bytes a lane; two lanes a line, never split by a
-  // group).
+  // v4 loads: one request per line, 16 lines (16 bytes a lane; two lanes a line, never
+  // split by a group), each asking for its two lanes' 32 bytes; each response written one
+  // element a cycle (4 register writes), so the last response is taken 3 cycles after it
+  // comes.
   o = run(Op::LdGlobalV4, 0xFFFFFFFFu, 16, next);
-  EXPECT_EQ(o.requests.size(), 4u * 16u);
+  EXPECT_EQ(o.requests.size(), 16u);
+  for (const auto& rq : o.requests) EXPECT_EQ(rq.be, 0xFFFFFFFFull);
+  EXPECT_EQ(o.writes.size(), 4u * 32u);
   // v4 stores: one request per line with all four elements of its two lanes, each line
   // gathered in 4 cycles (one data register a cycle) and sent in the fifth.
   o = run(Op::StGlobalV4, 0xFFFFFFFFu, 16, next);

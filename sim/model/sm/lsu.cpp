@@ -114,53 +114,53 @@ void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
     }
     return;
   }
-  // Group by group (the RTL's lanes), each group's v4 elements before the next group's.
+  // Group by group (the RTL's lanes): one request per line of the group's threads (a v4
+  // load's asks for all four elements of its lanes and writes rd..rd+3).
+  const int elems = acc.v4 ? 4 : 1;
+  auto word = [&](int l, int e) {
+    const uint32_t w = acc.v4 ? ((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e) : addr(l) >> 2;
+    return w & (lineWords - 1);
+  };
+  // cas: the swap value.
+  const auto data = acc.cas ? opc : opb;
   uint32_t left = in.exec;
   while (left) {
-    const uint32_t groupThreads = left & groupOf(left);
-    left &= ~groupThreads;
-    for (int e = 0; e < (acc.v4 ? 4 : 1); ++e) {
-      auto word = [&](int l) {
-        const uint32_t w = acc.v4 ? ((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e) : addr(l) >> 2;
-        return w & (lineWords - 1);
-      };
-      // cas: the swap value.
-      const auto data = acc.cas ? opc : opb;
-      const int reg = (in.rd + e) & 31;
-      uint32_t pend = groupThreads;
-      while (pend) {
-        const int leader = lowest(pend);
-        const uint32_t group = groupOf(pend);
-        MemRequest rq;
-        rq.write = acc.store;
-        rq.amo = amo;
-        rq.addr = line(leader);
-        rq.wdata.assign(lineWords, 0);
-        rq.cmp = opb[static_cast<size_t>(leader)];
-        rq.elem = e;
-        for (int l = leader; l < 32; ++l) {
-          if (!((pend & group) >> l & 1u) || line(l) != rq.addr || (acc.atom && l != leader)) continue;
-          rq.lanes |= 1u << l;
-          rq.be |= 0xFull << (4 * word(l));
-          rq.wdata[word(l)] = data[static_cast<size_t>(l)];
+    uint32_t pend = left & groupOf(left);
+    left &= ~pend;
+    while (pend) {
+      const int leader = lowest(pend);
+      const uint32_t group = groupOf(pend);
+      MemRequest rq;
+      rq.write = acc.store;
+      rq.amo = amo;
+      rq.addr = line(leader);
+      rq.wdata.assign(lineWords, 0);
+      rq.cmp = opb[static_cast<size_t>(leader)];
+      for (int l = leader; l < 32; ++l) {
+        if (!((pend & group) >> l & 1u) || line(l) != rq.addr || (acc.atom && l != leader)) continue;
+        rq.lanes |= 1u << l;
+        for (int e = 0; e < elems; ++e) rq.be |= 0xFull << (4 * word(l, e));
+        rq.wdata[word(l, 0)] = data[static_cast<size_t>(l)];
+      }
+      pend &= ~rq.lanes;
+      // Performed in issue order.
+      const uint32_t first = rq.addr / 4;
+      for (int l = 0; l < 32; ++l) {
+        if (!((rq.lanes >> l) & 1u)) continue;
+        if (acc.store) {
+          global_[first + word(l, 0)] = rq.wdata[word(l, 0)];
+          continue;
         }
-        pend &= ~rq.lanes;
-        // Performed in issue order.
-        const uint32_t first = rq.addr / 4;
-        for (int l = 0; l < 32; ++l) {
-          if (!((rq.lanes >> l) & 1u)) continue;
-          uint32_t& w = global_[first + word(l)];
-          if (acc.store) {
-            w = rq.wdata[word(l)];
-            continue;
-          }
+        for (int e = 0; e < elems; ++e) {
+          uint32_t& w = global_[first + word(l, e)];
           const uint32_t old = w;
-          if (acc.atom) w = LineMemory::amoApply(amo, old, rq.wdata[word(l)], rq.cmp);
+          if (acc.atom) w = LineMemory::amoApply(amo, old, rq.wdata[word(l, e)], rq.cmp);
+          const int reg = (in.rd + e) & 31;
           regs[static_cast<size_t>(reg)][static_cast<size_t>(l)] = old;
           res.writes.push_back({l, reg, old});
         }
-        res.requests.push_back(std::move(rq));
       }
+      res.requests.push_back(std::move(rq));
     }
   }
 }

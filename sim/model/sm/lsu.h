@@ -1,9 +1,9 @@
 // Golden model of simt_sm_lsu, the SM core's load/store unit: one warp memory instruction
 // (ld/st global and shared, v4, atomics and cas). Every executing lane's address is checked
 // first (a faulting instruction has no effect). Global accesses are coalesced as the RTL
-// does: per v4 element of a load, the lowest lane still to request and every other lane in
-// its line form one request (store words merged in ascending lane order; a v4 store's
-// request carries all four elements of its lanes), atomics one request per lane in
+// does: the lowest lane still to request and every other lane in its line form one request
+// (store words merged in ascending lane order; a v4 load's or store's request carries all
+// four elements of its lanes), atomics one request per lane in
 // ascending lane order; the memory performs requests in the order they are issued.
 // Shared accesses are served in rounds: every waiting lane whose bank no lower waiting lane
 // uses for another word. With numLanes physical lanes (issue #26) the coalescer and the
@@ -62,7 +62,6 @@ class SmLsu {
     std::vector<uint32_t> wdata;  // the line's words (only enabled words compared)
     uint32_t cmp = 0;   // cas
     uint32_t lanes = 0; // the lanes it serves (not on the port)
-    int elem = 0;       // v4 element (not on the port)
     bool operator==(const MemRequest& o) const;
   };
   struct RegWrite {
