@@ -42,7 +42,7 @@ module simt_sm #(
   parameter int SharedBanks = 32,                    // shared-memory banks (a power of 2)
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
   parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
-  parameter int LsuSlots    = 16,                    // global instructions in flight
+  parameter int LsuSlots    = 32,                    // global instructions in flight
   // A plain load or store of one thread group is done when its addresses passed the check;
   // its further requests go out from the load/store unit's sender while the core goes on.
   parameter bit LsuDetach   = 1'b1,
@@ -290,6 +290,7 @@ module simt_sm #(
   logic                      lsu_done_fast;  // lsu_done in CHECK, from registered state
   logic                      lsu_rf_re_b, lsu_rf_re_c;
   logic                      lsu_evt_id_wait, lsu_evt_slot_wait, l1_stall_full, l1_stall_order;
+  logic                      lsu_evt_sender_wait;
   logic [4:0]                lsu_rf_rb;
   logic [PassW-1:0]          lsu_rf_grp;
   logic [31:0]               lsu_rf_we;
@@ -717,6 +718,7 @@ module simt_sm #(
     .evt_conflict_o     (lsu_evt_conflict),
     .evt_id_wait_o      (lsu_evt_id_wait),
     .evt_slot_wait_o    (lsu_evt_slot_wait),
+    .evt_sender_wait_o  (lsu_evt_sender_wait),
     .de_w_i             (de_w),
     .de_regs_i          (de_regs),
     .de_membar_i        (de_membar),
@@ -1136,6 +1138,7 @@ module simt_sm #(
     perf_evt[simt_sm_pkg::PerfL1Order]    = l1_stall_order;
     perf_evt[simt_sm_pkg::PerfIdWait]     = lsu_evt_id_wait;
     perf_evt[simt_sm_pkg::PerfSlotWait]   = lsu_evt_slot_wait;
+    perf_evt[simt_sm_pkg::PerfSenderWait] = lsu_evt_sender_wait;
     perf_evt[simt_sm_pkg::PerfDuStall]  = ctl_evt[simt_sm_pkg::PerfDuStall] |
                                           launch_evt_du_stall;
   end
