@@ -87,6 +87,7 @@ module simt_sm_lsu #(
   output logic                   evt_conflict_o, // a shared-memory bank conflict
   output logic                   evt_id_wait_o,  // a request waits for its id to come back
   output logic                   evt_slot_wait_o,// a global instruction waits for a slot
+  output logic                   evt_sender_wait_o,// ... CHECK waits for the sender
 
   // Scoreboard (simt_sm_lsu_inflight).
   input  logic [WarpW-1:0]       de_w_i,
@@ -406,6 +407,7 @@ module simt_sm_lsu #(
   // next one still outstanding), or every slot of the in-flight table busy.
   assign evt_id_wait_o   = sending && pend_q != '0 && out[next_id_q];
   assign evt_slot_wait_o = chk_global && !slot_free;
+  assign evt_sender_wait_o = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 && snd_q;
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = sd_store;
   assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;

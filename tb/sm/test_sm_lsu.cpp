@@ -61,6 +61,7 @@ struct Observed {
   int stallCycles = 0;     // the unit's memory-wait event
   int idWaitCycles = 0;    // ... a request waiting for its id (every id outstanding)
   int slotWaitCycles = 0;  // ... an instruction waiting for a slot of the in-flight table
+  int senderWaitCycles = 0;  // ... an instruction's CHECK waiting for the sender
   int conflictCycles = 0;  // the unit's bank-conflict event
   int maxOutstanding = 0;
   bool reordered = false;  // a response overtook an older request's
@@ -211,6 +212,7 @@ class LsuBench {
     ob.stallCycles += sim_->evt_stall_o;
     ob.idWaitCycles += sim_->evt_id_wait_o;
     ob.slotWaitCycles += sim_->evt_slot_wait_o;
+    ob.senderWaitCycles += sim_->evt_sender_wait_o;
     ob.conflictCycles += sim_->evt_conflict_o;
     ob.wbWaitCycles += sim_->wb_wait_o;
     samplePort(ob);
@@ -905,10 +907,11 @@ TEST(SmLsuRtl8Lanes, CoalescedRequestsAndBankRoundsSetTheCycles) {
   coalescedRequestsAndBankRounds<Vsm_lsu8>(8);
 }
 
-// Why a global instruction waits (counters 26 and 27, docs/blocks/sm.md): a load of more lines
+// Why a global instruction waits (counters 26-28, docs/blocks/sm.md): a load of more lines
 // than the unit has ids waits for its ids; loads started back to back while every slot of the
-// in-flight table is busy wait in CHECK for a slot. A few requests on a quiet unit wait for
-// neither.
+// in-flight table is busy wait in CHECK for a slot; a load started while the sender still puts
+// out the requests of the one before waits in CHECK for the sender. A few requests on a quiet
+// unit wait for none of these.
 template <class Dut>
 void waitsCountedByCause(int lanes) {
   const SmLsu::Config cfg = smallConfig(lanes);
@@ -935,6 +938,29 @@ void waitsCountedByCause(int lanes) {
   EXPECT_EQ(o.requests.size(), 32u);
   EXPECT_GT(o.idWaitCycles, 30);
   EXPECT_EQ(o.slotWaitCycles, 0);
+  EXPECT_EQ(o.senderWaitCycles, 0);
+  // Two such loads back to back: at 32 lanes the first is done in CHECK and the second's CHECK
+  // waits while the sender puts out the first's requests (its ids coming back one by one);
+  // at 8 lanes (four groups: no sender) the first holds the unit until its last request.
+  {
+    Observed two;
+    int started = 0;
+    for (int c = 0; c < 2000 && (started < 2 || !bench.sim()->quiet_o); ++c) {
+      bench.sim().eval();
+      if (started < 2 && !bench.sim()->busy_o) {
+        bench.start(load(0xFFFFFFFFu, static_cast<uint8_t>(3 + started)), 0);
+        ++started;
+      }
+      ASSERT_TRUE(bench.step(two));
+    }
+    EXPECT_TRUE(bench.sim()->quiet_o);
+    EXPECT_EQ(two.requests.size(), 64u);
+    if (lanes == 32) {
+      EXPECT_GT(two.senderWaitCycles, 30);
+    } else {
+      EXPECT_EQ(two.senderWaitCycles, 0);
+    }
+  }
   // One-line loads of four warps into distinct registers, started as soon as the unit takes
   // them: the in-flight table's slots fill (8) and the next load waits in CHECK for one.
   for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = 4u * static_cast<uint32_t>(l);
