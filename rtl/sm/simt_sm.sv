@@ -1143,8 +1143,15 @@ module simt_sm #(
                                           launch_evt_du_stall;
   end
 
+  // The counters the perf unit keeps: not 16-21 (the L1's and the miss-rate unit's, read
+  // below), the L1's stalls only with an L1, the sender's wait only with a sender.
+  localparam logic [simt_sm_pkg::NumPerf-1:0] PerfPresent =
+      ~(simt_sm_pkg::NumPerf'(6'h3F) << 16) &
+      ~((L1Bytes > 0) ? '0 : (simt_sm_pkg::NumPerf'(1) << simt_sm_pkg::PerfL1MshrFull) |
+                              (simt_sm_pkg::NumPerf'(1) << simt_sm_pkg::PerfL1Order)) &
+      ~(LsuDetach ? '0 : simt_sm_pkg::NumPerf'(1) << simt_sm_pkg::PerfSenderWait);
   logic [31:0] perf_unit_o;
-  simt_sm_perf u_perf (
+  simt_sm_perf #(.Present(PerfPresent)) u_perf (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .evt_i     (perf_evt),

@@ -139,16 +139,16 @@ module simt_sm_sequencer #(
   // checked again when it may go). Else EXEC could not retire at once after all (or
   // faults), the unit is not done in CHECK, or the scoreboard says wait: the decoded warp
   // is given back.
-  // An instruction issued next to DE's as it goes on may wait in DE beside it: DE's completes
-  // in EXEC in one cycle, or is a load or store the load/store unit may be done with in its
-  // CHECK (mem_hold; given back if the unit is not).
-  logic de_beside;
-  assign de_beside = de_simple_i || (LsuDetach && de_plain_mem_i);
   logic mem_hold;
   assign mem_hold  = LsuDetach && stage_q == simt_sm_pkg::StExec && !exec_more_i &&
                      to_unit && is_mem_i && exec_mask_i != '0;
   assign de_hold_o = de_v_i && stage_q == simt_sm_pkg::StExec && (exec_more_i || mem_hold);
   assign de_back_o = de_v_i && !de_go_o && !de_hold_o;
+  // An instruction issued next to DE's as it goes on may wait in DE beside it: DE's completes
+  // in EXEC in one cycle, or is a load or store the load/store unit may be done with in its
+  // CHECK (mem_hold; given back if the unit is not).
+  logic de_beside;
+  assign de_beside = de_simple_i || (LsuDetach && de_plain_mem_i);
 
   // IDLE decides in priority order: start, done, retire a finished CTA, launch the next,
   // deliver a wake token due, else issue. (The control unit's commands come from here, apart
@@ -176,7 +176,6 @@ module simt_sm_sequencer #(
   // The barrier unit takes no request while it wakes (a section's next thread, say): the
   // launch's request waits while the wake is delivered.
   assign ctl_launch_wake = stage_q == simt_sm_pkg::StLaunch && launch_wait_wake_i;
-
 
   always_comb begin
     stage_pre     = stage_q;
