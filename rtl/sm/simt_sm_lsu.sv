@@ -412,12 +412,7 @@ module simt_sm_lsu #(
   assign mem_req_we_o    = sd_store;
   assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
   assign mem_req_addr_o  = line_addr;
-  // A v4 load asks for its lanes' 16 bytes (the coalescer's enables: element 0's word).
-  logic [LineBytes-1:0] v4_be;
-  always_comb begin
-    for (int c = 0; c < LineBytes / 16; c++) v4_be[c*16 +: 16] = {16{line_be[c*16]}};
-  end
-  assign mem_req_be_o    = sd_v4st ? st_be_q : (sd_v4 && !sd_store) ? v4_be : line_be;
+  assign mem_req_be_o    = sd_v4st ? st_be_q : line_be;
   assign mem_req_wdata_o = sd_v4st ? st_data_q : line_wdata;
   assign mem_req_cmp_o   = g_b[leader_lane*32 +: 32];  // cas: rb is the compare value
   // A response that writes a register waits while another unit has the write port (or the

@@ -97,9 +97,11 @@ module simt_sm_lsu_coalesce #(
     end
   end
 
+  // A v4 access's request covers its lanes' 16 bytes whatever the element (a load asks for
+  // all four; a v4 store's gathered enables are the same); its data is the element's word.
   always_comb begin
     for (int w = 0; w < LineWords; w++) begin
-      be_o[w*4 +: 4]      = {4{hit[w]}};
+      be_o[w*4 +: 4]      = {4{v4_i ? |hit[(w / 4) * 4 +: 4] : hit[w]}};
       wdata_o[w*32 +: 32] = hit[w] ? lane_data[src[w]] : 32'd0;
     end
   end

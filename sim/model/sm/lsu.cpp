@@ -86,43 +86,19 @@ void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
   const uint8_t amo = !acc.atom ? 0 : acc.cas ? 8 : static_cast<uint8_t>(in.sub + 1);
   auto addr = [&](int l) { return (in.immB ? 0u : base[static_cast<size_t>(l)]) + in.imm; };
   auto line = [&](int l) { return addr(l) & ~(cfg_.lineBytes - 1); };
-  if (acc.v4 && acc.store) {
-    // One request per line and group with all four elements of its lanes (the RTL gathers
-    // them).
-    uint32_t pend = in.exec;
-    while (pend) {
-      const int leader = lowest(pend);
-      const uint32_t group = groupOf(pend);
-      MemRequest rq;
-      rq.write = true;
-      rq.addr = line(leader);
-      rq.wdata.assign(lineWords, 0);
-      for (int l = leader; l < 32; ++l) {
-        if (!((pend & group) >> l & 1u) || line(l) != rq.addr) continue;
-        rq.lanes |= 1u << l;
-        for (int e = 0; e < 4; ++e) {
-          const uint32_t w = (((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e)) & (lineWords - 1);
-          rq.be |= 0xFull << (4 * w);
-          rq.wdata[w] = regs[static_cast<size_t>((in.rb + e) & 31)][static_cast<size_t>(l)];
-        }
-      }
-      pend &= ~rq.lanes;
-      for (uint32_t w = 0; w < lineWords; ++w) {
-        if ((rq.be >> (4 * w)) & 1u) global_[rq.addr / 4 + w] = rq.wdata[w];
-      }
-      res.requests.push_back(std::move(rq));
-    }
-    return;
-  }
-  // Group by group (the RTL's lanes): one request per line of the group's threads (a v4
-  // load's asks for all four elements of its lanes and writes rd..rd+3).
+  // Group by group (the RTL's lanes): one request per line of the group's threads; a v4
+  // access's carries all four elements of its lanes (a load writes rd..rd+3, a store's data
+  // is rb..rb+3: the RTL gathers them).
   const int elems = acc.v4 ? 4 : 1;
   auto word = [&](int l, int e) {
     const uint32_t w = acc.v4 ? ((addr(l) >> 2) & ~3u) | static_cast<uint32_t>(e) : addr(l) >> 2;
     return w & (lineWords - 1);
   };
-  // cas: the swap value.
-  const auto data = acc.cas ? opc : opb;
+  // A store's or atomic's word of element e (cas: the swap value).
+  auto data = [&](int l, int e) {
+    const auto& r = acc.v4 ? regs[static_cast<size_t>((in.rb + e) & 31)] : acc.cas ? opc : opb;
+    return r[static_cast<size_t>(l)];
+  };
   uint32_t left = in.exec;
   while (left) {
     uint32_t pend = left & groupOf(left);
@@ -139,20 +115,22 @@ void SmLsu::executeGlobal(const Instruction& in, WarpRegs& regs, Result& res) {
       for (int l = leader; l < 32; ++l) {
         if (!((pend & group) >> l & 1u) || line(l) != rq.addr || (acc.atom && l != leader)) continue;
         rq.lanes |= 1u << l;
-        for (int e = 0; e < elems; ++e) rq.be |= 0xFull << (4 * word(l, e));
-        rq.wdata[word(l, 0)] = data[static_cast<size_t>(l)];
+        for (int e = 0; e < elems; ++e) {
+          rq.be |= 0xFull << (4 * word(l, e));
+          rq.wdata[word(l, e)] = data(l, e);
+        }
       }
       pend &= ~rq.lanes;
       // Performed in issue order.
       const uint32_t first = rq.addr / 4;
       for (int l = 0; l < 32; ++l) {
         if (!((rq.lanes >> l) & 1u)) continue;
-        if (acc.store) {
-          global_[first + word(l, 0)] = rq.wdata[word(l, 0)];
-          continue;
-        }
         for (int e = 0; e < elems; ++e) {
           uint32_t& w = global_[first + word(l, e)];
+          if (acc.store) {
+            w = rq.wdata[word(l, e)];
+            continue;
+          }
           const uint32_t old = w;
           if (acc.atom) w = LineMemory::amoApply(amo, old, rq.wdata[word(l, e)], rq.cmp);
           const int reg = (in.rd + e) & 31;
