@@ -144,7 +144,7 @@ module simt_sm #(
   // barrier wake tokens as the divergence unit takes them.
   output logic                     trace_inflight_o,
   output logic [31:0]              trace_rf_we_o,
-  output logic [RfAW-1:0]          trace_rf_waddr_o,
+  output logic [32*RfAW-1:0]       trace_rf_waddr_o,    // thread t's register: [t*RfAW +: RfAW]
   output logic [32*32-1:0]         trace_rf_wdata_o,
   output logic                     trace_rf_late_o,     // ... a global load's late write-back
   output logic                     trace_mem_quiet_o,   // no load or FP result in flight
@@ -295,6 +295,10 @@ module simt_sm #(
   logic [PassW-1:0]          lsu_rf_grp;
   logic [31:0]               lsu_rf_we;
   logic [RfAW-1:0]           lsu_rf_waddr;
+  logic                      lsu_rf_split;     // the v4 drain: an address a lane
+  logic [NumLanes*RfAW-1:0]  lsu_rf_waddr_lane;
+  logic [RfAW-1:0]           lsu_rf_uaddr;
+  logic [3:0]                rf_used;
   logic [NumLanes*32-1:0]    lsu_rf_wdata;
   simt_sm_pkg::fault_t       lsu_fault;
   logic [WarpW-1:0]          lsu_fault_warp, l1_lookup_warp;
@@ -608,7 +612,11 @@ module simt_sm #(
     .lsu_grp_i       (lsu_rf_grp),
     .rf_we_i         (rf_we),
     .rf_waddr_i      (rf_waddr),
+    .rf_split_i      (lsu_rf_split),  // only the load/store unit's write (it excludes others)
+    .rf_waddr_lane_i (lsu_rf_waddr_lane),
     .rf_wdata_i      (rf_wdata),
+    .rf_uaddr_i      (lsu_rf_uaddr),
+    .rf_used_o       (rf_used),
     .pred_we_i       (exe_pred_we || fpu_pred_we),
     .pred_wdata_i    (fpu_pred_we ? fpu_pred_wdata : exe_pred_wdata),
     .clr_i           (launch_warp),
@@ -738,7 +746,11 @@ module simt_sm #(
     .rd_grp_i           (rd_grp),
     .rf_we_o            (lsu_rf_we),
     .rf_waddr_o         (lsu_rf_waddr),
+    .rf_split_o         (lsu_rf_split),
+    .rf_waddr_lane_o    (lsu_rf_waddr_lane),
     .rf_wdata_o         (lsu_rf_wdata),
+    .rf_uaddr_o         (lsu_rf_uaddr),
+    .rf_used_i          (rf_used),
     .rf_late_o          (lsu_rf_late),
     .rf_busy_i          (rf_busy_core),
     .wb_wait_o          (lsu_wb_wait),
@@ -1190,9 +1202,12 @@ module simt_sm #(
   assign trace_inflight_o   = stage != simt_sm_pkg::StIdle && stage != simt_sm_pkg::StLaunch &&
                               stage != simt_sm_pkg::StDone && stage != simt_sm_pkg::StFault;
   assign trace_rf_we_o      = rf_we;
-  assign trace_rf_waddr_o   = rf_waddr;
   always_comb begin  // thread t: lane t mod NumLanes (the write enables name the threads)
-    for (int t = 0; t < 32; t++) trace_rf_wdata_o[t*32 +: 32] = rf_wdata[(t % NumLanes)*32 +: 32];
+    for (int t = 0; t < 32; t++) begin
+      trace_rf_wdata_o[t*32 +: 32]     = rf_wdata[(t % NumLanes)*32 +: 32];
+      trace_rf_waddr_o[t*RfAW +: RfAW] =
+          lsu_rf_split ? lsu_rf_waddr_lane[(t % NumLanes)*RfAW +: RfAW] : rf_waddr;
+    end
   end
   assign trace_rf_late_o    = lsu_rf_late || fpu_rf_late;
   assign trace_mem_quiet_o  = late_quiet;

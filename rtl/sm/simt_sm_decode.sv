@@ -85,7 +85,12 @@ module simt_sm_decode #(
   input  logic [PassW-1:0]           lsu_grp_i,
   input  logic [31:0]                rf_we_i,        // threads of one group
   input  logic [RfAW-1:0]            rf_waddr_i,
+  input  logic                       rf_split_i,     // each lane at its own address:
+  input  logic [NumLanes*RfAW-1:0]   rf_waddr_lane_i,  // ... entries written since launch
   input  logic [NumLanes*32-1:0]     rf_wdata_i,     // on the lanes
+  // Whether registers rf_uaddr_i .. + 3 of a warp (its group 0) were written since launch.
+  input  logic [RfAW-1:0]            rf_uaddr_i,
+  output logic [3:0]                 rf_used_o,
 
   // Predicate file: EXEC's write (warp w_o). A launched slot: its predicates cleared, its
   // registers read 0 until written.
@@ -243,14 +248,27 @@ module simt_sm_decode #(
   logic                rf_fresh;  // the write is the entry's first since launch
   logic [NumLanes-1:0] bank_we;
   logic [NumLanes*32-1:0] bank_wdata;
-  assign rf_fresh = rf_we_i != '0 &&
+  assign rf_fresh = rf_we_i != '0 && !rf_split_i &&
                     (!used_q[waddr] || (clr_i && clr_warp_i == rf_waddr_i[RfAW-1:5]));
+  // A split write (the load/store unit's v4 drain): lane l writes its own entry, one already
+  // written since launch (the unit asks rf_used_o first), so no other lane's bank is needed.
+  logic [NumLanes*BankAW-1:0] bank_waddr;
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) begin
+      bank_waddr[l*BankAW +: BankAW] =
+          rf_split_i ? bank_addr(rf_waddr_lane_i[l*RfAW +: RfAW], wr_grp) : waddr;
+    end
+    for (int e = 0; e < 4; e++) begin
+      rf_used_o[e] = used_q[bank_addr({rf_uaddr_i[RfAW-1:5], rf_uaddr_i[4:0] + 5'(e)},
+                                      PassW'(0))];
+    end
+  end
   always_comb begin
     used_d = used_q;
     for (int e = 0; e < NumEnt; e++) begin
       if (clr_i && clr_warp_i == WarpW'(e / (32 * NumPasses))) used_d[e] = 1'b0;
     end
-    if (rf_we_i != '0) used_d[waddr] = 1'b1;
+    if (rf_we_i != '0 && !rf_split_i) used_d[waddr] = 1'b1;
   end
   always_comb begin
     bank_we = rf_fresh ? '1 : we_lanes;
@@ -324,7 +342,7 @@ module simt_sm_decode #(
       simt_ram_1r1w #(.Width(32), .Depth(NumEnt)) u_bank (
         .clk_i   (clk_i),
         .we_i    (bank_we[l]),
-        .waddr_i (waddr),
+        .waddr_i (bank_waddr[l*BankAW +: BankAW]),
         .wdata_i (bank_wdata[l*32 +: 32]),
         .re_i    (port_re[p]),
         .raddr_i (port_raddr[p*BankAW +: BankAW]),
@@ -432,6 +450,12 @@ module simt_sm_decode #(
           else $error("sm decode: the entry bits of EXEC's read differ from its entries'");
       assert ((rf_we_i & ~simt_sm_pkg::group_of(rf_we_i, NumLanes)) == '0)
         else $error("sm decode: a register write %h to threads of two groups", rf_we_i);
+      for (int l = 0; l < NumLanes; l++) begin
+        if (rf_split_i && we_lanes[l])
+          assert (used_q[bank_waddr[l*BankAW +: BankAW]] &&
+                  !(clr_i && clr_warp_i == rf_waddr_lane_i[l*RfAW + 5 +: WarpW]))
+            else $error("sm decode: lane %0d's split write to an entry not written since launch", l);
+      end
       assert (!(pred_we_i && clr_i))
         else $error("sm decode: predicate write and clear in one cycle");
       assert (exec_any_q == (exec_o != '0))

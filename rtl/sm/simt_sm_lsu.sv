@@ -12,9 +12,10 @@
 // A global instruction is done once its requests are sent, or (Detach) once its addresses
 // passed the check and it holds a slot: a plain load or store whose threads are one group
 // (every instruction at 32 lanes) hands its addresses and store data to the sender's own
-// registers in CHECK and is done there, and the sender puts its further requests out while
-// the core goes on (the next memory instruction checks meanwhile and waits in CHECK for the
-// sender). Its responses come back while the
+// registers in CHECK and is done there (a v4 store once its elements are gathered: the
+// sender keeps the last, the gather register the others), and the sender puts its further
+// requests out while the core goes on (the next memory instruction checks meanwhile and
+// waits in CHECK for the sender). Its responses come back while the
 // core goes on (simt_sm_lsu_inflight: the in-flight table and the scoreboard) and write the
 // register file through its write port when no other unit does (rf_busy_i; a response
 // waiting for the port is wb_wait_o). A response with an error is a fault reported once
@@ -24,9 +25,12 @@
 // effect. Global accesses are coalesced (simt_sm_lsu_coalesce): one request per distinct
 // line, issued back to back with ids, up to 2^IdW outstanding, responses in any order and
 // scattered to their lanes as they come. A v4 load is one request per line with all four
-// elements of its lanes, its response written to rd..rd+3 one element a cycle (the register
-// file's write port takes one register of a thread a cycle); a v4 store gathers its group's
-// four elements into one request per line (GATHER: one register read a cycle), so
+// elements of its lanes, its response written to rd..rd+3: one element a cycle (the register
+// file's write port takes one register of a thread a cycle), or at 32 lanes through the v4
+// drain (simt_sm_lsu_drain), which writes a line's elements beside the next lines', so the
+// port takes up to a line a cycle. A v4 store reads its group's four element registers once
+// (GATHER: one a cycle on port b, elements 0-2 kept, element 3 left on the port) and then
+// sends one request per line with all four elements of its lanes, one a cycle, so
 // write-through memory sees one write per line, not four.
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
 // performs requests in the order it accepts them). Shared memory is simt_sm_lsu_shared.
@@ -57,6 +61,9 @@ module simt_sm_lsu #(
   localparam int OffW        = $clog2(LineBytes),
   localparam int BankW       = $clog2(SharedBanks),
   localparam int LaneW       = $clog2(NumLanes),
+  // The v4 drain (simt_sm_lsu_drain) at 32 lanes with the sender: a v4 load's lines written
+  // side by side, up to one a cycle, where each would hold the write port four cycles.
+  localparam bit Drain       = Detach && NumLanes == 32,
   localparam int AddrW       = 22
 ) (
   input  logic                   clk_i,
@@ -112,7 +119,11 @@ module simt_sm_lsu #(
   input  logic [PassW-1:0]       rd_grp_i,
   output logic [31:0]            rf_we_o,
   output logic [RfAW-1:0]        rf_waddr_o,
+  output logic                   rf_split_o,     // ... each lane at its own (the v4 drain)
+  output logic [NumLanes*RfAW-1:0] rf_waddr_lane_o,
   output logic [NumLanes*32-1:0] rf_wdata_o,    // on the lanes
+  output logic [RfAW-1:0]        rf_uaddr_o,     // a response's {warp, rd}: are its four
+  input  logic [3:0]             rf_used_i,      // ... entries written since launch
   output logic                   rf_late_o,      // the write is a global response's
   input  logic                   rf_busy_i,      // another unit writes the register file
   output logic                   wb_wait_o,      // a response waits for the write port
@@ -141,9 +152,8 @@ module simt_sm_lsu #(
 
   simt_sm_pkg::lsu_state_e state_d, state_q;
   logic [31:0]             pend_d, pend_q;     // lanes still to request in this pass
-  logic [1:0]              elem_d, elem_q;     // v4 element of this pass (a store: gathered)
-  logic [LineBytes-1:0]    st_be_d, st_be_q;   // a v4 store's request, gathered element by
-  logic [LineBytes*8-1:0]  st_data_d, st_data_q;  // element
+  logic [1:0]              elem_d, elem_q;     // a v4 store's element on port b (GATHER)
+  logic [NumLanes*96-1:0]  v4d_d, v4d_q;       // ... its group's elements 0-2 (lane l: l*96)
   logic [IdW-1:0]          next_id_d, next_id_q;
   logic                    err_d, err_q;       // a response came back with an error
   simt_sm_pkg::fault_t     err_fault_d, err_fault_q;
@@ -296,17 +306,26 @@ module simt_sm_lsu #(
   // ---- Global memory: the next request ------------------------------------------------------
   // Its instruction: the sender's while it works (the core has moved on: the ports, inst_i and
   // exec_i are another instruction's), else the one in the unit. The sender's is a plain load
-  // or store (no atomic, no v4 store).
+  // or store, or a v4 load or store (no atomic).
   logic                   sd_v4, sd_store, sd_v4st, sd_atom;
-  logic [NumLanes*32-1:0] sd_addr, sd_data;
+  logic [NumLanes*32-1:0] sd_addr, sd_data;  // (sd_data: below)
   assign sd_v4   = snd_q ? s_v4_q : cls.v4;
   assign sd_store = snd_q ? s_store_q : cls.store;
-  assign sd_v4st = !snd_q && v4_store;
+  assign sd_v4st = snd_q ? s_v4_q && s_store_q : v4_store;
   assign sd_atom = !snd_q && cls.atom;
   assign sd_addr = snd_q ? s_addr_q : g_addr;
-  // v4 stores: the element's data register, read the cycle before on port b (GATHER); cas:
-  // the swap value (rc; the leader is the request's one lane); else rb.
-  assign sd_data = snd_q ? s_data_q : cls.cas ? {NumLanes{c_lead}} : g_b;
+  // v4 stores: the group's element 0 (gathered; elements 1-2 too, element 3 stays on port
+  // b, or the sender's copy of it); cas: the swap value (rc; the leader is the request's one
+  // lane); else rb.
+  logic [NumLanes*96-1:0] sd_elems;
+  always_comb begin
+    sd_data = snd_q ? s_data_q : cls.cas ? {NumLanes{c_lead}} : g_b;
+    for (int l = 0; l < NumLanes; l++) begin
+      if (sd_v4st) sd_data[l*32 +: 32] = v4d_q[l*96 +: 32];
+      sd_elems[l*96 +: 96] = {snd_q ? s_data_q[l*32 +: 32] : g_b[l*32 +: 32],
+                              v4d_q[l*96 + 32 +: 64]};
+    end
+  end
   logic [LaneW-1:0]       leader_lane;
   logic [31:0]            group;
   logic [31:0]            line_addr;
@@ -319,10 +338,10 @@ module simt_sm_lsu #(
     .pend_i      (pend_q),
     .first_i     (co_first),
     .addr_i      (sd_addr),
-    .elem_i      (elem_q),
     .v4_i        (sd_v4),
     .single_i    (sd_atom),
     .data_i      (sd_data),
+    .elems_i     (sd_elems),
     .leader_o    (leader),
     .lane_o      (leader_lane),
     .group_o     (group),
@@ -367,8 +386,9 @@ module simt_sm_lsu #(
     .req_lanes_i  (group),
     .req_line_i   (line_addr[31:OffW]),
     .out_o        (out),
-    .rsp_i        (rsp_fire),
-    .rsp_id_i     (mem_rsp_id_i),
+    .rsp_i        ((rsp_fire && !dr_take) || dr_ret),  // an id given back
+    .rsp_id_i     (dr_ret ? dr_ret_id : mem_rsp_id_i),
+    .look_rsp_id_i (mem_rsp_id_i),
     .rsp_lanes_o  (rsp_lanes),
     .rsp_writes_o (rsp_writes),
     .rsp_v4_o     (rsp_v4),
@@ -397,11 +417,16 @@ module simt_sm_lsu #(
   logic chk_global, go_now, sending, detach;
   assign chk_global = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 &&
                       chk_fault_q.cause == simt_pkg::FltNone && !cls.shared && !snd_q;
-  assign detach     = Detach && !cls.atom && !v4_store &&
-                      (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
+  // A plain load or store detaches in CHECK, a v4 store once gathered; both with their
+  // threads in one group (the sender holds one group's addresses).
+  logic one_group;
+  assign one_group  = Detach && (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
+  assign detach     = one_group && !cls.atom && !v4_store;
   assign go_now     = chk_global && slot_free && !v4_store;
   assign done_fast_o = go_now && detach;
-  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q;
+  // (A v4 store sends from GATHER's last cycle on: element 3 is on port b then.)
+  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q ||
+                      (state_q == simt_sm_pkg::LsGather && elem_q == 2'd3);
   assign mem_req_valid_o = sending && pend_q != '0 && !out[next_id_q];
   // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
   // next one still outstanding), or every slot of the in-flight table busy.
@@ -412,25 +437,42 @@ module simt_sm_lsu #(
   assign mem_req_we_o    = sd_store;
   assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
   assign mem_req_addr_o  = line_addr;
-  assign mem_req_be_o    = sd_v4st ? st_be_q : line_be;
-  assign mem_req_wdata_o = sd_v4st ? st_data_q : line_wdata;
+  assign mem_req_be_o    = line_be;
+  assign mem_req_wdata_o = line_wdata;
   assign mem_req_cmp_o   = g_b[leader_lane*32 +: 32];  // cas: rb is the compare value
   // A response that writes a register waits while another unit has the write port (or the
   // shared-memory unit writes); a store's answer is always taken. A v4 load's line is written
   // one element a cycle (wb_elem_q: rd + element for its lanes) and taken with its last.
-  logic port_taken, rsp_wr, rsp_v4ld;
+  // With the drain (Drain), a v4 load's line whose four registers were written since launch
+  // (rf_used_i) and whose lanes have nothing left in the drain goes there instead (dr_take:
+  // taken in one cycle, written side by side with the lines before it, its id given back with
+  // its last element, dr_ret); any other response that writes waits until the drain is empty,
+  // one that does not (a store's) until no id is given back in the cycle.
+  logic port_taken, rsp_wr, rsp_v4ld, rsp_out;
   logic [1:0] wb_elem_d, wb_elem_q;
+  logic       dr_ok, dr_take, dr_busy, dr_ret, dr_held;
+  logic [31:0] dr_pend;
+  logic [IdW-1:0] dr_ret_id;
   assign port_taken      = rf_busy_i || sh_rf_we != '0;
   assign sh_we_o         = sh_rf_we != '0;
+  assign rsp_out         = mem_rsp_valid_i && out[mem_rsp_id_i];
   assign rsp_v4ld        = rsp_v4 && rsp_writes && !mem_rsp_err_i;
-  assign rsp_wr          = mem_rsp_valid_i && out[mem_rsp_id_i] && rsp_writes && !port_taken &&
-                           !mem_rsp_err_i;
-  assign mem_rsp_ready_o = !(rsp_writes && port_taken) && !(rsp_v4ld && wb_elem_q != 2'd3);
-  assign wb_wait_o       = mem_rsp_valid_i && out[mem_rsp_id_i] && rsp_writes && port_taken;
+  // (Not a line the one-element-a-cycle path has begun: its first write may have just made
+  // the registers written since launch.)
+  assign dr_ok           = Drain && rsp_v4ld && rf_used_i == '1 && (rsp_lanes & dr_pend) == '0 &&
+                           wb_elem_q == 2'd0;
+  assign dr_take         = rsp_out && dr_ok && !port_taken;
+  assign dr_held         = Drain && !dr_ok && (rsp_writes ? dr_busy : dr_ret);
+  assign rsp_wr          = rsp_out && rsp_writes && !port_taken && !mem_rsp_err_i && !dr_ok &&
+                           !dr_held;
+  assign mem_rsp_ready_o = !(rsp_writes && port_taken) && !dr_held &&
+                           !(rsp_v4ld && !dr_ok && wb_elem_q != 2'd3);
+  assign wb_wait_o       = (rsp_out && rsp_writes && port_taken) || (dr_busy && port_taken);
   assign wb_elem_d       = (rsp_wr && rsp_v4ld) ? wb_elem_q + 2'd1 : wb_elem_q;
+  assign rf_uaddr_o      = {rsp_warp, rsp_reg};
 
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
-  assign rsp_fire = mem_rsp_valid_i && mem_rsp_ready_o && out[mem_rsp_id_i];
+  assign rsp_fire = rsp_out && mem_rsp_ready_o;
 
   // A response's words for its lanes, each from its place in the line (the lanes' word
   // offsets as taken at the start, v4: the element written this cycle), on the lanes of its
@@ -467,8 +509,7 @@ module simt_sm_lsu #(
     err_fault_d = err_fault_q;
     err_warp_d  = err_warp_q;
     err_pc_d    = err_pc_q;
-    st_be_d     = st_be_q;
-    st_data_d   = st_data_q;
+    v4d_d       = v4d_q;
     snd_d       = snd_q;
     s_addr_d    = s_addr_q;
     s_data_d    = s_data_q;
@@ -524,9 +565,7 @@ module simt_sm_lsu #(
           // chk_global: the slot now, and the first request unless a v4 store gathers first.
           alloc = 1'b1;
           if (v4_store) begin
-            st_be_d   = '0;
-            st_data_d = '0;
-            state_d   = simt_sm_pkg::LsGather;
+            state_d = simt_sm_pkg::LsGather;
           end else if (detach) begin
             // Done: the sender takes the group's addresses and store data off the ports
             // (which DE may read from the next cycle) and puts out what the first request
@@ -544,11 +583,24 @@ module simt_sm_lsu #(
         end
       end
       simt_sm_pkg::LsGather: begin
-        // Element elem_q of the group is on port b: the leader's line's words of it join the
-        // request; the next element's register is read meanwhile.
-        st_be_d   = st_be_q | line_be;
-        st_data_d = st_data_q | line_wdata;
-        if (elem_q == 2'd3) begin
+        // Element elem_q of the group is on port b: elements 0-2 are kept, the next element's
+        // register is read meanwhile; with element 3 on the port the group's lines go out, one
+        // request a cycle (port b reads element 3 again while they do).
+        for (int l = 0; l < NumLanes; l++) begin
+          if (elem_q != 2'd3) v4d_d[l*96 + 32*elem_q +: 32] = g_b[l*32 +: 32];
+        end
+        if (elem_q == 2'd3 && one_group) begin
+          // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next
+          // instruction gathers only after the sender is done) and puts out what the first
+          // request leaves.
+          done_o    = 1'b1;
+          snd_d     = 1'b1;
+          s_addr_d  = g_addr;
+          s_data_d  = g_b;
+          s_v4_d    = 1'b1;
+          s_store_d = 1'b1;
+          state_d   = simt_sm_pkg::LsIdle;
+        end else if (elem_q == 2'd3) begin
           state_d = simt_sm_pkg::LsGlobal;
         end else begin
           elem_d   = elem_q + 2'd1;
@@ -569,12 +621,11 @@ module simt_sm_lsu #(
     // done there (one line: one request).
     if (sending) begin
       evt_stall_o = !req_fire && !rsp_fire;
-      if (sd_v4st && req_fire && pend_d != '0) begin
-        // The next group of a v4 store: gather its four elements again.
-        elem_d    = '0;
-        st_be_d   = '0;
-        st_data_d = '0;
-        state_d   = simt_sm_pkg::LsGather;
+      if (!snd_q && sd_v4st && req_fire && pend_d != '0 &&
+          (pend_d & simt_sm_pkg::group_of(pend_q, NumLanes)) == '0) begin
+        // The next group of a v4 store (fewer lanes than threads): gather its elements.
+        elem_d  = '0;
+        state_d = simt_sm_pkg::LsGather;
       end else if (pend_d == '0) begin
         // Every request sent: the core goes on while the responses come. The sender's last:
         // the instruction in the unit (checking, or starting now) has the coalescer next.
@@ -626,19 +677,65 @@ module simt_sm_lsu #(
   // unit's (the instruction in flight).
   // Both come on the lanes of one group (the write enables name the group's threads).
   // Zero data without a write: the core ORs its units' write data.
+  // The drain's write has an address a lane (rf_split_o).
   logic [NumLanes*32-1:0] wb_words;
+  logic [31:0]            dr_we;
+  logic [32*RfAW-1:0]     dr_waddr;
+  logic [32*32-1:0]       dr_wdata;
   always_comb begin
-    rf_we_o    = sh_rf_we;
-    rf_waddr_o = {warp_i, inst_i.rd};
-    wb_words   = (sh_rf_we != '0) ? sh_rf_wdata : '0;
-    rf_late_o  = 1'b0;
+    rf_we_o         = sh_rf_we;
+    rf_waddr_o      = {warp_i, inst_i.rd};
+    rf_split_o      = 1'b0;
+    rf_waddr_lane_o = '0;
+    wb_words        = (sh_rf_we != '0) ? sh_rf_wdata : '0;
+    rf_late_o       = 1'b0;
     if (rsp_wr) begin
       rf_we_o    = rsp_lanes;
       rf_waddr_o = {rsp_warp, rsp_reg + {3'd0, wb_elem_q}};
       wb_words   = rsp_words;
       rf_late_o  = 1'b1;
     end
+    if (dr_we != '0) begin
+      rf_we_o         = dr_we;
+      rf_split_o      = 1'b1;
+      rf_waddr_lane_o = (NumLanes*RfAW)'(dr_waddr);
+      wb_words        = (NumLanes*32)'(dr_wdata);
+      rf_late_o       = 1'b1;
+    end
     rf_wdata_o = wb_words;
+  end
+
+  if (Drain) begin : g_drain
+    simt_sm_lsu_drain #(
+      .RfAW      (RfAW),
+      .IdW       (IdW),
+      .LineBytes (LineBytes)
+    ) u_drain (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .go_i         (!port_taken),
+      .take_i       (dr_take),
+      .take_id_i    (mem_rsp_id_i),
+      .take_lanes_i (rsp_lanes),
+      .take_addr_i  ({rsp_warp, rsp_reg}),
+      .take_words_i (rsp_words_at),
+      .take_data_i  (mem_rsp_rdata_i),
+      .pend_o       (dr_pend),
+      .busy_o       (dr_busy),
+      .we_o         (dr_we),
+      .waddr_o      (dr_waddr),
+      .wdata_o      (dr_wdata),
+      .ret_o        (dr_ret),
+      .ret_id_o     (dr_ret_id)
+    );
+  end else begin : g_no_drain
+    assign dr_pend   = '0;
+    assign dr_busy   = 1'b0;
+    assign dr_we     = '0;
+    assign dr_waddr  = '0;
+    assign dr_wdata  = '0;
+    assign dr_ret    = 1'b0;
+    assign dr_ret_id = '0;
   end
 
   assign quiet_o       = state_q == simt_sm_pkg::LsIdle && !snd_q && quiet_o_inflight;
@@ -653,8 +750,7 @@ module simt_sm_lsu #(
       state_q     <= simt_sm_pkg::LsIdle;
       pend_q      <= '0;
       elem_q      <= '0;
-      st_be_q     <= '0;
-      st_data_q   <= '0;
+      v4d_q       <= '0;
       next_id_q   <= '0;
       err_q       <= 1'b0;
       err_fault_q <= '0;
@@ -673,8 +769,7 @@ module simt_sm_lsu #(
       state_q     <= state_d;
       pend_q      <= pend_d;
       elem_q      <= elem_d;
-      st_be_q     <= st_be_d;
-      st_data_q   <= st_data_d;
+      v4d_q       <= v4d_d;
       next_id_q   <= next_id_d;
       err_q       <= err_d;
       err_fault_q <= err_fault_d;
@@ -749,8 +844,10 @@ module simt_sm_lsu #(
       assert (!(mem_req_valid_o && ((!snd_q && cls.shared) ||
                                     (sd_atom && group != (32'd1 << leader)))))
         else $error("sm lsu: a request that mixes lanes of an atomic, or a shared access");
-      assert (!(mem_req_valid_o && sd_v4st && st_be_q == '0))
-        else $error("sm lsu: a v4 store's request without its gathered words");
+      assert (!(mem_req_valid_o && sd_v4st && !snd_q &&
+                !(state_q == simt_sm_pkg::LsGlobal ||
+                  (state_q == simt_sm_pkg::LsGather && elem_q == 2'd3))))
+        else $error("sm lsu: a v4 store's request before its group's elements are gathered");
       // The sender: only with Detach, one instruction at a time (the next takes its slot after
       // it), on a plain access of one group; done_fast_o is a done of CHECK.
       assert (!(snd_q && !Detach))
@@ -767,6 +864,11 @@ module simt_sm_lsu #(
       // The write-back puts a response's words on the lanes of one group.
       assert (!(rsp_fire && (rsp_lanes & ~simt_sm_pkg::group_of(rsp_lanes, NumLanes)) != '0))
         else $error("sm lsu: a response's threads in two groups");
+      // The drain: one id given back a cycle, and no other write beside its own.
+      assert (!(dr_ret && rsp_fire && !dr_take))
+        else $error("sm lsu: the drain gives an id back beside another response");
+      assert (!(dr_busy && (rsp_wr || (sh_rf_we != '0 && dr_we != '0))))
+        else $error("sm lsu: a register write beside the drain's");
     end
   end
 `endif

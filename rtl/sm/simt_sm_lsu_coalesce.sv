@@ -23,10 +23,10 @@ module simt_sm_lsu_coalesce #(
   input  logic [31:0]              pend_i,   // lanes still to request
   input  logic [4:0]               first_i,  // their group's first thread
   input  logic [NumLanes*32-1:0]   addr_i,   // the group's addresses (v4: element 0's)
-  input  logic [1:0]               elem_i,   // v4 element of this pass
   input  logic                     v4_i,
   input  logic                     single_i, // one lane per request (atomics)
-  input  logic [NumLanes*32-1:0]   data_i,   // the group's store data (or atomic operand)
+  input  logic [NumLanes*32-1:0]   data_i,   // the group's store data (or atomic operand;
+  input  logic [NumLanes*96-1:0]   elems_i,  // ... a v4 store's element 0, and 1-3 here)
   output logic [4:0]               leader_o,
   output logic [LaneW-1:0]         lane_o,   // the leader's lane
   output logic [31:0]              group_o,
@@ -61,8 +61,9 @@ module simt_sm_lsu_coalesce #(
   assign leader_addr = lane_addr[leader[LaneW-1:0]];
   assign line_addr_o = {leader_addr[31:OffW], {OffW{1'b0}}};
 
-  // A lane's word in its line: v4 lanes are 16-byte aligned, so element e is word e of the
-  // lane's 16 bytes and never leaves the line.
+  // A lane's word in its line. A v4 lane is 16-byte aligned: its four elements are the four
+  // words of its quad (16 bytes) and never leave the line, so it is on word w when its quad
+  // is w's, and gives element w mod 4.
   logic [OffW-3:0]     word [NumLanes];
   logic [NumLanes-1:0] group;
   always_comb begin
@@ -71,7 +72,7 @@ module simt_sm_lsu_coalesce #(
       logic [31:0] a;  // word-aligned (checked)
       /* verilator lint_on UNUSEDSIGNAL */
       a        = lane_addr[l];
-      word[l]  = (OffW-2)'(simt_sm_pkg::line_word(a[31:2], v4_i, elem_i));
+      word[l]  = a[OffW-1:2];
       group[l] = pend[l] && (a[31:OffW] == leader_addr[31:OffW]) &&
                  (!single_i || leader == 5'(l));
     end
@@ -81,7 +82,7 @@ module simt_sm_lsu_coalesce #(
   // Word by word, the highest lane of the group on it (its index), then a mux on the index:
   // ECP5 LUTs stay about NumLanes per bit, where one-hot selects and an AND-OR tree let the
   // select logic be rebuilt inside every bit's LUTs (several times the area). Words no lane
-  // writes are zero (a v4 store ORs its elements' requests).
+  // writes are zero.
   logic [LaneW-1:0]     src [LineWords];
   logic [LineWords-1:0] hit;
   always_comb begin
@@ -89,7 +90,8 @@ module simt_sm_lsu_coalesce #(
       src[w] = '0;
       hit[w] = 1'b0;
       for (int l = 0; l < NumLanes; l++) begin
-        if (group[l] && word[l] == (OffW-2)'(w)) begin
+        if (group[l] && (v4_i ? 32'(word[l]) / 4 == w / 4
+                              : word[l] == (OffW-2)'(w))) begin
           src[w] = LaneW'(l);
           hit[w] = 1'b1;
         end
@@ -97,12 +99,19 @@ module simt_sm_lsu_coalesce #(
     end
   end
 
-  // A v4 access's request covers its lanes' 16 bytes whatever the element (a load asks for
-  // all four; a v4 store's gathered enables are the same); its data is the element's word.
+  // A v4 access covers its lanes' 16 bytes (a load asks for all four elements, a store
+  // writes them: word w of the quad is element w mod 4, element 0 on data_i).
+  // (The lanes' words for each place in a quad, picked before the word's mux.)
+  logic [31:0] quad_data [4][NumLanes];
   always_comb begin
+    for (int e = 0; e < 4; e++) begin
+      for (int l = 0; l < NumLanes; l++) begin
+        quad_data[e][l] = (v4_i && e != 0) ? elems_i[l*96 + (e - 1)*32 +: 32] : lane_data[l];
+      end
+    end
     for (int w = 0; w < LineWords; w++) begin
-      be_o[w*4 +: 4]      = {4{v4_i ? |hit[(w / 4) * 4 +: 4] : hit[w]}};
-      wdata_o[w*32 +: 32] = hit[w] ? lane_data[src[w]] : 32'd0;
+      be_o[w*4 +: 4]      = {4{hit[w]}};
+      wdata_o[w*32 +: 32] = hit[w] ? quad_data[w % 4][src[w]] : 32'd0;
     end
   end
 

@@ -44,8 +44,9 @@ module simt_sm_lsu_inflight #(
   input  logic [31:0]            req_lanes_i,
   input  logic [31:OffW]         req_line_i,
   output logic [NumIds-1:0]      out_o,      // ids outstanding
-  input  logic                   rsp_i,      // a response taken (its id outstanding)
+  input  logic                   rsp_i,      // an id given back (its response written)
   input  logic [IdW-1:0]         rsp_id_i,
+  input  logic [IdW-1:0]         look_rsp_id_i,  // the response on the port: what it needs
   output logic [31:0]            rsp_lanes_o,
   output logic                   rsp_writes_o,
   output logic                   rsp_v4_o,
@@ -139,15 +140,15 @@ module simt_sm_lsu_inflight #(
 
   // A response's slot.
   logic [SlotW-1:0] rs;
-  assign rs           = id_slot_q[rsp_id_i];
-  assign rsp_lanes_o  = id_lanes_q[rsp_id_i];
+  assign rs           = id_slot_q[look_rsp_id_i];
+  assign rsp_lanes_o  = id_lanes_q[look_rsp_id_i];
   assign rsp_writes_o = sl_writes_q[rs];
   assign rsp_v4_o     = sl_v4_q[rs];
   assign rsp_warp_o   = sl_warp_q[rs];
   assign rsp_reg_o    = sl_rd_q[rs];
   assign rsp_pc_o     = sl_pc_q[rs];
   assign rsp_words_o  = sl_words_q[rs];
-  assign rsp_line_o   = id_line_q[rsp_id_i];
+  assign rsp_line_o   = id_line_q[look_rsp_id_i];
   assign look_warp_o  = sl_warp_q[id_slot_q[look_id_i]];
   assign out_o        = out_q;
   assign quiet_o      = busy_q == '0;

@@ -43,6 +43,7 @@ using model::WarpRegs;
 // The verilated geometry (CMakeLists.txt: Vsm_lsu, and Vsm_lsu8 with NumLanes = 8).
 constexpr int kWarpW = 2;       // NumWarps = 4
 constexpr int kWarps = 1 << kWarpW;
+constexpr int kRfAW = kWarpW + 5;  // a register-file address: {warp, register}
 constexpr int kCtas = 2;
 constexpr int kSharedWords = 256;
 constexpr int kBanks = 8;
@@ -63,6 +64,8 @@ struct Observed {
   int slotWaitCycles = 0;  // ... an instruction waiting for a slot of the in-flight table
   int senderWaitCycles = 0;  // ... an instruction's CHECK waiting for the sender
   int conflictCycles = 0;  // the unit's bank-conflict event
+  int splitWrites = 0;     // register writes of the v4 drain (an address a lane)
+  bool splitOverlap = false;  // ... one with lanes of two lines at different elements
   int maxOutstanding = 0;
   bool reordered = false;  // a response overtook an older request's
   int errorRequest = -1;   // the first request answered with an error (response order)
@@ -94,7 +97,7 @@ class LsuBench {
                     s("mem_rsp_err_i", 1)}},
         {"registers", {s("rf_re_o", 1), s("rf_re_b_o", 1), s("rf_re_c_o", 1), s("rf_rb_o", 5),
                        s("rf_grp_o", cfg.numLanes == 32 ? 1 : 2), s("rd_grp_i", cfg.numLanes == 32 ? 1 : 2),
-                       s("rf_we_o", 32), s("rf_waddr_o", 7)}},
+                       s("rf_we_o", 32), s("rf_waddr_o", 7), s("rf_split_o", 1)}},
     });
     sim_.reset();
     setTiming({});
@@ -206,6 +209,15 @@ class LsuBench {
   bool step(Observed& ob, int expectWarp = -1) {
     drivePort();
     sim_->rf_busy_i = busy256_ > 0 && busyRng_.below(256) < static_cast<int>(busy256_);
+    sim_.eval();
+    // The register file's answer for a response's four registers: written since the start
+    // (the core's decode: since the warp's launch), as the unit's v4 drain needs them.
+    const uint32_t uaddr = sim_->rf_uaddr_o;
+    uint8_t used = 0;
+    for (int e = 0; e < 4; ++e) {
+      used |= static_cast<uint8_t>(((written_[uaddr >> 5] >> ((uaddr + e) & 31)) & 1u) << e);
+    }
+    sim_->rf_used_i = used;
     sim_.eval();
     done_ = sim_->done_o;
     fault_ = sim_->fault_o;
@@ -359,14 +371,35 @@ class LsuBench {
     const uint32_t we = sim_->rf_we_o;
     if (we == 0) return;
     EXPECT_FALSE(sim_->rf_late_o && sim_->rf_busy_i) << "a response wrote while the port was taken";
-    const int waddr = sim_->rf_waddr_o;
-    if (expectWarp >= 0) EXPECT_EQ(waddr >> 5, expectWarp) << "register write to another warp";
-    const int warp = waddr >> 5, reg = waddr & 31;
+    // A split write (the v4 drain, 32 lanes) has an address a lane, each an entry written
+    // before (the register file's first write of an entry needs the one address).
+    const bool split = sim_->rf_split_o;
+    if (split) {
+      EXPECT_EQ(lanes(), 32) << "a split write at fewer lanes";
+      ++ob.splitWrites;
+    }
+    int splitReg = -1;
     for (int l = 0; l < 32; ++l) {
       if (!((we >> l) & 1u)) continue;
+      const int waddr = split ? static_cast<int>(getBits(sim_->rf_waddr_lane_o, (l % lanes()) * kRfAW, kRfAW))
+                              : static_cast<int>(sim_->rf_waddr_o);
+      if (expectWarp >= 0) EXPECT_EQ(waddr >> 5, expectWarp) << "register write to another warp";
+      const int warp = waddr >> 5, reg = waddr & 31;
+      if (split) {
+        if (splitReg < 0) splitReg = reg;
+        ob.splitOverlap |= reg != splitReg;
+        EXPECT_TRUE((written_[static_cast<size_t>(warp)] >> reg) & 1u)
+            << "a split write to r" << reg << " of warp " << warp << ", not written before";
+      }
       const uint32_t v = static_cast<uint32_t>(getBits(sim_->rf_wdata_o, (l % lanes()) * 32, 32));
       regs_[static_cast<size_t>(warp)][static_cast<size_t>(reg)][static_cast<size_t>(l)] = v;
       ob.writes.push_back({l, reg, v});
+    }
+    for (int l = 0; l < 32; ++l) {
+      if (!((we >> l) & 1u)) continue;
+      const int waddr = split ? static_cast<int>(getBits(sim_->rf_waddr_lane_o, (l % lanes()) * kRfAW, kRfAW))
+                              : static_cast<int>(sim_->rf_waddr_o);
+      written_[static_cast<size_t>(waddr >> 5)] |= 1u << (waddr & 31);
     }
   }
 
@@ -382,6 +415,7 @@ class LsuBench {
   std::unique_ptr<LineMemory> port_;
   std::vector<Issued> issued_;
   std::array<WarpRegs, kWarps> regs_{}, modelRegs_{};
+  std::array<uint32_t, kWarps> written_{};  // registers written by the unit, per warp
   uint32_t busy256_ = 0;
   bool done_ = false;
   uint64_t fault_ = 0;
@@ -536,6 +570,8 @@ void randomInstructionsMatchTheModel(int lanes) {
                 "fault_mem_error", "back_pressure", "out_of_order", "outstanding_4", "one_line_many_lanes",
                 "merged_store", "bank_conflict", "broadcast", "all_lanes", "imm_address", "shared_clear",
                 "writeback_wait"});
+    // At 32 lanes: v4 loads' lines through the drain, two or more at once (an address a lane).
+    if (lanes == 32) cov.define({"v4_drain", "v4_drain_overlap"});
     // A seed that leaves a bin unhit runs on, up to 4x the instructions, until every bin is.
     const int n = 400 * lengthScale();
     int phase = -1;
@@ -599,6 +635,10 @@ void randomInstructionsMatchTheModel(int lanes) {
       cov.sample("outstanding_4", got.maxOutstanding >= 4);
       cov.sample("all_lanes", in.exec == 0xFFFFFFFFu);
       cov.sample("writeback_wait", got.wbWaitCycles > 0);
+      if (lanes == 32) {
+        cov.sample("v4_drain", got.splitWrites > 0);
+        cov.sample("v4_drain_overlap", got.splitOverlap);
+      }
       cov.sample("imm_address", in.immB);
       for (const auto& rq : want.requests) {
         cov.sample("one_line_many_lanes", __builtin_popcount(rq.lanes) >= 4);
@@ -848,12 +888,38 @@ void coalescedRequestsAndBankRounds(int lanes) {
   EXPECT_EQ(o.requests.size(), 16u);
   for (const auto& rq : o.requests) EXPECT_EQ(rq.be, 0xFFFFFFFFull);
   EXPECT_EQ(o.writes.size(), 4u * 32u);
-  // v4 stores: one request per line with all four elements of its two lanes, each line
-  // gathered in 4 cycles (one data register a cycle) and sent in the fifth.
+  // At 32 lanes the v4 drain takes a line a cycle and writes its elements beside the next
+  // lines' (an address a lane), the last element 3 cycles after the last line; but a line
+  // goes there only once its four registers were written before (the register file's first
+  // write of an entry writes every lane): r4-r6 were not, so the first line goes one element
+  // a cycle (4 cycles), the 15 others through the drain. Again, every line goes through the
+  // drain. At 8 lanes there is no drain: 4 cycles a line.
+  const int serialCycles = o.cycles;
+  if (groups == 1) {
+    EXPECT_EQ(o.splitWrites, 15 + 3);
+    EXPECT_EQ(o.cycles, 1 + all + 4 + 15 + 3 + 1);
+  } else {
+    EXPECT_EQ(o.splitWrites, 0);
+    EXPECT_GE(o.cycles, 1 + all + 16 * 4);
+  }
+  o = run(Op::LdGlobalV4, 0xFFFFFFFFu, 16, next);
+  EXPECT_EQ(o.writes.size(), 4u * 32u);
+  if (groups == 1) {
+    EXPECT_EQ(o.splitWrites, 16 + 3);
+    EXPECT_EQ(o.cycles, 1 + all + 16 + 3 + 1);
+  } else {
+    EXPECT_EQ(o.splitWrites, 0);
+    EXPECT_EQ(o.cycles, serialCycles);
+  }
+  // v4 stores: one request per line with all four elements of its two lanes; each group's
+  // four data registers read once (one a cycle), its first line sent with the fourth, the
+  // others one a cycle. At 32 lanes (one group) the store is done with its first line, the
+  // sender putting out the others.
   o = run(Op::StGlobalV4, 0xFFFFFFFFu, 16, next);
   EXPECT_EQ(o.requests.size(), 16u);
   for (const auto& rq : o.requests) EXPECT_EQ(rq.be, 0xFFFFFFFFull);
-  EXPECT_EQ(o.doneCycles, 1 + all + 1 + 16 * (4 + 1));
+  EXPECT_EQ(o.cycles, 1 + all + 1 + groups * (3 + 16 / groups) + 1);
+  EXPECT_EQ(o.doneCycles, groups == 1 ? 1 + 1 + 3 + 1 : 1 + all + 1 + groups * (3 + 16 / groups));
   // Shared, 8 banks: 32 consecutive words are 4 rounds (at 8 lanes, one per group and no
   // conflict); a stride of 8 words puts every lane on one bank (16 lanes: 16 rounds, each
   // group's first without a conflict); every lane on one word is a broadcast (1 round per
