@@ -8,9 +8,10 @@
 //   A       lookup: tags and valid bits give hit/way, the MSHRs give a line in flight; the
 //           request is decided once (read hit, merge, allocate, forward) or holds (stall).
 //   B       a read hit's line comes out of the data RAM and is answered.
-// A fill (memory's answer to an MSHR) is buffered, installed in one cycle in which A does not
-// decide (its victim way chosen then: an invalid way, else tree pseudo-LRU), then answered to
-// every merged request, one per cycle. Writes and atomics leave through the same in-order
+// A fill (memory's answer to an MSHR) is buffered, installed in one cycle (its victim way
+// chosen then: an invalid way, else tree pseudo-LRU; A decides only reads in that cycle, a hit
+// only outside the fill's set, and before the fill), then answered to every merged request,
+// one per cycle. Writes and atomics leave through the same in-order
 // request register as fills, so memory sees the cache's acceptance order for every address.
 //
 // Order (rule 3 of the port): a write or atomic to a line with an MSHR in flight holds in A
@@ -220,7 +221,9 @@ module simt_l1_cache #(
       .we_i    (tag_we[w]),
       .waddr_i (tag_waddr),
       .wdata_i (tag_wdata),
-      .re_i    (tag_re),
+      // A request taken while a fill installs into its set does not read the way being
+      // written (its tag comes from the fill: tw_*, next cycle).
+      .re_i    (tag_re && !(tag_we[w] && tag_waddr == tag_raddr)),
       .raddr_i (tag_raddr),
       .rdata_o (tag_rdata[w])
     );
@@ -325,7 +328,7 @@ module simt_l1_cache #(
 
   assign mem_req_fire  = mq_valid_q && mem_req_ready_i;
   assign mq_space      = !mq_valid_q || mem_req_ready_i;
-  assign core_req_ready_o = !fill_now && (!a_valid_q || a_adv);
+  assign core_req_ready_o = !a_valid_q || a_adv;
   assign core_req_fire = core_req_valid_i && core_req_ready_o;
 
   always_comb begin
@@ -368,13 +371,17 @@ module simt_l1_cache #(
     do_pass     = 1'b0;
     stall_full  = 1'b0;
     stall_order = 1'b0;
-    if (a_valid_q && !fill_now) begin
+    // In a fill's install cycle only reads decide (a write's or an atomic's hit would meet the
+    // fill's data write and valid bits), and a read hit not in the fill's set (the hit's and
+    // the fill's pseudo-LRU updates); a decision there comes before the fill (a read merging
+    // into the MSHR being filled is answered from it).
+    if (a_valid_q && (!fill_now || a_read)) begin
       if (match_noalloc) begin
         // A fill that may not install (invalidated in flight): wait for it, then miss.
         stall_order = 1'b1;
       end else if (a_read) begin
         if (hit) begin
-          do_hit_read = b_free;
+          do_hit_read = b_free && !(fill_now && a_set == fill_set);
         end else if (match) begin
           do_merge = 1'b1;
         end else if (have_free) begin
@@ -523,6 +530,7 @@ module simt_l1_cache #(
     if (fill_now) begin
       mrb_inst_d = 1'b1;
       mrb_wait_d = mshr_wait_q[32'(fill_m) * NumIds +: NumIds];
+      if (do_merge && match_idx == fill_m) mrb_wait_d[a_id_q] = 1'b1;
       mshr_valid_d[fill_m] = 1'b0;
       if (fill_install) begin
         tag_we[fill_way]          = 1'b1;
@@ -755,7 +763,8 @@ module simt_l1_cache #(
       if (fill_now) begin
         assert (mshr_valid_q[fill_m] && mshr_wait_q[32'(fill_m) * NumIds +: NumIds] != '0)
           else $error("l1_cache: a fill for an idle MSHR");
-        assert (!a_adv) else $error("l1_cache: a decision in a fill cycle");
+        assert (!(a_adv && (!a_read || (do_hit_read && a_set == fill_set))))
+          else $error("l1_cache: a write, atomic or same-set hit decided in a fill cycle");
       end
       if (mrb_valid_q && mrb_fill_q && mrb_inst_q) begin
         assert (mrb_wait_q != '0) else $error("l1_cache: a fill answered with nobody waiting");

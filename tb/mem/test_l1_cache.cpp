@@ -403,6 +403,7 @@ class L1Bench {
 
   void sample() {
     auto& d = sim_.dut();
+    fillSet_ = -1;
     // Rule 1 on both of the cache's outputs: an offer not taken stays, payload included.
     {
       Offer rsp{d.core_rsp_valid_o != 0, d.core_rsp_id_o, d.core_rsp_err_o != 0, {}};
@@ -483,6 +484,14 @@ class L1Bench {
         fail("a fill for MSHR " + std::to_string(m) + " the model has idle");
       } else {
         const uint32_t addr = model_.mshrAddr(m);
+        fillSet_ = static_cast<int>(model_.setOf(addr));
+        if (cov_) {
+          // Reads decide in a fill's install cycle, before it (a merge into the line being
+          // filled is answered from the fill).
+          cov_->sample("read decided in a fill cycle", d.evt_lookup_o);
+          cov_->sample("read merged into the fill being installed",
+                       d.evt_lookup_o && d.evt_merge_o && d.evt_mshr_o == m);
+        }
         const auto f = model_.fill(m, fillErr_[m]);
         Event e;
         e.kind = Event::Fill;
@@ -522,6 +531,9 @@ class L1Bench {
     // Core request accepted: the reference performs it now.
     if (d.core_req_valid_i && !d.core_req_ready_o) ++readyLowWithValid;
     if (d.core_req_valid_i && d.core_req_ready_o) {
+      // Taken while a fill installs into its set: the way being written is not read (its tag
+      // comes from the fill).
+      if (cov_) cov_->sample("request taken during its set's fill", d.evt_fill_o && static_cast<int>(model_.setOf(cur_.addr)) == fillSet_);
       offering_ = false;
       Pending p;
       p.req = cur_;
@@ -633,6 +645,7 @@ class L1Bench {
   std::set<uint32_t> outstanding_;
   std::map<uint32_t, Pending> pending_;
   std::deque<uint32_t> inA_;  // accepted, not yet decided (in order)
+  int fillSet_ = -1;          // the set of the fill installed this cycle (observe)
   std::array<bool, 16> fillErr_{};
   uint64_t accepted_ = 0;
   std::vector<Event> events_;
@@ -709,7 +722,9 @@ void randomTraffic(const char* name) {
                 "fill dropped (invalidated in flight)", "fill answers several (merged)",
                 "error answered (region)", "stall: MSHRs full", "stall: order (line in flight)",
                 "all MSHRs busy", "response out of order", "core response back-pressure",
-                "memory request back-pressure", "invalidate all", "memory reordered"});
+                "memory request back-pressure", "invalidate all", "memory reordered",
+                "read decided in a fill cycle", "read merged into the fill being installed",
+                "request taken during its set's fill"});
     L1Bench<G> b(seed, &cov);
     const int n = 4000 * lengthScale();
     // Phases: mixed latency; long latency (MSHRs fill up, merges); fill errors.
