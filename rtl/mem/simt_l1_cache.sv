@@ -10,8 +10,8 @@
 //   B       a read hit's line comes out of the data RAM and is answered.
 // A fill (memory's answer to an MSHR) is buffered, installed in one cycle (its victim way
 // chosen then: an invalid way, else tree pseudo-LRU; A decides only reads in that cycle, a hit
-// only outside the fill's set, and before the fill), then answered to every merged request,
-// one per cycle. Writes and atomics leave through the same in-order
+// only outside the fill's set, and before the fill), then answered from the answer buffer to
+// every merged request, one per cycle, while the next fill installs. Writes and atomics leave through the same in-order
 // request register as fills, so memory sees the cache's acceptance order for every address.
 //
 // Order (rule 3 of the port): a write or atomic to a line with an MSHR in flight holds in A
@@ -188,7 +188,8 @@ module simt_l1_cache #(
   logic [31:0]            mq_cmp_d, mq_cmp_q;
 
   // The memory response buffer: a forwarded request's answer, or a fill (installed in its
-  // first cycle, mrb_inst_q, then answered to mrb_wait_q's ids one per cycle).
+  // first cycle; mrb_inst_q: installed, its waiters in mrb_wait_q), until the answer buffer
+  // takes it (in that first cycle when it is free).
   logic                   mrb_valid_d, mrb_valid_q;
   logic                   mrb_fill_d, mrb_fill_q;
   logic                   mrb_inst_d, mrb_inst_q;
@@ -196,6 +197,14 @@ module simt_l1_cache #(
   logic                   mrb_err_d, mrb_err_q;
   logic [LineBytes*8-1:0] mrb_data_d, mrb_data_q;
   logic [NumIds-1:0]      mrb_wait_d, mrb_wait_q;
+  // The answer buffer: what the core is answered from (a fill's waiters one per cycle, lowest
+  // id first), so the next fill installs while this one answers.
+  logic                   ans_valid_d, ans_valid_q;
+  logic                   ans_fill_d, ans_fill_q;
+  logic [MemIdW-1:0]      ans_id_d, ans_id_q;
+  logic                   ans_err_d, ans_err_q;
+  logic [LineBytes*8-1:0] ans_data_d, ans_data_q;
+  logic [NumIds-1:0]      ans_wait_d, ans_wait_q;
 
   // Forwarded writes/atomics outstanding, by core id.
   logic [NumIds-1:0]      pt_out_d, pt_out_q;
@@ -323,8 +332,8 @@ module simt_l1_cache #(
 
   // ---- Handshakes ---------------------------------------------------------------------------
   logic mem_req_fire, mem_rsp_fire, core_req_fire, core_rsp_fire;
-  logic mq_space, b_free, b_drain, m_offer, grant_b, grant_m, mrb_release, a_adv;
-  logic [IdW-1:0] mrb_first;
+  logic mq_space, b_free, b_drain, m_offer, grant_b, grant_m, ans_release, ans_take, a_adv;
+  logic [IdW-1:0] ans_first;
 
   assign mem_req_fire  = mq_valid_q && mem_req_ready_i;
   assign mq_space      = !mq_valid_q || mem_req_ready_i;
@@ -332,13 +341,13 @@ module simt_l1_cache #(
   assign core_req_fire = core_req_valid_i && core_req_ready_o;
 
   always_comb begin
-    mrb_first = '0;
+    ans_first = '0;
     for (int i = NumIds - 1; i >= 0; i--) begin
-      if (mrb_wait_q[i]) mrb_first = IdW'(i);
+      if (ans_wait_q[i]) ans_first = IdW'(i);
     end
   end
 
-  assign m_offer = mrb_valid_q && (!mrb_fill_q || mrb_inst_q);
+  assign m_offer = ans_valid_q;
   always_comb begin
     if (held_q) begin
       grant_b = held_b_q;
@@ -349,16 +358,18 @@ module simt_l1_cache #(
   end
   assign core_rsp_valid_o = grant_b || grant_m;
   assign core_rsp_fire    = core_rsp_valid_o && core_rsp_ready_i;
-  assign core_rsp_id_o    = grant_b ? b_id_q : (mrb_fill_q ? mrb_first : IdW'(mrb_id_q));
-  assign core_rsp_err_o   = grant_m && mrb_err_q;
-  assign core_rsp_rdata_o = grant_b ? data_rdata : mrb_data_q;
+  assign core_rsp_id_o    = grant_b ? b_id_q : (ans_fill_q ? ans_first : IdW'(ans_id_q));
+  assign core_rsp_err_o   = grant_m && ans_err_q;
+  assign core_rsp_rdata_o = grant_b ? data_rdata : ans_data_q;
 
   assign b_drain = grant_b && core_rsp_ready_i;
   assign b_free  = !b_valid_q || b_drain;
-  // The response buffer frees when its last answer goes.
-  assign mrb_release = grant_m && core_rsp_ready_i &&
-                       (!mrb_fill_q || (mrb_wait_q & ~(NumIds'(1) << mrb_first)) == '0);
-  assign mem_rsp_ready_o = !mrb_valid_q || mrb_release;
+  // The answer buffer frees when its last answer goes, and takes the response buffer's then
+  // (a fill in its install cycle included); the response buffer takes memory's next.
+  assign ans_release = grant_m && core_rsp_ready_i &&
+                       (!ans_fill_q || (ans_wait_q & ~(NumIds'(1) << ans_first)) == '0);
+  assign ans_take        = mrb_valid_q && (!ans_valid_q || ans_release);
+  assign mem_rsp_ready_o = !mrb_valid_q || ans_take;
   assign mem_rsp_fire    = mem_rsp_valid_i && mem_rsp_ready_o;
 
   // ---- Decision -----------------------------------------------------------------------------
@@ -519,14 +530,20 @@ module simt_l1_cache #(
       end
     end
 
-    // Memory response buffer.
-    mrb_valid_d = mrb_valid_q && !mrb_release;
+    // Memory response buffer, then the answer buffer.
+    mrb_valid_d = mrb_valid_q && !ans_take;
     mrb_fill_d  = mrb_fill_q;
     mrb_inst_d  = mrb_inst_q;
     mrb_id_d    = mrb_id_q;
     mrb_err_d   = mrb_err_q;
     mrb_data_d  = mrb_data_q;
     mrb_wait_d  = mrb_wait_q;
+    ans_valid_d = ans_valid_q && !ans_release;
+    ans_fill_d  = ans_fill_q;
+    ans_id_d    = ans_id_q;
+    ans_err_d   = ans_err_q;
+    ans_data_d  = ans_data_q;
+    ans_wait_d  = ans_wait_q;
     if (fill_now) begin
       mrb_inst_d = 1'b1;
       mrb_wait_d = mshr_wait_q[32'(fill_m) * NumIds +: NumIds];
@@ -546,11 +563,19 @@ module simt_l1_cache #(
       end
     end
     if (grant_m && core_rsp_ready_i) begin
-      if (mrb_fill_q) begin
-        mrb_wait_d[mrb_first] = 1'b0;
+      if (ans_fill_q) begin
+        ans_wait_d[ans_first] = 1'b0;
       end else begin
-        pt_out_d[IdW'(mrb_id_q)] = 1'b0;
+        pt_out_d[IdW'(ans_id_q)] = 1'b0;
       end
+    end
+    if (ans_take) begin
+      ans_valid_d = 1'b1;
+      ans_fill_d  = mrb_fill_q;
+      ans_id_d    = mrb_id_q;
+      ans_err_d   = mrb_err_q;
+      ans_data_d  = mrb_data_q;
+      ans_wait_d  = mrb_wait_d;  // a fill's waiters (copied this cycle if it installs now)
     end
     if (mem_rsp_fire) begin
       mrb_valid_d = 1'b1;
@@ -584,7 +609,7 @@ module simt_l1_cache #(
   assign mem_req_wdata_o = mq_wdata_q;
   assign mem_req_cmp_o   = mq_cmp_q;
 
-  assign idle_o = !a_valid_q && !b_valid_q && !mrb_valid_q && !mq_valid_q &&
+  assign idle_o = !a_valid_q && !b_valid_q && !mrb_valid_q && !ans_valid_q && !mq_valid_q &&
                   mshr_valid_q == '0 && pt_out_q == '0;
 
   assign cnt_hits_o      = cnt_hits_q;
@@ -647,6 +672,12 @@ module simt_l1_cache #(
       mrb_err_q      <= 1'b0;
       mrb_data_q     <= '0;
       mrb_wait_q     <= '0;
+      ans_valid_q    <= 1'b0;
+      ans_fill_q     <= 1'b0;
+      ans_id_q       <= '0;
+      ans_err_q      <= 1'b0;
+      ans_data_q     <= '0;
+      ans_wait_q     <= '0;
       pt_out_q       <= '0;
       held_q         <= 1'b0;
       held_b_q       <= 1'b0;
@@ -693,6 +724,12 @@ module simt_l1_cache #(
       mrb_err_q      <= mrb_err_d;
       mrb_data_q     <= mrb_data_d;
       mrb_wait_q     <= mrb_wait_d;
+      ans_valid_q    <= ans_valid_d;
+      ans_fill_q     <= ans_fill_d;
+      ans_id_q       <= ans_id_d;
+      ans_err_q      <= ans_err_d;
+      ans_data_q     <= ans_data_d;
+      ans_wait_q     <= ans_wait_d;
       pt_out_q       <= pt_out_d;
       held_q         <= held_d;
       held_b_q       <= held_b_d;
@@ -766,16 +803,16 @@ module simt_l1_cache #(
         assert (!(a_adv && (!a_read || (do_hit_read && a_set == fill_set))))
           else $error("l1_cache: a write, atomic or same-set hit decided in a fill cycle");
       end
-      if (mrb_valid_q && mrb_fill_q && mrb_inst_q) begin
-        assert (mrb_wait_q != '0) else $error("l1_cache: a fill answered with nobody waiting");
+      if (ans_valid_q && ans_fill_q) begin
+        assert (ans_wait_q != '0) else $error("l1_cache: a fill answered with nobody waiting");
       end
       // A response offered and not taken stays (rule 1 of the port).
       if (held_q) begin
         assert (core_rsp_valid_o) else $error("l1_cache: a response withdrawn");
       end
       // Only a fill's waiters and forwarded requests are answered from the buffer.
-      if (grant_m && !mrb_fill_q) begin
-        assert (pt_out_q[IdW'(mrb_id_q)]) else $error("l1_cache: a forwarded answer not asked");
+      if (grant_m && !ans_fill_q) begin
+        assert (pt_out_q[IdW'(ans_id_q)]) else $error("l1_cache: a forwarded answer not asked");
       end
       // Nothing outstanding is lost: every core id outstanding is somewhere.
       for (int i = 0; i < NumIds; i++) begin
@@ -783,7 +820,8 @@ module simt_l1_cache #(
           logic found;
           found = pt_out_q[i] || (b_valid_q && b_id_q == IdW'(i)) ||
                   (a_valid_q && a_id_q == IdW'(i)) ||
-                  (mrb_valid_q && mrb_fill_q && mrb_inst_q && mrb_wait_q[i]);
+                  (mrb_valid_q && mrb_fill_q && mrb_inst_q && mrb_wait_q[i]) ||
+                  (ans_valid_q && ans_fill_q && ans_wait_q[i]);
           for (int m = 0; m < Mshrs; m++) begin
             found = found || (mshr_valid_q[m] && mshr_wait_q[m*NumIds + i]);
           end

@@ -814,6 +814,21 @@ TEST(L1Cache, HitsOnePerCycle) {
   b.finalChecks();
 }
 
+// Misses to distinct lines answered back to back: each fill is installed while the one before
+// answers (the answer buffer), and requests are taken and decided in install cycles, so 8
+// misses behind a 10-cycle memory take about 8 + 10 cycles, not two a fill.
+TEST(L1Cache, MissesStreamAFillACycle) {
+  L1Bench<Default> b(baseSeed());
+  b.setTiming(fixed(10));
+  const uint64_t start = b.cycles();
+  for (uint32_t i = 0; i < 8; ++i) b.push(rd(lineAddr(i, 20 + i)));
+  ASSERT_TRUE(b.drain());
+  std::printf("8 misses in %llu cycles\n", static_cast<unsigned long long>(b.cycles() - start));
+  EXPECT_EQ(b.model().counters().misses, 8u);
+  EXPECT_LE(b.cycles() - start, 8u + 10u + 6u);
+  b.finalChecks();
+}
+
 TEST(L1Cache, MergeOfMissesToOneLine) {
   L1Bench<Default> b(baseSeed());
   b.setTiming(fixed(40));
