@@ -24,7 +24,7 @@ package simt_mem_pkg;
 
   // Default geometry (the verilated core's; the FPGA top may choose narrower lines).
   localparam int LineBytes = 64;
-  localparam int IdW       = 6;  // 64 requests outstanding (issue #19: a 100-cycle memory)
+  localparam int IdW       = 7;  // 128 requests outstanding (issue #19: a 100-cycle memory)
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -49,7 +49,7 @@ module simt_sm #(
   parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
-  parameter int L1Mshrs     = 32,
+  parameter int L1Mshrs     = 64,
   parameter int NumLanes    = 32,                    // physical ALU lanes: 32, 16 or 8
   // The divergence unit's fast path for threads with their own targets (brx, jmx, ret):
   // 0 takes those through its sequence (same results, more cycles; the FPGA tops' choice,
