@@ -351,6 +351,10 @@ module simt_sm_lsu #(
   );
 
   // ---- Global memory: the in-flight table and the scoreboard --------------------------------
+  // (The v4 drain's: a line taken, an id given back; below.)
+  logic                   dr_take, dr_busy, dr_ret;
+  logic [31:0]            dr_pend;
+  logic [IdW-1:0]         dr_ret_id;
   logic [NumIds-1:0]      out;
   logic                   slot_free, alloc, sent, req_fire, rsp_fire;
   logic [31:0]            rsp_lanes;
@@ -450,9 +454,7 @@ module simt_sm_lsu #(
   // one that does not (a store's) until no id is given back in the cycle.
   logic port_taken, rsp_wr, rsp_v4ld, rsp_out;
   logic [1:0] wb_elem_d, wb_elem_q;
-  logic       dr_ok, dr_take, dr_busy, dr_ret, dr_held;
-  logic [31:0] dr_pend;
-  logic [IdW-1:0] dr_ret_id;
+  logic       dr_ok, dr_held;
   assign port_taken      = rf_busy_i || sh_rf_we != '0;
   assign sh_we_o         = sh_rf_we != '0;
   assign rsp_out         = mem_rsp_valid_i && out[mem_rsp_id_i];
@@ -680,8 +682,8 @@ module simt_sm_lsu #(
   // The drain's write has an address a lane (rf_split_o).
   logic [NumLanes*32-1:0] wb_words;
   logic [31:0]            dr_we;
-  logic [32*RfAW-1:0]     dr_waddr;
-  logic [32*32-1:0]       dr_wdata;
+  logic [NumLanes*RfAW-1:0] dr_waddr;  // (the drain's 32 lanes: only with NumLanes 32)
+  logic [NumLanes*32-1:0] dr_wdata;
   always_comb begin
     rf_we_o         = sh_rf_we;
     rf_waddr_o      = {warp_i, inst_i.rd};
@@ -698,8 +700,8 @@ module simt_sm_lsu #(
     if (dr_we != '0) begin
       rf_we_o         = dr_we;
       rf_split_o      = 1'b1;
-      rf_waddr_lane_o = (NumLanes*RfAW)'(dr_waddr);
-      wb_words        = (NumLanes*32)'(dr_wdata);
+      rf_waddr_lane_o = dr_waddr;
+      wb_words        = dr_wdata;
       rf_late_o       = 1'b1;
     end
     rf_wdata_o = wb_words;
