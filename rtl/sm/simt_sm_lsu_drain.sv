@@ -42,17 +42,15 @@ module simt_sm_lsu_drain #(
   output logic [IdW-1:0]         ret_id_o
 );
 
-  // Per lane: elements left (0-3), the next register, the elements still to write.
-  logic [1:0]      left_d  [32];
-  logic [1:0]      left_q  [32];
-  logic [RfAW-1:0] addr_d  [32];
-  logic [RfAW-1:0] addr_q  [32];
-  logic [95:0]     data_d  [32];
-  logic [95:0]     data_q  [32];
+  // Per lane l: elements left (0-3, [l*2 +: 2]), the next register ([l*RfAW +: RfAW]), the
+  // elements still to write ([l*96 +: 96]); flat vectors (Yosys 0.23 takes whole unpacked
+  // arrays in no assignment, and no packed arrays of more than one dimension).
+  logic [32*2-1:0]    left_d, left_q;
+  logic [32*RfAW-1:0] addr_d, addr_q;
+  logic [32*96-1:0]   data_d, data_q;
   // Per line in the drain, by age (stage s: taken s + 1 cycles of go_i ago): its id.
-  logic [2:0]      vld_d, vld_q;
-  logic [IdW-1:0]  id_d    [3];
-  logic [IdW-1:0]  id_q    [3];
+  logic [2:0]         vld_d, vld_q;
+  logic [3*IdW-1:0]   id_d, id_q;
 
   // The register after a: the next of its warp (v4 registers wrap from r31 to r0, as ISA.md).
   function automatic logic [RfAW-1:0] next_reg(logic [RfAW-1:0] a);
@@ -72,25 +70,25 @@ module simt_sm_lsu_drain #(
       for (int q = 0; q < NumQuads; q++) begin
         if (32'(word) / 4 == q) elems = take_data_i[q*128 +: 128];
       end
-      left_d[l] = left_q[l];
-      addr_d[l] = addr_q[l];
-      data_d[l] = data_q[l];
-      pend_o[l] = left_q[l] != 2'd0;
-      if (go_i && left_q[l] != 2'd0) begin
-        we_o[l]                  = 1'b1;
-        waddr_o[l*RfAW +: RfAW]  = addr_q[l];
-        wdata_o[l*32 +: 32]      = data_q[l][31:0];
-        left_d[l] = left_q[l] - 2'd1;
-        addr_d[l] = next_reg(addr_q[l]);
-        data_d[l] = {32'd0, data_q[l][95:32]};
+      left_d[l*2 +: 2]       = left_q[l*2 +: 2];
+      addr_d[l*RfAW +: RfAW] = addr_q[l*RfAW +: RfAW];
+      data_d[l*96 +: 96]     = data_q[l*96 +: 96];
+      pend_o[l] = left_q[l*2 +: 2] != 2'd0;
+      if (go_i && left_q[l*2 +: 2] != 2'd0) begin
+        we_o[l]                 = 1'b1;
+        waddr_o[l*RfAW +: RfAW] = addr_q[l*RfAW +: RfAW];
+        wdata_o[l*32 +: 32]     = data_q[l*96 +: 32];
+        left_d[l*2 +: 2]        = left_q[l*2 +: 2] - 2'd1;
+        addr_d[l*RfAW +: RfAW]  = next_reg(addr_q[l*RfAW +: RfAW]);
+        data_d[l*96 +: 96]      = {32'd0, data_q[l*96 + 32 +: 64]};
       end
       if (take_i && take_lanes_i[l]) begin
-        we_o[l]                  = 1'b1;
-        waddr_o[l*RfAW +: RfAW]  = take_addr_i;
-        wdata_o[l*32 +: 32]      = elems[31:0];
-        left_d[l] = 2'd3;
-        addr_d[l] = next_reg(take_addr_i);
-        data_d[l] = elems[127:32];
+        we_o[l]                 = 1'b1;
+        waddr_o[l*RfAW +: RfAW] = take_addr_i;
+        wdata_o[l*32 +: 32]     = elems[31:0];
+        left_d[l*2 +: 2]        = 2'd3;
+        addr_d[l*RfAW +: RfAW]  = next_reg(take_addr_i);
+        data_d[l*96 +: 96]      = elems[127:32];
       end
     end
   end
@@ -100,19 +98,17 @@ module simt_sm_lsu_drain #(
     id_d  = id_q;
     if (go_i) begin
       vld_d = {vld_q[1:0], take_i};
-      id_d[0] = take_id_i;
-      id_d[1] = id_q[0];
-      id_d[2] = id_q[1];
+      id_d  = {id_q[0 +: 2*IdW], take_id_i};
     end
   end
   assign busy_o   = vld_q != '0;
   assign ret_o    = go_i && vld_q[2];
-  assign ret_id_o = id_q[2];
+  assign ret_id_o = id_q[2*IdW +: IdW];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       vld_q  <= '0;
-      for (int l = 0; l < 32; l++) left_q[l] <= '0;
+      left_q <= '0;
     end else begin
       vld_q  <= vld_d;
       left_q <= left_d;
@@ -134,7 +130,7 @@ module simt_sm_lsu_drain #(
       for (int s = 0; s < 3; s++) begin
         logic any;
         any = 1'b0;
-        for (int l = 0; l < 32; l++) any |= left_q[l] == 2'(3 - s);
+        for (int l = 0; l < 32; l++) any |= left_q[l*2 +: 2] == 2'(3 - s);
         assert (vld_q[s] == any)
           else $error("sm lsu drain: stage %0d valid %0d, lanes with %0d left %0d", s,
                       vld_q[s], 3 - s, any);
