@@ -589,7 +589,9 @@ module simt_sm_lsu #(
         // register is read meanwhile; with element 3 on the port the group's lines go out, one
         // request a cycle (port b reads element 3 again while they do).
         for (int l = 0; l < NumLanes; l++) begin
-          if (elem_q != 2'd3) v4d_d[l*96 + 32*elem_q +: 32] = g_b[l*32 +: 32];
+          for (int e = 0; e < 3; e++) begin  // (constant selects: no shifter across v4d)
+            if (elem_q == 2'(e)) v4d_d[l*96 + 32*e +: 32] = g_b[l*32 +: 32];
+          end
         end
         if (elem_q == 2'd3 && one_group) begin
           // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next
