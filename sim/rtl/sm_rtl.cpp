@@ -8,6 +8,7 @@
 
 #include "Vsimt_sm.h"
 #include "common/gtkw.h"
+#include "common/port_bits.h"
 #if SIMT_TRACE
 #include <verilated_fst_c.h>
 #endif
@@ -23,18 +24,6 @@ using model::RunResult;
 using model::RunStatus;
 
 namespace {
-
-// Thread t's register address on the trace port (32 fields of RfAW bits, so the port is RfAW
-// 32-bit words wide): a write's threads share one, but the v4 drain's each have their own.
-template <std::size_t N>
-uint32_t traceWaddr(const VlWide<N>& port, int t) {
-  uint32_t v = 0;
-  for (int i = 0; i < static_cast<int>(N); ++i) {
-    const int bit = t * static_cast<int>(N) + i;
-    v |= ((port[static_cast<size_t>(bit / 32)] >> (bit % 32)) & 1u) << i;
-  }
-  return v;
-}
 
 // Longer than any impatient barrier's TIMEOUT (ISA: at most 32767 cycles) plus the barrier
 // unit's timeout scan: a core quiet this long can only be deadlocked.
@@ -372,15 +361,21 @@ struct SmRtl::Impl {
 
   // The co-simulation's view of this cycle (inputs applied, before the clock edge).
   std::string observe() {
+    // Thread t's register address on the trace port: 32 fields of RfAW bits, so the port is
+    // RfAW 32-bit words wide (a write's threads share one; the v4 drain's each have their own).
+    constexpr int kRfAW = static_cast<int>(sizeof(dut->trace_rf_waddr_o) / sizeof(uint32_t));
+    auto traceWaddr = [&](int t) {
+      return static_cast<uint32_t>(getBits(dut->trace_rf_waddr_o, t * kRfAW, kRfAW));
+    };
     if (dut->trace_rf_late_o) {
       // A late write may put each thread at its own register (the v4 drain).
       for (int l = 0; l < 32; ++l) {
         if (!((dut->trace_rf_we_o >> l) & 1u)) continue;
-        const uint32_t a = traceWaddr(dut->trace_rf_waddr_o, l);
+        const uint32_t a = traceWaddr(l);
         loadNew[{static_cast<int>(a >> 5), l, static_cast<int>(a & 31)}] = dut->trace_rf_wdata_o[l];
       }
     } else if (dut->trace_inflight_o && dut->trace_rf_we_o) {
-      const uint32_t a = traceWaddr(dut->trace_rf_waddr_o, 0);
+      const uint32_t a = traceWaddr(0);
       const int warp = static_cast<int>(a >> 5), reg = static_cast<int>(a & 31);
       if (warp == dut->retire_warp_o) {
         for (int l = 0; l < 32; ++l) {

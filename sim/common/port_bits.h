@@ -1,5 +1,6 @@
 // Bit-field access to Verilated ports of any width: CData/SData/IData/QData integers and
 // VlWide<N> (32-bit words). Flat RTL ports pack one field per warp or per barrier entry.
+// Shared by the testbenches and the host side of the verilated core (sim/rtl).
 #pragma once
 
 #include <verilated.h>
@@ -7,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace simt::tb {
+namespace simt {
 
 template <class T>
 void setBits(T& port, int lsb, int width, uint64_t value) {
@@ -45,4 +46,4 @@ uint64_t getBits(const VlWide<N>& port, int lsb, int width) {
   return v;
 }
 
-}  // namespace simt::tb
+}  // namespace simt
