@@ -379,6 +379,7 @@ class LsuBench {
       ++ob.splitWrites;
     }
     int splitReg = -1;
+    auto written = written_;  // as before this cycle: a split write's entries were written earlier
     for (int l = 0; l < 32; ++l) {
       if (!((we >> l) & 1u)) continue;
       const int waddr = split ? static_cast<int>(getBits(sim_->rf_waddr_lane_o, (l % lanes()) * kRfAW, kRfAW))
@@ -388,18 +389,13 @@ class LsuBench {
       if (split) {
         if (splitReg < 0) splitReg = reg;
         ob.splitOverlap |= reg != splitReg;
-        EXPECT_TRUE((written_[static_cast<size_t>(warp)] >> reg) & 1u)
+        EXPECT_TRUE((written[static_cast<size_t>(warp)] >> reg) & 1u)
             << "a split write to r" << reg << " of warp " << warp << ", not written before";
       }
+      written_[static_cast<size_t>(warp)] |= 1u << reg;
       const uint32_t v = static_cast<uint32_t>(getBits(sim_->rf_wdata_o, (l % lanes()) * 32, 32));
       regs_[static_cast<size_t>(warp)][static_cast<size_t>(reg)][static_cast<size_t>(l)] = v;
       ob.writes.push_back({l, reg, v});
-    }
-    for (int l = 0; l < 32; ++l) {
-      if (!((we >> l) & 1u)) continue;
-      const int waddr = split ? static_cast<int>(getBits(sim_->rf_waddr_lane_o, (l % lanes()) * kRfAW, kRfAW))
-                              : static_cast<int>(sim_->rf_waddr_o);
-      written_[static_cast<size_t>(waddr >> 5)] |= 1u << (waddr & 31);
     }
   }
 
