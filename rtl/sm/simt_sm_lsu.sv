@@ -179,6 +179,7 @@ module simt_sm_lsu #(
   // request). Their bases and operands are the register file's read ports, which hold the
   // group read the cycle before (below: the group of the next cycle is read).
   logic [4:0] co_first, sh_first, sh_first_next, chk_first, first;
+  logic       sh_pend_next;
   logic       checking;  // the lanes check a group of the instruction's addresses this cycle
   logic [31:0] chk_todo;  // the executing threads whose groups are still to be checked
   logic [31:0] chk_left_d, chk_left_q;
@@ -286,6 +287,7 @@ module simt_sm_lsu #(
     .cta_i      (cta_i),
     .first_o    (sh_first),
     .first_next_o (sh_first_next),
+    .pend_next_o  (sh_pend_next),
     .leader_o   (sh_leader),
     .addr_i     (g_addr),
     .data_i     (g_b),
@@ -653,7 +655,9 @@ module simt_sm_lsu #(
   // element 0 of the next group). Groups are read once after the check, in ascending order,
   // so a group is never read again once its requests went out: the instruction's responses
   // may write its own operands (ld r5, [r5]). In the cycle the unit is done it reads
-  // nothing (DE may read then: decode gives DE precedence, simt_sm asserts it).
+  // nothing (DE may read then: decode gives DE precedence, simt_sm asserts it), nor while a
+  // shared load's last words wait to be written (no group is left to read: a read of group 0
+  // then met the write of its last threads' results in one bank entry).
   logic [4:0] first_next;
   logic       reads, regroup;
   always_comb begin
@@ -668,7 +672,8 @@ module simt_sm_lsu #(
     end
   end
   assign reads     = (start_i || state_q != simt_sm_pkg::LsIdle) &&
-                     state_d != simt_sm_pkg::LsIdle;
+                     state_d != simt_sm_pkg::LsIdle &&
+                     !(state_d == simt_sm_pkg::LsShared && !sh_pend_next);
   assign regroup   = rf_grp_o != rd_grp_i;
   assign rf_re_o   = reads && regroup;
   assign rf_re_b_o = reads && ((simt_sm_pkg::reads_b(inst_i.op, inst_i.imm_b) && regroup) ||

@@ -38,6 +38,7 @@ module simt_sm_lsu_shared #(
   input  logic [CtaW-1:0]     cta_i,
   output logic [4:0]          first_o,   // the group on the lanes: its first thread
   output logic [4:0]          first_next_o,  // ... next cycle (the register file reads it)
+  output logic                pend_next_o,   // ... there is one (threads wait next cycle)
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [NumLanes*32-1:0] addr_i, // the group's byte addresses (checked; their words')
   /* verilator lint_on UNUSEDSIGNAL */
@@ -253,6 +254,7 @@ module simt_sm_lsu_shared #(
     end
   end
   assign first_next_o = simt_sm_pkg::group_first(pend_d, NumLanes);
+  assign pend_next_o  = pend_d != '0;
   assign busy_o     = active_q;
   assign conflict_o = active_q && !atom_i && (pend & ~served) != '0;
 

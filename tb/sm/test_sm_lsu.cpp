@@ -364,12 +364,24 @@ class LsuBench {
   void sampleRegisters(Observed& ob, int expectWarp) {
     // The banks' registered reads (the warp in flight): data next cycle. The unit reads
     // only the registers of its instruction (the scoreboard covers no others).
-    if (sim_->rf_re_o || sim_->rf_re_b_o || sim_->rf_re_c_o) {
-      readPorts(sim_->warp_i, sim_->rf_grp_o, sim_->rf_re_o, sim_->rf_re_b_o, sim_->rf_re_c_o,
-                sim_->rf_rb_o);
+    const bool reA = sim_->rf_re_o, reB = sim_->rf_re_b_o, reC = sim_->rf_re_c_o;
+    if (reA || reB || reC) {
+      readPorts(sim_->warp_i, sim_->rf_grp_o, reA, reB, reC, sim_->rf_rb_o);
     }
     const uint32_t we = sim_->rf_we_o;
     if (we == 0) return;
+    // The banks are block RAM with one read and one write port: an entry (warp, register,
+    // group) is never read in the cycle it is written (the read data would be undefined).
+    for (int l = 0; l < 32; ++l) {
+      if (!((we >> l) & 1u) || l / lanes() != static_cast<int>(sim_->rf_grp_o)) continue;
+      const int waddr = sim_->rf_split_o
+                            ? static_cast<int>(getBits(sim_->rf_waddr_lane_o, (l % lanes()) * kRfAW, kRfAW))
+                            : static_cast<int>(sim_->rf_waddr_o);
+      if ((waddr >> 5) != static_cast<int>(sim_->warp_i)) continue;
+      const int reg = waddr & 31;
+      EXPECT_FALSE((reA && reg == ra_) || (reB && reg == (sim_->rf_rb_o & 31)) || (reC && reg == rc_))
+          << "r" << reg << " of group " << l / lanes() << " read and written in one cycle";
+    }
     EXPECT_FALSE(sim_->rf_late_o && sim_->rf_busy_i) << "a response wrote while the port was taken";
     // A split write (the v4 drain, 32 lanes) has an address a lane, each an entry written
     // before (the register file's first write of an entry needs the one address).
