@@ -16,7 +16,7 @@ Defaults: /work/.mirror/OWNER+NAME/repo when present, then build/foreign/src/OWN
 Not part of `make test` (the sources come from outside the repository).
 
 usage: scripts/foreign_kernels.py [--only ID,ID] [--engines model,rtl] [--src NAME=PATH]...
-                                  [--simt-option=OPTION]...
+                                  [--simt-option=OPTION]... [--simt PATH]
 """
 import argparse
 import json
@@ -394,13 +394,16 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated substrings of case ids")
     ap.add_argument("--engines", default="model,rtl", help="simt engines (model first)")
     ap.add_argument("--src", action="append", default=[], help="NAME=PATH (rodinia, vortex)")
+    ap.add_argument("--simt", default=SIMT,
+                    help="the simt binary (a build tree of other parameters, e.g. "
+                         "-DSIMT_SM_PARAMS=-GNumLanes=8: its bin/simt)")
     ap.add_argument("--simt-option", action="append", default=[],
                     help="an extra option of simt run, e.g. --simt-option=--structurize")
     args = ap.parse_args()
     overrides = dict(s.split("=", 1) for s in args.src)
     roots = source_roots(overrides)
     engines = args.engines.split(",")
-    for tool in (SIMT, POCL):
+    for tool in (args.simt, POCL):
         if not os.path.exists(tool):
             sys.exit("%s is missing: cmake --build build --target %s" % (tool,
                                                                          os.path.basename(tool)))
@@ -438,7 +441,7 @@ def main():
             common += ["-D", d]
         if c["stub"]:
             common += ["-I", stub]
-        cc = run([SIMT, "cc", dest, "--kernel", c["kernel"], "-o", os.path.join(work, "kernel.s")] +
+        cc = run([args.simt, "cc", dest, "--kernel", c["kernel"], "-o", os.path.join(work, "kernel.s")] +
                  sum((["-D", d] for d in c["defines"]), []) + (["-I", stub] if c["stub"] else []),
                  os.path.join(work, "cc.log"))
         row["compiles"] = "yes" if cc.returncode == 0 else "no: " + first_error(cc.stderr)
@@ -459,7 +462,7 @@ def main():
                 if eng == "rtl" and not c["rtl"]:
                     continue
                 js = os.path.join(work, eng + ".json")
-                p = run([SIMT, "run"] + common + args.simt_option +
+                p = run([args.simt, "run"] + common + args.simt_option +
                         ["--engine", eng, "--json", js, "--max-cycles", "20000000"],
                         os.path.join(work, eng + ".log"))
                 try:

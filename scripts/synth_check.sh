@@ -43,7 +43,8 @@ check_one() {
   [[ -n "$params" ]] && chp="chparam $params $top;"
   local flow="synth_ice40 -top $top" ram_check=0
   if [[ $top == simt_sm_fpu ]]; then
-    # 32 FP lanes (each simt_fpu is synthesized as a top of its own): elaborated and
+    # 32 FP lanes (simt_fpu_pipe and simt_fpu_divsqrt are synthesized as tops of their own):
+    # elaborated and
     # processed here, not mapped (mapping the 32 takes Yosys over 10 minutes and 6 GB).
     flow="prep -top $top"
   elif [[ $top == simt_fpga_top ]]; then

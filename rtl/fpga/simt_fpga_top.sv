@@ -38,7 +38,8 @@ module simt_fpga_top #(
   parameter int SharedBanks = 4,    // shared-memory banks: a 32 x 4 crossbar, not 32 x 32
   parameter int LineBytes   = 16,   // the core's memory port: narrow lines keep the LSU small
   parameter int MemIdW      = 2,
-  parameter bit HasFpu      = 1'b0, // 32 FP lanes do not fit a board-sized part (docs/blocks/fpu.md)
+  parameter bit HasFpu      = 1'b0, // FP32 lanes, NumLanes of them: 32 do not fit a board-sized
+                                    // part, 8 do (docs/blocks/fpu.md, docs/synthesis.md)
   parameter int NumLanes    = 32,   // physical ALU lanes (32, 16, 8): a warp in 32/NumLanes passes
   parameter bit FastThreadTargets = 1'b0,  // the divergence unit's fast path for brx/jmx/ret:
                                            // off, the small-FPGA set (simt_sm)

@@ -27,111 +27,24 @@ module simt_fpu (
   output logic [31:0] ds_result_o
 );
 
-  localparam int Stages = simt_fpu_pkg::Latency;
+  // The pipeline and, beside it, the iterative unit (fdiv, fsqrt).
+  logic is_ds;
+  assign is_ds = op_i == simt_fpu_pkg::FDiv || op_i == simt_fpu_pkg::FSqrt;
 
-  logic is_fma, is_ds, is_direct;
-  logic fma_valid;
-
-  always_comb begin
-    is_fma = 1'b0;
-    is_ds  = 1'b0;
-    unique case (op_i)
-      simt_fpu_pkg::FAdd, simt_fpu_pkg::FSub, simt_fpu_pkg::FMul, simt_fpu_pkg::FFma,
-      simt_fpu_pkg::FS2F, simt_fpu_pkg::FU2F: is_fma = 1'b1;
-      simt_fpu_pkg::FDiv, simt_fpu_pkg::FSqrt: is_ds = 1'b1;
-      default: ;
-    endcase
-  end
-  assign is_direct = !is_fma && !is_ds;
-
-  // ---------------------------------------------------------------------------------------
-  // The fused multiply-add pipeline (and integer -> float)
-  // ---------------------------------------------------------------------------------------
-  logic        fma_valid_o;
-  logic [31:0] fma_result;
-
-  assign fma_valid = valid_i && is_fma;
-
-  simt_fpu_fma u_fma (
+  simt_fpu_pipe u_pipe (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .valid_i  (fma_valid),
+    .valid_i  (valid_i && !is_ds),
     .op_i     (op_i),
     .rm_i     (rm_i),
+    .cmp_i    (cmp_i),
     .a_i      (a_i),
     .b_i      (b_i),
     .c_i      (c_i),
-    .valid_o  (fma_valid_o),
-    .result_o (fma_result)
+    .valid_o  (valid_o),
+    .result_o (result_o),
+    .pred_o   (pred_o)
   );
-
-  // ---------------------------------------------------------------------------------------
-  // Single-cycle operations, computed at the input and carried to the output
-  // ---------------------------------------------------------------------------------------
-  logic        cmp_pred;
-  logic [31:0] min_res, max_res, f2i_res;
-
-  simt_fpu_cmp u_cmp (
-    .a_i    (a_i),
-    .b_i    (b_i),
-    .cmp_i  (cmp_i),
-    .pred_o (cmp_pred),
-    .min_o  (min_res),
-    .max_o  (max_res)
-  );
-
-  simt_fpu_f2i u_f2i (
-    .a_i        (a_i),
-    .rm_i       (rm_i),
-    .unsigned_i (op_i == simt_fpu_pkg::FF2U),
-    .result_o   (f2i_res)
-  );
-
-  logic [31:0] dir_result;
-  logic        dir_pred;
-
-  always_comb begin
-    dir_result = '0;
-    dir_pred   = 1'b0;
-    unique case (op_i)
-      simt_fpu_pkg::FMin: dir_result = min_res;
-      simt_fpu_pkg::FMax: dir_result = max_res;
-      simt_fpu_pkg::FAbs: dir_result = {1'b0, a_i[30:0]};
-      simt_fpu_pkg::FNeg: dir_result = {~a_i[31], a_i[30:0]};
-      simt_fpu_pkg::FCmp: begin
-        dir_pred   = cmp_pred;
-        dir_result = {31'b0, cmp_pred};
-      end
-      simt_fpu_pkg::FF2S, simt_fpu_pkg::FF2U: dir_result = f2i_res;
-      default: ;
-    endcase
-  end
-
-  // Stage registers of the direct results, the first stage in the low bits, the output
-  // stage in the high bits (result: 32 bits per stage).
-  logic [Stages-1:0]    dir_valid_q, dir_valid_d;
-  logic [Stages*32-1:0] dir_result_q, dir_result_d;
-  logic [Stages-1:0]    dir_pred_q, dir_pred_d;
-
-  always_comb begin
-    dir_valid_d  = {dir_valid_q[Stages-2:0], valid_i && is_direct};
-    dir_result_d = {dir_result_q[(Stages-1)*32-1:0], dir_result};
-    dir_pred_d   = {dir_pred_q[Stages-2:0], dir_pred};
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) dir_valid_q <= '0;
-    else         dir_valid_q <= dir_valid_d;
-  end
-
-  always_ff @(posedge clk_i) begin
-    dir_result_q <= dir_result_d;
-    dir_pred_q   <= dir_pred_d;
-  end
-
-  assign valid_o  = fma_valid_o || dir_valid_q[Stages-1];
-  assign result_o = fma_valid_o ? fma_result : dir_result_q[Stages*32-1 -: 32];
-  assign pred_o   = dir_valid_q[Stages-1] && dir_pred_q[Stages-1];
 
   // ---------------------------------------------------------------------------------------
   // Division and square root
@@ -149,22 +62,10 @@ module simt_fpu (
   );
 
 `ifdef VERILATOR
-  // Inputs against state: sampled at the clock edge, out of reset.
+  // No division or square root while busy; results are never unknown.
   always @(posedge clk_i) begin
-    if (rst_ni && valid_i) begin
-      // Defined operations and compare codes only; no division or square root while busy.
-      assert (32'(op_i) < simt_fpu_pkg::NumOps);
-      if (op_i == simt_fpu_pkg::FCmp) assert (32'(cmp_i) < simt_fpu_pkg::NumCmps);
-      if (is_ds) assert (!busy_o);
-    end
-  end
-  always @(posedge clk_i) begin
-    if (rst_ni) begin
-      // The two pipelines never finish in the same cycle; results are never unknown.
-      assert (!(fma_valid_o && dir_valid_q[Stages-1]));
-      if (valid_o) assert (!$isunknown(result_o) && !$isunknown(pred_o));
-      if (ds_valid_o) assert (!$isunknown(ds_result_o));
-    end
+    if (rst_ni && valid_i && is_ds) assert (!busy_o);
+    if (rst_ni && ds_valid_o) assert (!$isunknown(ds_result_o));
   end
 `endif
 

@@ -642,7 +642,7 @@ module simt_sm #(
     .rst_ni    (rst_ni),
     .valid_i   (exec_stage),
     .multi_i   (cls.alu || cls.pred ||
-                (NumPasses > 1 && (thread_targets || inst.op == simt_pkg::OpCal))),
+                (NumPasses > 1 && (thread_targets || inst.op == simt_pkg::OpCal || cls.fpu))),
     .stop_i    (exe_fault.cause != simt_pkg::FltNone),
     .mask_i    (exec),
     .mask_next_i  (exec_next),
@@ -883,30 +883,20 @@ module simt_sm #(
 
   // ---- FP32 lanes ---------------------------------------------------------------------------
   if (HasFpu) begin : g_fpu
-    // 32 FP lanes take a whole warp's operands at once: the register file's ports hold them
-    // only at NumLanes = 32 (FP lanes on passes are issue #26's next step; refused below).
-    logic [32*32-1:0] fpu_a, fpu_b, fpu_c, fpu_wdata;
-    assign fpu_a        = (32*32)'(opa);
-    assign fpu_b        = (32*32)'(opb);
-    assign fpu_c        = (32*32)'(opc);
-    assign fpu_rf_wdata = (NumLanes*32)'(fpu_wdata);
-`ifdef VERILATOR
-    initial begin
-      assert (NumLanes == 32)
-        else $fatal(1, "sm: the FP lanes need NumLanes = 32 (NumLanes %0d: set HasFpu = 0)",
-                    NumLanes);
-    end
-`endif
-    simt_sm_fpu #(.NumWarps(NumWarps)) u_fpu (
+    // NumLanes FP lanes; with fewer lanes than threads an FP instruction takes a pass a group
+    // (the pass sequencer's threads and group, its last pass), as an ALU instruction does.
+    simt_sm_fpu #(.NumWarps(NumWarps), .NumLanes(NumLanes)) u_fpu (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
       .start_i      (fpu_start),
       .inst_i       (inst),
-      .exec_i       (exec),
+      .exec_i       (exec & pass_threads),
+      .pass_i       (pass_lanes[PassW-1:0]),
+      .last_i       (!exec_more),
       .warp_i       (w),
-      .opa_i        (fpu_a),
-      .opb_i        (fpu_b),
-      .opc_i        (fpu_c),
+      .opa_i        (opa),
+      .opb_i        (opb),
+      .opc_i        (opc),
       .pred_i       (pred),
       .busy_o       (fpu_busy),
       .done_o       (fpu_done),
@@ -919,7 +909,7 @@ module simt_sm #(
       .freed_o      (fpu_freed),
       .rf_we_o      (fpu_rf_we),
       .rf_waddr_o   (fpu_rf_waddr),
-      .rf_wdata_o   (fpu_wdata),
+      .rf_wdata_o   (fpu_rf_wdata),
       .rf_late_o    (fpu_rf_late),
       // A shared load's write (MEM) takes the port as EXEC's does; a global load's late
       // response waits for the FP unit's write instead (rf_busy_core).
@@ -1274,7 +1264,7 @@ module simt_sm #(
       if (bu_valid && inst.sub[0] && !inst.imm_b) assert (!de_go)
         else $error("sm: DE read the ports while the barrier unit takes a COUNT from ra");
       // Each pass's operands are on the ports (read the cycle before).
-      if (exec_stage && (cls.alu || cls.pred || (NumPasses > 1 && thread_targets)))
+      if (exec_stage && (cls.alu || cls.pred || cls.fpu || (NumPasses > 1 && thread_targets)))
         assert (rd_grp == pass)
           else $error("sm: the ports hold group %0d in pass %0d", rd_grp, pass);
     end

@@ -16,15 +16,31 @@
 // so the queue never overflows, and an FP instruction in DE waits (the scoreboard gives it
 // back) only when Depth are, or when it is an fdiv/fsqrt and the iterative unit is taken.
 //
-// A register-writing operation lets the core go on in the cycle after its start (done_o).
+// Passes (issue #26): with NumLanes L < 32 lanes an FP instruction visits its groups of L
+// threads with an executing thread in EXEC, one a cycle, as an ALU instruction does: each
+// pass is a start (start_i, exec_i its group's threads, the operands the group's, pass_i the
+// group, last_i on the last) and gives its own result, written on its group's threads. A
+// division or square root starts its first group at once and keeps the others' operands in a
+// small RAM (a group each, NumLanes x 64 bits) to start each as the one before comes back,
+// so an fdiv of a full warp at L = 8 takes 4 x 27 cycles in the iterative units while the
+// core goes on. Depth grows by a result per extra pass (Latency + 32 / L): an instruction in
+// DE waits until its every pass has room.
+//
+// A register-writing operation lets the core go on in the cycle after its (last) start
+// (done_o).
 // The scoreboard (de_*) gives back an instruction of a warp that reads or writes a register
 // some result of that warp in flight will write (RAW, WAW): so no two results for one
 // register of one warp are ever in flight, and their order cannot change. fsetp writes a
 // predicate, which every instruction of its warp reads as its guard: the core waits for it
-// (done_o in the cycle it is written, the pipeline's last stage).
+// (done_o in the cycle its last pass's is written, the pipeline's last stage; each pass
+// writes its group's bits as it comes).
 module simt_sm_fpu #(
   parameter int  NumWarps = 8,
-  parameter int  Depth    = simt_fpu_pkg::Latency + 1,  // register results in flight or held
+  parameter int  NumLanes = 32,
+  localparam int NumPasses = 32 / NumLanes,
+  localparam int PassW    = (NumPasses > 1) ? $clog2(NumPasses) : 1,
+  // register results in flight or held (a result a pass)
+  parameter int  Depth    = simt_fpu_pkg::Latency + NumPasses,
   localparam int WarpW    = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int RfAW     = WarpW + 5,
   localparam int Lat      = simt_fpu_pkg::Latency,
@@ -37,11 +53,13 @@ module simt_sm_fpu #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  simt_sm_pkg::inst_t     inst_i,   // the guard was applied in DE
   /* verilator lint_on UNUSEDSIGNAL */
-  input  logic [31:0]            exec_i,
+  input  logic [31:0]            exec_i,   // the pass's executing threads (one group's)
+  input  logic [PassW-1:0]       pass_i,   // ... its group
+  input  logic                   last_i,   // the instruction's last pass
   input  logic [WarpW-1:0]       warp_i,
-  input  logic [32*32-1:0]       opa_i,
-  input  logic [32*32-1:0]       opb_i,
-  input  logic [32*32-1:0]       opc_i,
+  input  logic [NumLanes*32-1:0] opa_i,    // the group's operands, lane l: thread pass*L + l
+  input  logic [NumLanes*32-1:0] opb_i,
+  input  logic [NumLanes*32-1:0] opc_i,
   input  logic [32*7-1:0]        pred_i,   // the predicates of the warp in flight (fsetp's)
   output logic                   busy_o,   // an operation in flight or a result unwritten
   output logic                   done_o,   // the core may go on
@@ -58,7 +76,7 @@ module simt_sm_fpu #(
 
   output logic [31:0]            rf_we_o,
   output logic [RfAW-1:0]        rf_waddr_o,
-  output logic [32*32-1:0]       rf_wdata_o,
+  output logic [NumLanes*32-1:0] rf_wdata_o,  // on the lanes (rf_we_o: one group's threads)
   output logic                   rf_late_o,  // a result written after its instruction retired
   input  logic                   rf_busy_i,  // another unit of the core writes this cycle
   output logic                   wb_wait_o,  // a result waits for the write port
@@ -67,35 +85,51 @@ module simt_sm_fpu #(
 );
 
   // ---- The lanes ---------------------------------------------------------------------------
-  logic [31:0]      valid, ds_valid, div_busy, pred;
-  logic [32*32-1:0] result, ds_result;
+  // The pipeline (simt_fpu_pipe) and the iterative unit (simt_fpu_divsqrt) a lane, started
+  // apart: a division's buffered group starts beside a pipelined operation.
+  logic [NumLanes-1:0]    valid, ds_valid, div_busy, pred;
+  logic [NumLanes*32-1:0] result, ds_result;
+  logic                   start_cmp, start_ds, start_pipe;
+  logic                   ds_go, ds_sqrt;         // an iterative start, fsqrt
+  logic [NumLanes*32-1:0] ds_a, ds_b;             // ... its operands
+  logic [NumLanes*64-1:0] ds_buf;                 // a buffered group's {b, a}
+  logic                   ds_next;                // the next buffered group starts
   // The operands come straight from EXEC's latch (registers): gating them with start_i would
   // make the lanes' logic depend on the core's inputs, which simulation re-evaluates more often.
-  for (genvar l = 0; l < 32; l++) begin : g_lane
+  for (genvar l = 0; l < NumLanes; l++) begin : g_lane
     logic [31:0] a, b, c;
     assign a = opa_i[l*32 +: 32];
     assign b = inst_i.imm_b ? inst_i.imm : opb_i[l*32 +: 32];
     assign c = opc_i[l*32 +: 32];
-    simt_fpu u_fpu (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .valid_i     (start_i),
-      .op_i        (inst_i.op[3:0]),
-      .rm_i        (inst_i.sub[1:0]),
-      .cmp_i       (inst_i.sub[3:0]),
-      .a_i         (a),
-      .b_i         (b),
-      .c_i         (c),
-      .valid_o     (valid[l]),
-      .result_o    (result[l*32 +: 32]),
-      .pred_o      (pred[l]),
-      .busy_o      (div_busy[l]),
-      .ds_valid_o  (ds_valid[l]),
-      .ds_result_o (ds_result[l*32 +: 32])
+    assign ds_a[l*32 +: 32] = ds_next ? ds_buf[l*32 +: 32] : a;
+    assign ds_b[l*32 +: 32] = ds_next ? ds_buf[NumLanes*32 + l*32 +: 32] : b;
+    simt_fpu_pipe u_fpu (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .valid_i  (start_pipe),
+      .op_i     (inst_i.op[3:0]),
+      .rm_i     (inst_i.sub[1:0]),
+      .cmp_i    (inst_i.sub[3:0]),
+      .a_i      (a),
+      .b_i      (b),
+      .c_i      (c),
+      .valid_o  (valid[l]),
+      .result_o (result[l*32 +: 32]),
+      .pred_o   (pred[l])
+    );
+    simt_fpu_divsqrt u_divsqrt (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .start_i  (ds_go),
+      .sqrt_i   (ds_sqrt),
+      .a_i      (ds_a[l*32 +: 32]),
+      .b_i      (ds_b[l*32 +: 32]),
+      .busy_o   (div_busy[l]),
+      .valid_o  (ds_valid[l]),
+      .result_o (ds_result[l*32 +: 32])
     );
   end
 
-  logic start_cmp, start_ds, start_pipe;
   assign start_cmp  = start_i && inst_i.op == simt_pkg::OpFSetp;
   assign start_ds   = start_i && (inst_i.op == simt_pkg::OpFDiv || inst_i.op == simt_pkg::OpFSqrt);
   assign start_pipe = start_i && !start_ds;
@@ -107,22 +141,32 @@ module simt_sm_fpu #(
     logic             cmp;  // fsetp: a predicate, not a register
     logic [WarpW-1:0] w;    // the warp
     logic [4:0]       rd;   // its register (fsetp: its predicate)
-    logic [31:0]      ex;   // the lanes written
+    logic [31:0]      ex;   // the threads written (one group's)
+    logic             last; // the instruction's last pass (fsetp: the core goes on)
   } tag_t;
-  // Yosys 0.23 reads a member of an array element (p_q[k].v) as a new, undriven wire (it
-  // warns "implicitly declared"): members are read and written on whole tag_t variables
+  // Tags are kept in flat vectors, TagW bits each: Yosys (0.23 and 0.70) reads an unpacked
+  // array of tag_t as one packed vector (it synthesized the pipeline's results away: never
+  // written). It also reads a member of an array element (p_q[k].v) as a new, undriven wire
+  // (it warns "implicitly declared"): members are read and written on whole tag_t variables
   // only, an array element copied in or out as a whole.
 
-  tag_t p_d [Lat];
-  tag_t p_q [Lat];
-  tag_t p_last;  // the pipeline's last stage
+  localparam int TagW = WarpW + 40;  // $bits(tag_t), which Yosys does not take (asserted)
+  logic [Lat*TagW-1:0] p_d, p_q;  // stage k at [k*TagW +: TagW]
+  tag_t                p_last;    // the pipeline's last stage
   always_comb begin
-    p_d[0] = {start_pipe, start_cmp, warp_i, inst_i.rd, exec_i};  // the members in order
-    for (int k = 1; k < Lat; k++) p_d[k] = p_q[k-1];
+    p_d[0 +: TagW] = {start_pipe, start_cmp, warp_i, inst_i.rd, exec_i, last_i};  // in order
+    for (int k = 1; k < Lat; k++) p_d[k*TagW +: TagW] = p_q[(k-1)*TagW +: TagW];
   end
-  assign p_last = p_q[Lat-1];
+  assign p_last = p_q[(Lat-1)*TagW +: TagW];
 
-  tag_t d_d, d_q;  // a division or square root in the iterative unit (cmp unused)
+  // A division or square root in the iterative units (cmp, last unused), and the threads of
+  // its groups still to start (L < 32: their operands wait in ds_buf; d_q stays valid until the
+  // last group's result, so its warp and register stay on the scoreboard).
+  tag_t        d_d, d_q;
+  logic [31:0] pend_d, pend_q;
+  logic        sqrt_d, sqrt_q;
+  logic        ds_first;  // a division's first group: started at once
+  assign ds_first = start_ds && !d_q.v;
 
   // What comes back this cycle: the pipeline's last stage (a register result, or fsetp's
   // predicate), the iterative unit's result.
@@ -131,22 +175,56 @@ module simt_sm_fpu #(
   assign arr_cmp = p_last.v && p_last.cmp;
   assign arr_d   = d_q.v && ds_valid[0];
 
+  assign ds_next = arr_d && pend_q != '0;
+  assign ds_go   = ds_first || ds_next;
+  assign ds_sqrt = ds_next ? sqrt_q : inst_i.op == simt_pkg::OpFSqrt;
+
   always_comb begin
-    d_d   = d_q;
-    d_d.v = d_q.v && !arr_d;
-    if (start_ds) begin
+    d_d    = d_q;
+    pend_d = pend_q;
+    sqrt_d = sqrt_q;
+    d_d.v  = d_q.v && !(arr_d && pend_q == '0);
+    if (ds_next) begin
+      d_d.ex = pend_q & simt_sm_pkg::group_of(pend_q, NumLanes);
+      pend_d = pend_q & ~d_d.ex;
+    end
+    if (ds_first) begin
       d_d.v  = 1'b1;
       d_d.w  = warp_i;
       d_d.rd = inst_i.rd;
       d_d.ex = exec_i;
+      sqrt_d = inst_i.op == simt_pkg::OpFSqrt;
+    end else if (start_ds) begin
+      pend_d = pend_q | exec_i;  // a later pass of the division started
     end
   end
 
+  if (NumPasses > 1) begin : g_ds_buf
+    // A group's operands, written in its pass, read as the group before comes back.
+    logic [PassW-1:0] rd_grp;
+    assign rd_grp = PassW'(32'(simt_sm_pkg::group_first(pend_q, NumLanes)) >> $clog2(NumLanes));
+    simt_ram_async #(.Width(NumLanes * 64), .Depth(NumPasses), .NumRd(1)) u_ds_buf (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .we_i    (start_ds && d_q.v),
+      .waddr_i (pass_i),
+      .wdata_i ({ds_b, ds_a}),
+      .raddr_i (rd_grp),
+      .rdata_o (ds_buf)
+    );
+  end else begin : g_no_ds_buf
+    assign ds_buf = '0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [PassW-1:0] unused_pass;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_pass = pass_i;
+  end
+
   // ---- The result queue (a ring: head_q oldest, tail_q next free) -------------------------
-  tag_t             q_d [Depth];  // cmp unused: fsetp's predicate is never held
-  tag_t             q_q [Depth];
-  logic [32*32-1:0] qdata_d [Depth];
-  logic [32*32-1:0] qdata_q [Depth];
+  logic [Depth*TagW-1:0] q_d, q_q;  // entry i at [i*TagW +: TagW]; cmp unused: fsetp's
+                                    // predicate is never held
+  logic [NumLanes*32-1:0] qdata_d [Depth];
+  logic [NumLanes*32-1:0] qdata_q [Depth];
   logic [PtrW-1:0]  head_d, head_q, tail_d, tail_q, tail_1;
 
   function automatic logic [PtrW-1:0] ptr_next(logic [PtrW-1:0] p);
@@ -157,13 +235,13 @@ module simt_sm_fpu #(
   // The head (AND-OR over the entries: no dynamic index over the wide data).
   tag_t             head;
   logic             head_v;
-  logic [32*32-1:0] head_data;
+  logic [NumLanes*32-1:0] head_data;
   always_comb begin
     head      = '0;
     head_data = '0;
     for (int i = 0; i < Depth; i++) begin
       if (head_q == PtrW'(i)) begin
-        head      = head | q_q[i];
+        head      = head | q_q[i*TagW +: TagW];
         head_data = head_data | qdata_q[i];
       end
     end
@@ -189,7 +267,7 @@ module simt_sm_fpu #(
     for (int i = 0; i < Depth; i++) begin
       we_d[i]    = push_d && tail_q == PtrW'(i);
       we_p[i]    = push_p && (push_d ? tail_1 : tail_q) == PtrW'(i);
-      q_old      = q_q[i];
+      q_old      = q_q[i*TagW +: TagW];
       q_new      = q_old;
       qdata_d[i] = qdata_q[i];
       if (we_d[i]) begin
@@ -200,7 +278,7 @@ module simt_sm_fpu #(
         qdata_d[i] = result;
       end
       q_new.v = (q_old.v && !(pop && head_q == PtrW'(i))) || we_d[i] || we_p[i];
-      q_d[i]  = q_new;
+      q_d[i*TagW +: TagW] = q_new;
     end
     head_d = pop ? ptr_next(head_q) : head_q;
     tail_d = tail_q;
@@ -227,18 +305,23 @@ module simt_sm_fpu #(
     end
   end
 
-  // fsetp's predicate, as it comes (the core waits for it: the warp in flight is fsetp's,
-  // and no other unit writes predicates).
+  // fsetp's predicate, a pass's as it comes (the core waits for it: the warp in flight is
+  // fsetp's, and no other unit writes predicates; pred_i holds the passes written before).
+  // Lane l's bit goes to thread g*L + l of every group g; ex picks the pass's.
+  logic [31:0] pred_threads;
+  for (genvar t = 0; t < 32; t++) begin : g_pred
+    assign pred_threads[t] = pred[t % NumLanes];
+  end
   always_comb begin
     pred_we_o    = arr_cmp;
     pred_wdata_o = pred_i;
     if (arr_cmp) begin
-      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, p_last.ex, p_last.rd[2:0], pred);
+      pred_wdata_o = simt_sm_pkg::pred_write(pred_i, p_last.ex, p_last.rd[2:0], pred_threads);
     end
   end
 
-  logic first_q;  // the cycle after a register-writing start
-  assign done_o = first_q || arr_cmp;
+  logic first_q;  // the cycle after a register-writing instruction's last start
+  assign done_o = first_q || (arr_cmp && p_last.last);
 
   // ---- Occupancy, the warps in flight and the scoreboard -----------------------------------
   // Every tag in one view: pipeline stages, the division, the queue's entries.
@@ -246,27 +329,36 @@ module simt_sm_fpu #(
   logic [NumTags-1:0] tv, treg;  // in flight; a register result (not fsetp)
   logic [WarpW-1:0]   tw [NumTags];
   logic [4:0]         trd [NumTags];
+  logic [31:0]        tex [NumTags];   // (for the assertions)
   /* verilator lint_off UNUSEDSIGNAL */
-  tag_t               tags [NumTags];  // (their lanes are not needed here)
-  tag_t               tag;             // tags[t] (see tag_t)
+  logic [NumTags*TagW-1:0] tags;     // tag t at [t*TagW +: TagW]
+  tag_t               tag;             // tag t (see tag_t)
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
-    for (int k = 0; k < Lat; k++)   tags[k] = p_q[k];
-    tags[Lat] = d_q;
-    for (int i = 0; i < Depth; i++) tags[Lat+1+i] = q_q[i];
+    tags = {q_q, d_q, p_q};
     for (int t = 0; t < NumTags; t++) begin
-      tag     = tags[t];
+      tag     = tags[t*TagW +: TagW];
       tv[t]   = tag.v;
       treg[t] = tag.v && !tag.cmp;
       tw[t]   = tag.w;
       trd[t]  = tag.rd;
+      tex[t]  = tag.ex;
+    end
+  end
+
+  // The division's groups still to start are results owed too.
+  logic [CntW-1:0] pend_groups;
+  always_comb begin
+    pend_groups = '0;
+    for (int g = 0; g < NumPasses; g++) begin
+      pend_groups = pend_groups + CntW'(pend_q[g*NumLanes +: NumLanes] != '0);
     end
   end
 
   logic [CntW-1:0] regs_in_flight;
   logic            full, raw;
   always_comb begin
-    regs_in_flight = '0;
+    regs_in_flight = pend_groups;
     raw            = 1'b0;
     warps_o        = '0;
     for (int t = 0; t < NumTags; t++) begin
@@ -279,26 +371,30 @@ module simt_sm_fpu #(
   end
   // DE's FP instruction starts one cycle later at the earliest (ffma too: DE reads its three
   // operands), and no other starts in between (one instruction past DE): the results in flight
-  // now only leave by then.
-  assign full        = 32'(regs_in_flight) >= Depth;
+  // now only leave by then. It starts up to NumPasses results.
+  assign full        = 32'(regs_in_flight) + NumPasses > Depth;
   assign de_hazard_o = raw || (de_fpu_i && (full || (de_ds_i && d_q.v)));
   assign busy_o      = tv != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int k = 0; k < Lat; k++) p_q[k] <= '0;
+      p_q <= '0;
       d_q <= '0;
-      for (int i = 0; i < Depth; i++) q_q[i] <= '0;
+      pend_q <= '0;
+      sqrt_q <= 1'b0;
+      q_q <= '0;
       head_q  <= '0;
       tail_q  <= '0;
       first_q <= 1'b0;
     end else begin
-      for (int k = 0; k < Lat; k++) p_q[k] <= p_d[k];
+      p_q <= p_d;
       d_q <= d_d;
-      for (int i = 0; i < Depth; i++) q_q[i] <= q_d[i];
+      pend_q <= pend_d;
+      sqrt_q <= sqrt_d;
+      q_q <= q_d;
       head_q  <= head_d;
       tail_q  <= tail_d;
-      first_q <= start_i && !start_cmp;
+      first_q <= start_i && !start_cmp && last_i;
     end
   end
 
@@ -308,12 +404,13 @@ module simt_sm_fpu #(
   end
 
 `ifdef VERILATOR
+  initial assert ($bits(tag_t) == TagW) else $fatal(1, "sm fpu: TagW is not tag_t's width");
   // Every register result is written exactly once: the results started and not yet written
   // are exactly the register tags in flight.
   logic [CntW-1:0] owed_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) owed_q <= '0;
-    else         owed_q <= owed_q + CntW'(start_i && !start_cmp) - CntW'(write);
+    else         owed_q <= owed_q + CntW'(start_i && !start_cmp) - CntW'(write);  // a pass each
   end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
@@ -324,31 +421,46 @@ module simt_sm_fpu #(
         else $error("sm fpu: unknown instruction at a start");
       assert (owed_q == regs_in_flight)
         else $error("sm fpu: %0d results owed, %0d in flight", owed_q, regs_in_flight);
-      assert (!(start_i && !start_cmp && full))
+      assert (!(start_i && !start_cmp && 32'(regs_in_flight) >= Depth))
         else $error("sm fpu: a start while %0d results are in flight (depth %0d)",
                     regs_in_flight, Depth);
-      assert (!(start_ds && d_q.v))
+      // A start's threads are one group's, its pass's.
+      if (start_i) assert ((exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0 &&
+                           (NumPasses == 1 ||
+                            32'(simt_sm_pkg::group_first(exec_i, NumLanes)) ==
+                            32'(pass_i) * NumLanes))
+        else $error("sm fpu: a start's threads %h are not group %0d's", exec_i, pass_i);
+      // A division's later pass joins the division in flight: the same instruction, in the
+      // passes right after its first (no group of it has come back yet).
+      if (start_ds && d_q.v) assert (NumPasses > 1 && d_q.w == warp_i && d_q.rd == inst_i.rd &&
+                                     !arr_d && ((pend_q | d_q.ex) & exec_i) == '0)
         else $error("sm fpu: a division or square root while another is in flight");
-      assert (!(start_ds && div_busy != '0))
+      assert (!(ds_go && div_busy != '0))
         else $error("sm fpu: a division or square root while the iterative unit is busy");
+      assert (!(ds_next && start_ds))
+        else $error("sm fpu: a buffered group starts beside a division's pass");
       assert (!(write && rf_busy_i))
         else $error("sm fpu: a result written while the port is taken");
       for (int i = 0; i < Depth; i++) begin
-        assert (!((we_d[i] || we_p[i]) && q_q[i].v))
+        assert (!((we_d[i] || we_p[i]) && tv[Lat+1+i]))
           else $error("sm fpu: the result queue overflows at entry %0d", i);
       end
       assert ((we_d & we_p) == '0) else $error("sm fpu: two results into one queue entry");
-      // One result per register of a warp in flight: the order of writes cannot change.
+      // One result per register of a warp's thread in flight (one instruction's passes: one
+      // a group): the order of writes cannot change.
       for (int s = 0; s < NumTags; s++) begin
         for (int t = s + 1; t < NumTags; t++) begin
-          assert (!(treg[s] && treg[t] && tw[s] == tw[t] && trd[s] == trd[t]))
+          assert (!(treg[s] && treg[t] && tw[s] == tw[t] && trd[s] == trd[t] &&
+                    (tex[s] & tex[t]) != '0))
             else $error("sm fpu: two results for warp %0d r%0d in flight", tw[s], trd[s]);
         end
       end
-      assert (valid == {32{p_last.v}})
+      assert (valid == {NumLanes{p_last.v}})
         else $error("sm fpu: the lanes' results are not in step with the tags");
       assert ((ds_valid == '0) || (ds_valid == '1 && d_q.v))
         else $error("sm fpu: the lanes' divisions are not in step with the tag");
+      assert (pend_q == '0 || (d_q.v && NumPasses > 1 && (pend_q & d_q.ex) == '0))
+        else $error("sm fpu: division groups pending without their division");
     end
   end
 `endif

@@ -8,8 +8,8 @@
 // (MEM) or the control unit (CTRL), or retires at once. DE runs next to EXEC and CHECK, so
 // the next instruction is decoded while one retires; the units tell the sequencer when the
 // next warp may issue (issue_try). EXEC lasts one cycle per pass on the lanes (the pass
-// sequencer's exec_more_i); DE holds its instruction meanwhile, and the control unit sees
-// the instruction in its last pass only. A fault from any unit stops the core (FAULT) with the
+// sequencer's exec_more_i; an FP instruction starts the FP unit in each); DE holds its
+// instruction meanwhile, and the control unit sees the instruction in its last pass only. A fault from any unit stops the core (FAULT) with the
 // warp and PC of the instruction that caused it.
 module simt_sm_sequencer #(
   parameter int NumWarps = 8,
@@ -248,7 +248,8 @@ module simt_sm_sequencer #(
           fpc_pre   = pc_i;
           stage_pre = simt_sm_pkg::StFault;
         end else if (exec_more_i) begin
-          stage_pre = simt_sm_pkg::StExec;  // the next pass
+          stage_pre   = simt_sm_pkg::StExec;  // the next pass
+          fpu_start_o = is_fpu_i && exec_mask_i != '0;  // an FP instruction starts a pass each
         end else if (is_mem_i && exec_mask_i != '0) begin
           lsu_start_o = 1'b1;
           stage_pre   = simt_sm_pkg::StMem;

@@ -23,7 +23,7 @@ inline host::DeviceGeometry verilatedGeometry(BoardBuild b) {
   g.paramWords = o ? 32 : 64;
   g.sharedBytes = o ? 2048 : 1024;
   g.dataWords = o ? 4096 : 2048;
-  g.fpLanes = false;
+  g.fpLanes = o;
   g.lineBytes = 16;
   g.barrierSlots = 4;
   g.warpSize = 32;

@@ -15,6 +15,7 @@ module simt_ulx3s_tb #(
   parameter int SharedWords = 256,
   parameter int DataWords   = 2048,
   parameter int NumLanes    = 8,
+  parameter bit HasFpu      = 1'b1,
   parameter int Baud        = 115200,
   parameter int TimeoutBits = 2000
 ) (
@@ -43,6 +44,7 @@ module simt_ulx3s_tb #(
     .SharedWords (SharedWords),
     .DataWords   (DataWords),
     .NumLanes    (NumLanes),
+    .HasFpu      (HasFpu),
     .Baud        (Baud),
     .TimeoutBits (TimeoutBits)
   ) u_board (

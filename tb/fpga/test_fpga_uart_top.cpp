@@ -322,11 +322,11 @@ TEST(FpgaUartTop, ACtaOfMoreWarpsThanTheCoreTakesIsRefusedByHostAndCore) {
   EXPECT_TRUE(b.board.ok());
 }
 
-// The suite's kernels on the other build, whose core has 8 ALU lanes (a warp's ALU
-// instruction in 4 passes, docs/blocks/sm.md "Passes"): the model's memory (and instruction
+// The suite's kernels on the other build, whose core has 8 ALU lanes and 8 FP lanes (a warp's
+// ALU or FP instruction in 4 passes, docs/blocks/sm.md "Passes"): the model's memory (and instruction
 // count, where it does not depend on timing: lock kernels spin as long as their holder takes)
 // through the board's host link, one kernel per mechanism (ALU, predicates, special
-// registers, calls, divergence, barriers, sections, atomics, yields, memory).
+// registers, calls, divergence, barriers, sections, atomics, yields, memory, FP32, v4).
 struct LaneCase {
   const char* kernel;
   bool spins;  // instructions depend on timing
@@ -360,7 +360,8 @@ INSTANTIATE_TEST_SUITE_P(
                       LaneCase{"bar_nested.s", false}, LaneCase{"bar_ordered.s", false},
                       LaneCase{"bar_unordered.s", false}, LaneCase{"atm.s", true},
                       LaneCase{"spin_lock.s", true}, LaneCase{"yield_forms.s", false},
-                      LaneCase{"memory.s", false}, LaneCase{"vector_add.s", false}),
+                      LaneCase{"memory.s", false}, LaneCase{"vector_add.s", false},
+                      LaneCase{"fp32.s", false}, LaneCase{"v4_stream.s", false}),
     [](const ::testing::TestParamInfo<LaneCase>& i) {
       std::string n = i.param.kernel;
       n = n.substr(0, n.find('.'));
