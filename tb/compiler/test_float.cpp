@@ -360,8 +360,6 @@ TEST(CompilerFloat, BlackScholesWithLibclcBuiltins) {
   }
 }
 
-// The RTL core has no FPU yet: an FP kernel stops with an illegal-instruction fault naming
-// its pc and source line (docs/isa.md "Status").
 // The RTL core's FP lanes (simt_sm_fpu) give the model's bits: saxpy, the reduction, the tiled
 // matrix product, the stencil, the n-body step, Black-Scholes with libclc's built-ins and every
 // operation on random bit patterns, on the core and in lockstep with the model (every register
