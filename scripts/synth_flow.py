@@ -290,7 +290,8 @@ ECP5_CONFIGS = [
      {"units": True, "placer": "static"},
      "the 8-lane core with 8 FP32 lanes (HasFpu=1: an FP instruction in 4 passes, a "
      "division's groups one after another in the lanes' iterative units, issue #26), its PLL "
-     "at 12.5 MHz (`make bitstream BOARD=ulx3s CONFIG=ecp5_ulx3s_core_1x1_l8_fp`)"),
+     "at 12.5 MHz (`make bitstream BOARD=ulx3s CONFIG=ecp5_ulx3s_core_1x1_l8_fp`: placed at "
+     "86 % of the 85F, not routed on 2026-11-28)"),
     # Issue #26's aim for the board: 2 resident CTAs of up to 4 warps (8 warp slots). Its
     # clock is what it reaches routed today (11.7 MHz at seed 1, 2026-11-28): 10 MHz from the
     # PLL (25 MHz / 5 x 2, VCO 600 MHz; yowasp-ecppll -i 25 -o 10).
