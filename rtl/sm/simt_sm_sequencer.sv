@@ -9,8 +9,9 @@
 // the next instruction is decoded while one retires; the units tell the sequencer when the
 // next warp may issue (issue_try). EXEC lasts one cycle per pass on the lanes (the pass
 // sequencer's exec_more_i; an FP instruction starts the FP unit in each); DE holds its
-// instruction meanwhile, and the control unit sees the instruction in its last pass only. A fault from any unit stops the core (FAULT) with the
-// warp and PC of the instruction that caused it.
+// instruction meanwhile, and the control unit sees the instruction in its last pass only. A
+// fault from any unit stops the core (FAULT) with the warp and PC of the instruction that
+// caused it.
 module simt_sm_sequencer #(
   parameter int NumWarps = 8,
   parameter bit LsuDetach = 1'b1,  // the load/store unit may be done in CHECK (lsu_done_fast_i)
@@ -143,6 +144,9 @@ module simt_sm_sequencer #(
   assign mem_hold  = LsuDetach && stage_q == simt_sm_pkg::StExec && !exec_more_i &&
                      to_unit && is_mem_i && exec_mask_i != '0;
   assign de_hold_o = de_v_i && stage_q == simt_sm_pkg::StExec && (exec_more_i || mem_hold);
+  // An FP instruction starts the FP unit in each of its passes in EXEC (its last included).
+  assign fpu_start_o = stage_q == simt_sm_pkg::StExec && to_unit && is_fpu_i &&
+                       exec_mask_i != '0;
   assign de_back_o = de_v_i && !de_go_o && !de_hold_o;
   // An instruction issued next to DE's as it goes on may wait in DE beside it: DE's completes
   // in EXEC in one cycle, or is a load or store the load/store unit may be done with in its
@@ -186,7 +190,6 @@ module simt_sm_sequencer #(
     fwarp_pre     = fwarp_q;
     fpc_pre       = fpc_q;
     lsu_start_o   = 1'b0;
-    fpu_start_o   = 1'b0;
     issue_try_o   = ctl_i.issue_try;
     evt_o         = '0;
     evt_o[simt_sm_pkg::PerfCycles] = running;
@@ -248,14 +251,12 @@ module simt_sm_sequencer #(
           fpc_pre   = pc_i;
           stage_pre = simt_sm_pkg::StFault;
         end else if (exec_more_i) begin
-          stage_pre   = simt_sm_pkg::StExec;  // the next pass
-          fpu_start_o = is_fpu_i && exec_mask_i != '0;  // an FP instruction starts a pass each
+          stage_pre = simt_sm_pkg::StExec;  // the next pass
         end else if (is_mem_i && exec_mask_i != '0) begin
           lsu_start_o = 1'b1;
           stage_pre   = simt_sm_pkg::StMem;
         end else if (is_fpu_i && exec_mask_i != '0) begin
-          fpu_start_o = 1'b1;
-          stage_pre   = simt_sm_pkg::StFpu;
+          stage_pre = simt_sm_pkg::StFpu;
         end else begin
           stage_pre = ctl_i.busy_d ? simt_sm_pkg::StCtrl : simt_sm_pkg::StIdle;
         end
