@@ -223,8 +223,6 @@ module simt_sm_fpu #(
   // ---- The result queue (a ring: head_q oldest, tail_q next free) -------------------------
   logic [Depth*TagW-1:0] q_d, q_q;  // entry i at [i*TagW +: TagW]; cmp unused: fsetp's
                                     // predicate is never held
-  logic [NumLanes*32-1:0] qdata_d [Depth];
-  logic [NumLanes*32-1:0] qdata_q [Depth];
   logic [PtrW-1:0]  head_d, head_q, tail_d, tail_q, tail_1;
 
   function automatic logic [PtrW-1:0] ptr_next(logic [PtrW-1:0] p);
@@ -232,18 +230,14 @@ module simt_sm_fpu #(
   endfunction
   assign tail_1 = ptr_next(tail_q);
 
-  // The head (AND-OR over the entries: no dynamic index over the wide data).
+  // The head's tag (AND-OR over the entries).
   tag_t             head;
   logic             head_v;
   logic [NumLanes*32-1:0] head_data;
   always_comb begin
-    head      = '0;
-    head_data = '0;
+    head = '0;
     for (int i = 0; i < Depth; i++) begin
-      if (head_q == PtrW'(i)) begin
-        head      = head | q_q[i*TagW +: TagW];
-        head_data = head_data | qdata_q[i];
-      end
+      if (head_q == PtrW'(i)) head = head | q_q[i*TagW +: TagW];
     end
   end
   assign head_v = head.v;
@@ -262,21 +256,17 @@ module simt_sm_fpu #(
   assign freed_o   = write;
 
   logic [Depth-1:0] we_d, we_p;  // entry i takes the division's / the pipeline's result
+  logic [PtrW-1:0]  waddr_p;       // the pipeline's entry (after the division's)
   tag_t             q_old, q_new;  // entry i now and next (see tag_t)
+  assign waddr_p = push_d ? tail_1 : tail_q;
   always_comb begin
     for (int i = 0; i < Depth; i++) begin
       we_d[i]    = push_d && tail_q == PtrW'(i);
-      we_p[i]    = push_p && (push_d ? tail_1 : tail_q) == PtrW'(i);
+      we_p[i]    = push_p && waddr_p == PtrW'(i);
       q_old      = q_q[i*TagW +: TagW];
       q_new      = q_old;
-      qdata_d[i] = qdata_q[i];
-      if (we_d[i]) begin
-        q_new      = d_q;
-        qdata_d[i] = ds_result;
-      end else if (we_p[i]) begin
-        q_new      = p_last;
-        qdata_d[i] = result;
-      end
+      if (we_d[i])      q_new = d_q;
+      else if (we_p[i]) q_new = p_last;
       q_new.v = (q_old.v && !(pop && head_q == PtrW'(i))) || we_d[i] || we_p[i];
       q_d[i*TagW +: TagW] = q_new;
     end
@@ -285,6 +275,33 @@ module simt_sm_fpu #(
     if (push_d && push_p) tail_d = ptr_next(tail_1);
     else if (push_d || push_p) tail_d = tail_1;
   end
+
+  // The held results' data: LUT RAM, not flip-flops (issue #26: Depth x L x 32 bits with a
+  // read multiplexer and two write multiplexers per bit were most of the unit). A cycle can
+  // hold both a division's and a pipeline's result, so the data is two one-write RAMs, one
+  // per source, and a bit per entry (a live-value table) says which holds the entry's.
+  logic [NumLanes*32-1:0] qd_data, qp_data;
+  logic [Depth-1:0]       from_d_d, from_d_q;  // entry i's result is in the division's RAM
+  simt_ram_async #(.Width(NumLanes * 32), .Depth(Depth), .NumRd(1)) u_q_ds (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (push_d),
+    .waddr_i (tail_q),
+    .wdata_i (ds_result),
+    .raddr_i (head_q),
+    .rdata_o (qd_data)
+  );
+  simt_ram_async #(.Width(NumLanes * 32), .Depth(Depth), .NumRd(1)) u_q_pipe (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (push_p),
+    .waddr_i (waddr_p),
+    .wdata_i (result),
+    .raddr_i (head_q),
+    .rdata_o (qp_data)
+  );
+  assign from_d_d  = (from_d_q & ~we_p) | we_d;
+  assign head_data = from_d_q[head_q] ? qd_data : qp_data;
 
   always_comb begin
     rf_we_o      = '0;
@@ -383,6 +400,7 @@ module simt_sm_fpu #(
       pend_q <= '0;
       sqrt_q <= 1'b0;
       q_q <= '0;
+      from_d_q <= '0;
       head_q  <= '0;
       tail_q  <= '0;
       first_q <= 1'b0;
@@ -392,15 +410,11 @@ module simt_sm_fpu #(
       pend_q <= pend_d;
       sqrt_q <= sqrt_d;
       q_q <= q_d;
+      from_d_q <= from_d_d;
       head_q  <= head_d;
       tail_q  <= tail_d;
       first_q <= start_i && !start_cmp && last_i;
     end
-  end
-
-  // The held results: wide, no reset (read only while valid).
-  always_ff @(posedge clk_i) begin
-    for (int i = 0; i < Depth; i++) qdata_q[i] <= qdata_d[i];
   end
 
 `ifdef VERILATOR
