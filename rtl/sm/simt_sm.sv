@@ -204,7 +204,7 @@ module simt_sm #(
   simt_sm_pkg::stage_e       stage;
   logic                      started;
   logic [31:0]               cycle;
-  logic                      launch_start, launch_active, retire_cta, issue_try, alone;
+  logic                      launch_start, launch_active, retire_cta, issue_try, drained;
   logic                      de_go, de_back, exec_stage, lsu_start;
   logic [31:0]               exec_next;  // EXEC's executing threads in the next cycle
   logic [31:0]               imm_b_cp;   // inst.imm_b, a copy per thread (decode)
@@ -377,7 +377,7 @@ module simt_sm #(
     .de_hazard_i        (de_hazard),
     .hold_issue_i       (lsu_wb_wait || fpu_wb_wait || lsu_err_pending),
     .issue_try_o        (issue_try),
-    .alone_o            (alone),
+    .drained_o          (drained),
     .de_go_o            (de_go),
     .de_back_o          (de_back),
     .de_hold_o          (de_hold),
@@ -510,7 +510,7 @@ module simt_sm #(
     .unhold_warp_i   (launch_slot),
     .held_o          (held),
     .issue_try_i     (issue_try),
-    .alone_i         (alone),
+    .drained_i       (drained),
     .de_hold_i       (de_hold),
     .self_i          (exec_stage || stage == simt_sm_pkg::StMem),  // (MEM: lsu_done_fast)
     .self_warp_i     (w),

@@ -6,8 +6,9 @@
 // instruction in EXEC goes on at pc + 1 with the same mask (self_*), a sleeping warp woken
 // in this cycle at its resume address with the woken threads (woken_*). The fetched word is
 // the instruction memory's read data in the next cycle, when the instruction is in DE
-// (de_*_o). A PC outside the loaded code is refused unless nothing else is in flight
-// (alone_i), and then faults (pc_bad_o).
+// (de_*_o). A PC outside the loaded code is refused unless the core is idle with DE empty
+// (drained_i, from registers: nothing else can be in flight beside it), and then faults
+// (pc_bad_o). Refused, it keeps every warp from issuing, so the core drains to that state.
 //
 // Held warps (seed 000 [0099]): an arrival the barrier unit refused (its id busy with
 // another tag) holds its warp (hold_i); the scheduler issues it again when its copy of the
@@ -67,7 +68,7 @@ module simt_sm_issue #(
 
   // Issue.
   input  logic                      issue_try_i,
-  input  logic                      alone_i,          // nothing else in flight next cycle
+  input  logic                      drained_i,        // IDLE, DE empty (registered)
   input  logic                      de_hold_i,        // DE keeps its instruction (passes)
   input  logic                      self_i,           // bypass: the warp in EXEC or MEM ...
   input  logic [WarpW-1:0]          self_warp_i,
@@ -176,8 +177,10 @@ module simt_sm_issue #(
   assign issue_pc     = self ? self_pc_i + 1'b1 : woken ? woken_pc_i : iss_pc_i;
   assign issue_active = self ? self_active_i : woken ? woken_mask_i : iss_active_i;
   assign pc_bad       = {{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= issue_pc;
-  // A PC out of range faults only once nothing before it is in flight.
-  assign sched_ready  = issue_try_i && (!pc_bad || alone_i);
+  // A PC out of range faults only once nothing before it is in flight: from registered state
+  // (issue #26: the sequencer's "nothing else in flight next cycle" came through control and
+  // the divergence unit's answer, the routed core's longest path into the scheduler).
+  assign sched_ready  = issue_try_i && (!pc_bad || drained_i);
   assign issued_o     = sched_valid && sched_ready;
   assign pc_bad_o     = issued_o && pc_bad;
 

@@ -51,7 +51,7 @@ module simt_sm_sequencer #(
   input  logic                      de_hazard_i,     // DE waits for a load (scoreboard)
   input  logic                      hold_issue_i,    // a load's write-back waits, or an error
   output logic                      issue_try_o,
-  output logic                      alone_o,         // nothing else in flight next cycle
+  output logic                      drained_o,       // IDLE with DE empty (registered)
   output logic                      de_go_o,
   output logic                      de_back_o,       // DE's warp is given back unissued
   output logic                      de_hold_o,       // DE keeps its instruction (passes, MEM)
@@ -311,9 +311,10 @@ module simt_sm_sequencer #(
   // dones (the load/store unit's after its coalescer) stay off the next issue (asserted
   // equal below).
   logic idle_stays;  // IDLE stays idle (it issues, or nothing is to be done)
+  logic alone;       // nothing else in flight next cycle (an issue starts DECODE)
   assign idle_stays = !(idle_start && launch_cfg_bad_i) && !idle_fault && !idle_done &&
                       !launch_start_o && !ctl_wake;
-  assign alone_o = !de_go_o &&
+  assign alone = !de_go_o &&
                    ((stage_q == simt_sm_pkg::StIdle && idle_stays) ||
                     (stage_q == simt_sm_pkg::StLaunch && launch_done_i) ||
                     (stage_q == simt_sm_pkg::StDecode && de_hazard_i) ||
@@ -322,6 +323,8 @@ module simt_sm_sequencer #(
                     (stage_q == simt_sm_pkg::StMem && lsu_done_fast_i &&
                      lsu_fault_i.cause == simt_pkg::FltNone && !ctl_i.busy_d) ||
                     (stage_q == simt_sm_pkg::StCtrl && !ctl_i.busy_d && !ctl_i.ret_launch));
+  // A PC out of range issues only from here, and then alone (asserted below).
+  assign drained_o = stage_q == simt_sm_pkg::StIdle && !de_v_i;
   always_comb begin
     stage_d     = stage_pre;
     issue_due_d = issue_due_pre;
@@ -336,7 +339,7 @@ module simt_sm_sequencer #(
         fwarp_d     = sched_warp_i;
         fpc_d       = issue_pc_i;
         stage_d     = simt_sm_pkg::StFault;
-      end else if (alone_o) begin
+      end else if (alone) begin
         stage_d = simt_sm_pkg::StDecode;
       end
     end
@@ -407,8 +410,11 @@ module simt_sm_sequencer #(
       if (stage_q == simt_sm_pkg::StExec || stage_q == simt_sm_pkg::StCtrl)
         assert (!ctl_wake && !ctl_launch_wake && !lsu_done_i && !fpu_done_i)
         else $error("sm: a wake or a unit's done in stage %0d", stage_q);
-      assert (alone_o == (stage_pre == simt_sm_pkg::StIdle && !de_go_o))
-        else $error("sm: alone %b, stage before the issue %0d", alone_o, stage_pre);
+      assert (alone == (stage_pre == simt_sm_pkg::StIdle && !de_go_o))
+        else $error("sm: alone %b, stage before the issue %0d", alone, stage_pre);
+      // A PC out of range issues (and faults) only with nothing else in flight.
+      if (issued_i && pc_bad_i) assert (alone)
+        else $error("sm: a PC out of range issued beside stage %0d", stage_q);
       assert (!(lsu_start_o && ctl_i.busy_d))
         else $error("sm: an instruction to the load/store and control units at once");
     end

@@ -52,6 +52,36 @@ TEST(SmRtl, JumpOutsideTheCodeFaults) {
   EXPECT_TRUE(has(r.message, "pc 1000")) << r.message;
 }
 
+// A warp that jumps outside the code while the other warps run loads and ALU loops: its
+// fault waits until the core has drained (issue #26: the PC check reads registered state),
+// nothing else issues meanwhile, and the model faults the same way in lockstep.
+TEST(SmRtl, JumpOutsideTheCodeBesideBusyWarpsFaultsOnceTheCoreDrains) {
+  const std::string src =
+      ".shared 512\n"
+      ".launch ctas=1 threads=128\n"
+      "mov r1, %tid\n"
+      "shl r2, r1, 2\n"
+      "st.shared [r2], r1\n"
+      "mov r3, %warpid\n"
+      "setp.eq p1, r3, 2\n"
+      "mov r4, 1000\n"
+      "@p1 jmx r4\n"
+      "mov r5, 0\n"
+      "loop:\n"
+      "ld.shared r6, [r2]\n"
+      "add r5, r5, r6\n"
+      "add r5, r5, 1\n"
+      "setp.lt p2, r5, 4000\n"
+      "@p2 bra loop\n"
+      "exit\n";
+  const RunResult r = runRtl(src);
+  EXPECT_EQ(r.status, RunStatus::Error);
+  EXPECT_TRUE(has(r.message, "instruction address out of range")) << r.message;
+  EXPECT_TRUE(has(r.message, "warp 2, pc 1000")) << r.message;
+  const RunResult c = cosim::Cosim(assembler::assemble(src, "inline.s"), RunConfig{}).run();
+  EXPECT_EQ(c.status, RunStatus::Error) << c.message;
+}
+
 TEST(SmRtl, SharedOutOfRangeNamesTheFirstFailingThread) {
   const RunResult r =
       runRtl(".shared 16\nmov r1, %tid\nshl r1, r1, 2\nld.shared r2, [r1]\nexit\n");
