@@ -25,10 +25,12 @@ export -f lint_one
 # Every module as a top at its defaults, and tops in their other builds: the ULX3S top without
 # the core (make bitstream) and with the core on 8 lanes at the board's 1 CTA x 1 warp (the
 # ECP5 configuration) and 2 CTAs of up to 4 warps in 8 slots, the SM on 8 lanes with its FP
-# lanes (an FP instruction in passes), and the SM at 2 CTAs of one warp
+# lanes (an FP instruction in passes) and with 4 FP lanes beside 8 ALU lanes, and the SM at 2
+# CTAs of one warp
 # and at CTAs of one warp in 4 slots (degenerate index widths are where lint finds overruns). The slowest first, so the lanes finish together.
 {
   printf '%s\n' simt_sm "simt_sm -GNumWarps=1 -GNumCtas=2" "simt_sm -GNumLanes=8" \
+    "simt_sm -GNumLanes=8 -GFpLanes=4" \
     "simt_ulx3s_top -GNumWarps=1 -GNumCtas=1 -GNumLanes=8" \
     "simt_ulx3s_top -GNumWarps=8 -GNumCtas=2 -GCtaWarps=4 -GNumLanes=8" \
     "simt_sm -GNumWarps=4 -GNumCtas=2 -GCtaWarps=1" "simt_ulx3s_top -GWithCore=0"

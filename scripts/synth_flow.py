@@ -283,15 +283,15 @@ ECP5_CONFIGS = [
      "register file in 8 banks read a group of 8 threads at a time, the load/store unit's "
      "check, coalescer and shared-memory crossbar per group, issue #26), its PLL at 12.5 MHz "
      "(`make bitstream BOARD=ulx3s`)"),
-    # ... with its FP32 lanes: 8 of them, an FP instruction in 4 passes (issue #26).
+    # ... with its FP32 lanes: 4 of them, an FP instruction in 8 passes (issue #26; with 8 FP
+    # lanes the core placed at 83-86 % of the 85F and did not route, docs/synthesis.md).
     ("ecp5_ulx3s_core_1x1_l8_fp", "simt_ulx3s_top",
-     dict(CORE_1X1, WithCore=1, NumLanes=8, HasFpu=1, PllClkiDiv=2, PllClkfbDiv=1,
+     dict(CORE_1X1, WithCore=1, NumLanes=8, HasFpu=1, FpLanes=4, PllClkiDiv=2, PllClkfbDiv=1,
           PllClkopDiv=48, PllClkopCphase=23), 12.5,
      {"units": True, "placer": "static"},
-     "the 8-lane core with 8 FP32 lanes (HasFpu=1: an FP instruction in 4 passes, a "
-     "division's groups one after another in the lanes' iterative units, issue #26), its PLL "
-     "at 12.5 MHz (`make bitstream BOARD=ulx3s CONFIG=ecp5_ulx3s_core_1x1_l8_fp`: placed at "
-     "86 % of the 85F, not routed on 2026-11-28)"),
+     "the 8-lane core with 4 FP32 lanes (HasFpu=1, FpLanes=4: an FP instruction in 8 passes "
+     "of 4 threads, a division's groups one after another in the lanes' iterative units, "
+     "issue #26), its PLL at 12.5 MHz (`make bitstream BOARD=ulx3s CONFIG=ecp5_ulx3s_core_1x1_l8_fp`)"),
     # Issue #26's aim for the board: 2 resident CTAs of up to 4 warps (8 warp slots). Its
     # clock is what it reaches routed today (11.7 MHz at seed 1, 2026-11-28): 10 MHz from the
     # PLL (25 MHz / 5 x 2, VCO 600 MHz; yowasp-ecppll -i 25 -o 10).

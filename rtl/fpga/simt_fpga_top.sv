@@ -38,9 +38,10 @@ module simt_fpga_top #(
   parameter int SharedBanks = 4,    // shared-memory banks: a 32 x 4 crossbar, not 32 x 32
   parameter int LineBytes   = 16,   // the core's memory port: narrow lines keep the LSU small
   parameter int MemIdW      = 2,
-  parameter bit HasFpu      = 1'b0, // FP32 lanes, NumLanes of them: 32 do not fit a board-sized
-                                    // part, 8 do (docs/blocks/fpu.md, docs/synthesis.md)
+  parameter bit HasFpu      = 1'b0, // FP32 lanes, FpLanes of them: 32 do not fit a board-sized
+                                    // part, 4 route (docs/blocks/fpu.md, docs/synthesis.md)
   parameter int NumLanes    = 32,   // physical ALU lanes (32, 16, 8): a warp in 32/NumLanes passes
+  parameter int FpLanes     = NumLanes,  // FP lanes: NumLanes or a divisor (32/FpLanes passes)
   parameter bit FastThreadTargets = 1'b0,  // the divergence unit's fast path for brx/jmx/ret:
                                            // off, the small-FPGA set (simt_sm)
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
@@ -158,6 +159,7 @@ module simt_fpga_top #(
     .L1Bytes     (0),     // the data memory is on-chip block RAM: nothing for a cache to hide
     .HasFpu      (HasFpu),
     .NumLanes    (NumLanes),
+    .FpLanes     (FpLanes),
     .FastThreadTargets (FastThreadTargets)
   ) u_sm (
     .clk_i               (clk_i),

@@ -18,6 +18,7 @@ module simt_fpga_uart_top #(
   parameter int MemIdW      = 2,
   parameter bit HasFpu      = 1'b0,
   parameter int NumLanes    = 32,
+  parameter int FpLanes     = NumLanes,
   parameter bit FastThreadTargets = 1'b0,
   parameter int BaudDiv     = 217,   // 25 MHz / 115200
   parameter int MaxBurst    = 64,
@@ -71,6 +72,7 @@ module simt_fpga_uart_top #(
     .MemIdW      (MemIdW),
     .HasFpu      (HasFpu),
     .NumLanes    (NumLanes),
+    .FpLanes     (FpLanes),
     .FastThreadTargets (FastThreadTargets)
   ) u_top (
     .clk_i         (clk_i),

@@ -51,6 +51,9 @@ module simt_sm #(
   parameter int L1Ways      = 4,
   parameter int L1Mshrs     = 64,
   parameter int NumLanes    = 32,                    // physical ALU lanes: 32, 16 or 8
+  // FP lanes (with HasFpu): NumLanes or a divisor of it; an FP instruction takes a pass per
+  // group of FpLanes threads (an FP lane is about four ALU lanes' area).
+  parameter int FpLanes     = NumLanes,
   // The divergence unit's fast path for threads with their own targets (brx, jmx, ret):
   // 0 takes those through its sequence (same results, more cycles; the FPGA tops' choice,
   // about 4,800 fewer ECP5 LUT4 at 1 warp).
@@ -258,6 +261,8 @@ module simt_sm #(
   // Passes (simt_sm_pass) and the register file's read ports (one group of NumLanes threads).
   localparam int NumPasses = 32 / NumLanes;
   localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1;
+  localparam int FpPasses  = 32 / FpLanes;
+  localparam int FpPassW   = (FpPasses > 1) ? $clog2(FpPasses) : 1;
   logic [NumLanes*32-1:0]    opa, opb, opc;
   logic [PassW-1:0]          rd_grp;     // the group the ports hold
   logic [PassW-1:0]          pass_next;  // the next cycle's pass (read this cycle)
@@ -637,18 +642,26 @@ module simt_sm #(
                           inst.op == simt_pkg::OpRet;
   logic [NumLanes*PassW-1:0] pass_lanes;   // a copy per lane
   logic [31:0]      pass_threads;
-  simt_sm_pass #(.NumLanes(NumLanes)) u_pass (
+  /* verilator lint_off UNUSEDSIGNAL */
+  // The FP group, a copy per FP lane: the FP unit reads lane 0's, each lane its low bits
+  // (the ALU lane it serves); synthesis drops the copies' other bits.
+  logic [FpLanes*FpPassW-1:0] fpass_lanes;
+  /* verilator lint_on UNUSEDSIGNAL */
+  simt_sm_pass #(.NumLanes(NumLanes), .FpLanes(FpLanes)) u_pass (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .valid_i   (exec_stage),
     .multi_i   (cls.alu || cls.pred ||
-                (NumPasses > 1 && (thread_targets || inst.op == simt_pkg::OpCal || cls.fpu))),
+                (FpPasses > 1 && cls.fpu) ||
+                (NumPasses > 1 && (thread_targets || inst.op == simt_pkg::OpCal))),
+    .fp_i      (cls.fpu),
     .stop_i    (exe_fault.cause != simt_pkg::FltNone),
     .mask_i    (exec),
     .mask_next_i  (exec_next),
     .pass_o    (pass),
     .pass_lanes_o (pass_lanes),
     .pass_next_o  (pass_next),
+    .fpass_lanes_o (fpass_lanes),
     .threads_o (pass_threads),
     .more_o    (exec_more)
   );
@@ -883,20 +896,49 @@ module simt_sm #(
 
   // ---- FP32 lanes ---------------------------------------------------------------------------
   if (HasFpu) begin : g_fpu
-    // NumLanes FP lanes; with fewer lanes than threads an FP instruction takes a pass a group
-    // (the pass sequencer's threads and group, its last pass), as an ALU instruction does.
-    simt_sm_fpu #(.NumWarps(NumWarps), .NumLanes(NumLanes)) u_fpu (
+    // FpLanes FP lanes; with fewer lanes than threads an FP instruction takes a pass a group
+    // of FpLanes threads (the pass sequencer's threads and FP group, its last pass), as an
+    // ALU instruction does a group of NumLanes. With FpLanes < NumLanes each FP lane takes its
+    // operands from one of the NumLanes / FpLanes ALU lanes it serves (the FP group's low
+    // bits, a registered copy per FP lane), and its results are written on every one of them
+    // (the write's threads, one FP group's, pick the lanes).
+    localparam int Share = NumLanes / FpLanes;
+    logic [FpLanes*32-1:0] fopa, fopb, fopc, fwdata;
+    for (genvar l = 0; l < FpLanes; l++) begin : g_fop
+      if (Share > 1) begin : g_sel
+        logic [$clog2(Share)-1:0] sub;
+        assign sub = fpass_lanes[l*FpPassW +: $clog2(Share)];
+        always_comb begin  // (constant part-selects: Yosys)
+          fopa[l*32 +: 32] = '0;
+          fopb[l*32 +: 32] = '0;
+          fopc[l*32 +: 32] = '0;
+          for (int k = 0; k < Share; k++) begin
+            if (32'(sub) == k) begin
+              fopa[l*32 +: 32] = opa[(k*FpLanes + l)*32 +: 32];
+              fopb[l*32 +: 32] = opb[(k*FpLanes + l)*32 +: 32];
+              fopc[l*32 +: 32] = opc[(k*FpLanes + l)*32 +: 32];
+            end
+          end
+        end
+      end else begin : g_same
+        assign fopa[l*32 +: 32] = opa[l*32 +: 32];
+        assign fopb[l*32 +: 32] = opb[l*32 +: 32];
+        assign fopc[l*32 +: 32] = opc[l*32 +: 32];
+      end
+    end
+    assign fpu_rf_wdata = {Share{fwdata}};
+    simt_sm_fpu #(.NumWarps(NumWarps), .NumLanes(FpLanes)) u_fpu (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
       .start_i      (fpu_start),
       .inst_i       (inst),
       .exec_i       (exec & pass_threads),
-      .pass_i       (pass_lanes[PassW-1:0]),
+      .pass_i       (fpass_lanes[FpPassW-1:0]),
       .last_i       (!exec_more),
       .warp_i       (w),
-      .opa_i        (opa),
-      .opb_i        (opb),
-      .opc_i        (opc),
+      .opa_i        (fopa),
+      .opb_i        (fopb),
+      .opc_i        (fopc),
       .pred_i       (pred),
       .busy_o       (fpu_busy),
       .done_o       (fpu_done),
@@ -909,7 +951,7 @@ module simt_sm #(
       .freed_o      (fpu_freed),
       .rf_we_o      (fpu_rf_we),
       .rf_waddr_o   (fpu_rf_waddr),
-      .rf_wdata_o   (fpu_rf_wdata),
+      .rf_wdata_o   (fwdata),
       .rf_late_o    (fpu_rf_late),
       // A shared load's write (MEM) takes the port as EXEC's does; a global load's late
       // response waits for the FP unit's write instead (rf_busy_core).
@@ -926,7 +968,7 @@ module simt_sm #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic unused_de_fpu;
     /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_de_fpu  = de_fpu ^ de_fpu_ds ^ lsu_sh_we ^ (|opc);  // opc: 0 without FP lanes
+    assign unused_de_fpu  = de_fpu ^ de_fpu_ds ^ lsu_sh_we ^ (|opc) ^ (|fpass_lanes);  // opc: 0
     assign fpu_warp_busy  = '0;
     assign fpu_freed      = 1'b0;
     assign fpu_rf_late    = 1'b0;

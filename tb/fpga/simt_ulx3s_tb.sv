@@ -16,6 +16,7 @@ module simt_ulx3s_tb #(
   parameter int DataWords   = 2048,
   parameter int NumLanes    = 8,
   parameter bit HasFpu      = 1'b1,
+  parameter int FpLanes     = NumLanes,
   parameter int Baud        = 115200,
   parameter int TimeoutBits = 2000
 ) (
@@ -45,6 +46,7 @@ module simt_ulx3s_tb #(
     .DataWords   (DataWords),
     .NumLanes    (NumLanes),
     .HasFpu      (HasFpu),
+    .FpLanes     (FpLanes),
     .Baud        (Baud),
     .TimeoutBits (TimeoutBits)
   ) u_board (

@@ -24,7 +24,8 @@ module simt_ulx3s_top #(
   parameter int SharedWords    = 256,
   parameter int DataWords      = 2048,
   parameter int NumLanes       = 32,   // physical ALU lanes: 8 is the board's design point
-  parameter bit HasFpu         = 1'b0, // FP32 lanes, NumLanes of them (an FP instruction in passes)
+  parameter bit HasFpu         = 1'b0, // FP32 lanes, FpLanes of them (an FP instruction in passes)
+  parameter int FpLanes        = NumLanes,
   // The PLL: 25 MHz * PllClkfbDiv / PllClkiDiv (ecppll's values; default 50 MHz).
   parameter int PllClkiDiv     = 1,
   parameter int PllClkfbDiv    = 2,
@@ -82,6 +83,7 @@ module simt_ulx3s_top #(
       .DataWords   (DataWords),
       .NumLanes    (NumLanes),
       .HasFpu      (HasFpu),
+      .FpLanes     (FpLanes),
       .BaudDiv     (BaudDiv),
       .TimeoutBits (TimeoutBits)
     ) u_top (
