@@ -1,6 +1,6 @@
 // simt_sm_fpu (the SM's FP unit with its result queue, issue #24) on its own against
-// model::Fpu, on 32 lanes and on 8 (issue #26: an instruction in passes, a group of 8 threads a
-// cycle): random FP instructions of 4 warps offered every cycle (more often than the core
+// model::Fpu, on 32 lanes, on 8 and on 4 (issue #26: an instruction in passes, a group of 8
+// or 4 threads a cycle; 4 are the board core's FP lanes beside its 8 ALU lanes): random FP instructions of 4 warps offered every cycle (more often than the core
 // can: it starts one every 4 cycles at best), started as soon as the unit's scoreboard lets
 // them (de_hazard_o: RAW/WAW on a result in flight, the queue's capacity for every pass, one
 // division), a pass a cycle for each group with an executing thread, while the register
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "Vsm_fpu.h"
+#include "Vsm_fpu4.h"
 #include "Vsm_fpu8.h"
 #include "common/harness.h"
 #include "common/sim_context.h"
@@ -28,7 +29,7 @@ namespace {
 
 using model::Fpu;
 
-constexpr int kWarps = 4;  // CMakeLists.txt: Vsm_fpu and Vsm_fpu8, NumWarps = 4
+constexpr int kWarps = 4;  // CMakeLists.txt: Vsm_fpu, Vsm_fpu8 and Vsm_fpu4, NumWarps = 4
 
 // A pass's result in flight (a division's later groups from their pass on: their operands
 // wait in the unit).
@@ -243,6 +244,10 @@ TEST(SmFpuRtl, RandomInstructionsOfFourWarpsWithTheQueueFullAndThePortTaken) {
 
 TEST(SmFpuRtl, EightLanesRunAnInstructionInPassesAndADivisionsGroupsInTurn) {
   randomInstructions<Vsm_fpu8>(8, "simt_sm_fpu8");
+}
+
+TEST(SmFpuRtl, FourLanesRunAnInstructionInEightPasses) {
+  randomInstructions<Vsm_fpu4>(4, "simt_sm_fpu4");
 }
 
 }  // namespace
