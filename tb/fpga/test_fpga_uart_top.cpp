@@ -322,8 +322,8 @@ TEST(FpgaUartTop, ACtaOfMoreWarpsThanTheCoreTakesIsRefusedByHostAndCore) {
   EXPECT_TRUE(b.board.ok());
 }
 
-// The suite's kernels on the other build, whose core has 8 ALU lanes and 8 FP lanes (a warp's
-// ALU or FP instruction in 4 passes, docs/blocks/sm.md "Passes"): the model's memory (and instruction
+// The suite's kernels on the other build, whose core has 8 ALU lanes and 4 FP lanes (a warp's
+// ALU instruction in 4 passes, an FP one in 8, docs/blocks/sm.md "Passes"): the model's memory (and instruction
 // count, where it does not depend on timing: lock kernels spin as long as their holder takes)
 // through the board's host link, one kernel per mechanism (ALU, predicates, special
 // registers, calls, divergence, barriers, sections, atomics, yields, memory, FP32, v4).
