@@ -5,6 +5,10 @@
 // enables cover whole words, asserted). Reads and writes answer in the next cycle, one
 // request per cycle while the requester takes the responses; an atomic reads its word, then
 // writes the new one (amo_apply) and answers a cycle later. Responses come in request order.
+// The request's ready comes from registers alone (issue #26: through the response's ready it
+// chained the requester's write-back decision into its next request): a response not taken
+// moves to a skid register when the next request's read replaces the RAM's output, and the
+// memory takes no request while the skid is full.
 // A request past the memory's end is answered with an error and has no effect. The host port
 // gets the cycles the requester leaves (its read data the next cycle, held until its next
 // read).
@@ -53,6 +57,12 @@ module simt_mem_sram #(
   logic [OffW-3:0]        amo_word_d, amo_word_q;
   logic [31:0]            amo_arg_d, amo_arg_q, amo_cmp_d, amo_cmp_q;
   logic [OffW-3:0]        host_word_d, host_word_q;
+  // The skid: the older of two responses (the RAM's output holds the younger's read data).
+  logic                   sk_v_d, sk_v_q;
+  logic [IdW-1:0]         sk_id_d, sk_id_q;
+  logic                   sk_err_d, sk_err_q;
+  logic [LineBytes*8-1:0] sk_data_d, sk_data_q;
+  logic                   a_taken;  // the RAM stage's response is taken this cycle
 
   logic [LineWords-1:0]   w_we;
   logic                   r_re;
@@ -85,16 +95,33 @@ module simt_mem_sram #(
   end
 
   logic req_fire, host_fire;
-  // A new request while the last response is taken (or none is waiting) and no atomic writes.
-  assign req_ready_o  = !amo_q && (!rsp_v_q || rsp_ready_i);
+  // A new request while the skid is free and no atomic writes: a response still waiting in
+  // the RAM stage then moves to the skid (below).
+  assign req_ready_o  = !amo_q && !sk_v_q;
   assign req_fire     = req_valid_i && req_ready_o;
+  assign a_taken      = rsp_v_q && !sk_v_q && rsp_ready_i;
   // The host uses the RAM in cycles the requester leaves; a host read must not disturb the
   // read data of a response still waiting.
-  assign host_ready_o = !req_valid_i && !amo_q && !(rsp_v_q && !rsp_ready_i && !host_we_i);
+  assign host_ready_o = !req_valid_i && !amo_q && !(rsp_v_q && !a_taken && !host_we_i);
   assign host_fire    = host_valid_i && host_ready_o;
 
+  // The skid takes the RAM stage's response when a request fires beside it untaken (the
+  // request's read, or its response, replaces it), and gives it out first.
   always_comb begin
-    rsp_v_d     = rsp_v_q && !rsp_ready_i;
+    sk_v_d    = sk_v_q && !rsp_ready_i;
+    sk_id_d   = sk_id_q;
+    sk_err_d  = sk_err_q;
+    sk_data_d = sk_data_q;
+    if (req_fire && rsp_v_q && !a_taken) begin
+      sk_v_d    = 1'b1;
+      sk_id_d   = rsp_id_q;
+      sk_err_d  = rsp_err_q;
+      sk_data_d = rsp_err_q ? '0 : r_data;
+    end
+  end
+
+  always_comb begin
+    rsp_v_d     = rsp_v_q && !a_taken && !req_fire;  // (a request fired: in the skid now)
     rsp_id_d    = rsp_id_q;
     rsp_err_d   = rsp_err_q;
     amo_d       = 1'b0;
@@ -152,10 +179,10 @@ module simt_mem_sram #(
     end
   end
 
-  assign rsp_valid_o  = rsp_v_q;
-  assign rsp_id_o     = rsp_id_q;
-  assign rsp_err_o    = rsp_err_q;
-  assign rsp_rdata_o  = (rsp_err_q || !rsp_v_q) ? '0 : r_data;
+  assign rsp_valid_o  = sk_v_q || rsp_v_q;
+  assign rsp_id_o     = sk_v_q ? sk_id_q : rsp_id_q;
+  assign rsp_err_o    = sk_v_q ? sk_err_q : rsp_err_q;
+  assign rsp_rdata_o  = sk_v_q ? sk_data_q : (rsp_err_q || !rsp_v_q) ? '0 : r_data;
   assign host_rdata_o = r_data[host_word_q*32 +: 32];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -170,6 +197,10 @@ module simt_mem_sram #(
       amo_arg_q   <= '0;
       amo_cmp_q   <= '0;
       host_word_q <= '0;
+      sk_v_q      <= 1'b0;
+      sk_id_q     <= '0;
+      sk_err_q    <= 1'b0;
+      sk_data_q   <= '0;
     end else begin
       rsp_v_q     <= rsp_v_d;
       rsp_id_q    <= rsp_id_d;
@@ -181,11 +212,21 @@ module simt_mem_sram #(
       amo_arg_q   <= amo_arg_d;
       amo_cmp_q   <= amo_cmp_d;
       host_word_q <= host_word_d;
+      sk_v_q      <= sk_v_d;
+      sk_id_q     <= sk_id_d;
+      sk_err_q    <= sk_err_d;
+      sk_data_q   <= sk_data_d;
     end
   end
 
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
+    // The skid holds the older response only beside a younger one in the RAM stage (whose
+    // read data the RAM's output holds: nothing reads the RAM while the skid is full).
+    if (rst_ni && sk_v_q) begin
+      assert (rsp_v_q || amo_q) else $error("mem_sram: a skid response without a younger one");
+      assert (!r_re) else $error("mem_sram: the RAM read while the skid is full");
+    end
     if (rst_ni && req_fire) begin
       for (int w = 0; w < LineWords; w++) begin
         assert (req_be_i[w*4 +: 4] == 4'h0 || req_be_i[w*4 +: 4] == 4'hF)

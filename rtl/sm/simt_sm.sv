@@ -282,6 +282,7 @@ module simt_sm #(
   logic [32*7-1:0]           exe_pred_wdata;
   logic                      fpu_start, fpu_done, fpu_busy, fpu_pred_we;
   logic                      fpu_de_hazard, fpu_freed, fpu_rf_late, fpu_wb_wait, de_fpu;
+  logic                      fpu_wb_want;  // an FP result is to be written (registers)
   logic                      de_fpu_ds;
   logic [NumWarps-1:0]       fpu_warp_busy;  // warps with an FP result in flight or queued
   logic [32*7-1:0]           fpu_pred_wdata;
@@ -552,10 +553,13 @@ module simt_sm #(
   // result's write-back (and the memory response behind it) does not wait on EXEC's lanes,
   // faults or the divergence unit's answer; an ALU instruction with no executing thread
   // still holds the port for its cycle.
+  // The FP unit's result takes the port before a load's response: the response waits while
+  // one is to be written (when it waits itself, EXEC or a shared load has the port anyway), a
+  // term from the unit's registers rather than its write decision.
   logic             rf_claim_exec;
   logic             rf_busy_core;  // a unit of the instruction in flight writes
   assign rf_claim_exec = (exec_stage && cls.alu) || ctl_rf_we != '0;
-  assign rf_busy_core  = rf_claim_exec || fpu_rf_we != '0;
+  assign rf_busy_core  = rf_claim_exec || fpu_wb_want;
   always_comb begin
     rf_we    = exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;
     rf_wdata = ((exe_rf_we != '0) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata |
@@ -957,6 +961,7 @@ module simt_sm #(
       // response waits for the FP unit's write instead (rf_busy_core).
       .rf_busy_i    (rf_claim_exec || lsu_sh_we),
       .wb_wait_o    (fpu_wb_wait),
+      .wb_want_o    (fpu_wb_want),
       .pred_we_o    (fpu_pred_we),
       .pred_wdata_o (fpu_pred_wdata)
     );
@@ -973,6 +978,7 @@ module simt_sm #(
     assign fpu_freed      = 1'b0;
     assign fpu_rf_late    = 1'b0;
     assign fpu_wb_wait    = 1'b0;
+    assign fpu_wb_want    = 1'b0;
     assign fpu_rf_we      = '0;
     assign fpu_rf_waddr   = '0;
     assign fpu_rf_wdata   = '0;
@@ -1277,6 +1283,12 @@ module simt_sm #(
       if (fpu_rf_we == '0) assert (fpu_rf_wdata == '0)
         else $error("sm: FP unit write data without a write");
       assert (!(exe_pred_we && fpu_pred_we)) else $error("sm: two predicate writers in one cycle");
+      // The port a load's response sees taken is the one the units' writes take: the FP
+      // unit's wish (rf_busy_core) stands for its write whenever EXEC or a shared load does not
+      // take the port first.
+      assert ((rf_claim_exec || lsu_sh_we || fpu_wb_want) ==
+              (rf_claim_exec || lsu_sh_we || fpu_rf_we != '0))
+        else $error("sm: the FP unit wants the write port but neither writes nor waits");
       // Whoever writes, the merged data are its own (a load's late write included).
       if (lsu_rf_we != '0) assert (rf_wdata == lsu_rf_wdata)
         else $error("sm: another unit's write data next to the load/store unit's write");

@@ -80,6 +80,7 @@ module simt_sm_fpu #(
   output logic                   rf_late_o,  // a result written after its instruction retired
   input  logic                   rf_busy_i,  // another unit of the core writes this cycle
   output logic                   wb_wait_o,  // a result waits for the write port
+  output logic                   wb_want_o,  // a result is to be written (registered state)
   output logic                   pred_we_o,
   output logic [32*7-1:0]        pred_wdata_o
 );
@@ -253,6 +254,11 @@ module simt_sm_fpu #(
   assign push_d = arr_d && !wr_d;
   assign push_p = arr_p && !(write && !head_v && !arr_d);
   assign wb_wait_o = (head_v || arr_d || arr_p) && rf_busy_i;
+  // The port is the unit's this cycle unless another unit's write comes first: what a load's
+  // response behind it waits for, from registered state only (issue #26: the shared unit's
+  // write -> this unit's write -> the load/store unit's response was the FP core's longest
+  // routed path). Every result has a thread to write (asserted below), so it says the same.
+  assign wb_want_o = head_v || arr_d || arr_p;
   assign freed_o   = write;
 
   logic [Depth-1:0] we_d, we_p;  // entry i takes the division's / the pipeline's result
@@ -473,6 +479,8 @@ module simt_sm_fpu #(
         else $error("sm fpu: the lanes' results are not in step with the tags");
       assert ((ds_valid == '0) || (ds_valid == '1 && d_q.v))
         else $error("sm fpu: the lanes' divisions are not in step with the tag");
+      assert (!write || rf_we_o != '0)
+        else $error("sm fpu: a result with no thread to write");
       assert (pend_q == '0 || (d_q.v && NumPasses > 1 && (pend_q & d_q.ex) == '0))
         else $error("sm fpu: division groups pending without their division");
     end
