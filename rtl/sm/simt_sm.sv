@@ -958,7 +958,7 @@ module simt_sm #(
       .rf_wdata_o   (fwdata),
       .rf_late_o    (fpu_rf_late),
       // A shared load's write (MEM) takes the port as EXEC's does; a global load's late
-      // response waits for the FP unit's write instead (rf_busy_core).
+      // response waits for the FP unit instead while it has a result to write (rf_busy_core).
       .rf_busy_i    (rf_claim_exec || lsu_sh_we),
       .wb_wait_o    (fpu_wb_wait),
       .wb_want_o    (fpu_wb_want),

@@ -243,22 +243,24 @@ module simt_sm_fpu #(
   end
   assign head_v = head.v;
 
+  // A result is to be written: the port is the unit's this cycle unless another unit's write
+  // comes first. What a load's response behind it waits for, from registered state only
+  // (issue #26: the shared unit's write -> this unit's write -> the load/store unit's response
+  // was the FP core's longest routed path); every result has a thread to write (asserted
+  // below), so it says what the write would.
+  assign wb_want_o = head_v || arr_d || arr_p;
+
   // The write: the oldest result there is, when the port is free. A division's result is
   // older than the pipeline's arriving with it; what is not written enters the queue (the
   // division's first).
   logic write, pop, push_d, push_p, wr_q, wr_d;
-  assign write  = (head_v || arr_d || arr_p) && !rf_busy_i;
+  assign write  = wb_want_o && !rf_busy_i;
   assign wr_q   = write && head_v;
   assign wr_d   = write && !head_v && arr_d;
   assign pop    = wr_q;
   assign push_d = arr_d && !wr_d;
   assign push_p = arr_p && !(write && !head_v && !arr_d);
-  assign wb_wait_o = (head_v || arr_d || arr_p) && rf_busy_i;
-  // The port is the unit's this cycle unless another unit's write comes first: what a load's
-  // response behind it waits for, from registered state only (issue #26: the shared unit's
-  // write -> this unit's write -> the load/store unit's response was the FP core's longest
-  // routed path). Every result has a thread to write (asserted below), so it says the same.
-  assign wb_want_o = head_v || arr_d || arr_p;
+  assign wb_wait_o = wb_want_o && rf_busy_i;
   assign freed_o   = write;
 
   logic [Depth-1:0] we_d, we_p;  // entry i takes the division's / the pipeline's result

@@ -1,9 +1,10 @@
 // simt_mem_sram (the FPGA top's data memory, docs/blocks/mem_port.md "Who serves the port")
-// against a flat reference memory. The bench drives random requests (line reads, byte-enabled
-// writes of whole words, atomics of every kind, addresses past the end) and random host-port
-// reads and writes, and takes responses with random back-pressure; each request is performed
-// on the reference in the cycle the memory accepts it (rule 3: acceptance order), each
-// response checked against what the reference answered then, in request order. Every cycle
+// against the harness memory's model (model::LineMemory::perform, its functional part, on a
+// flat word array). The bench drives random requests (line reads, byte-enabled writes of whole
+// words, atomics of every kind, addresses past the end) and random host-port reads and
+// writes, and takes responses with random back-pressure; each request is performed by the
+// model in the cycle the memory accepts it (rule 3: acceptance order), each response checked
+// against what the model answered then, in request order. Every cycle
 // the bench also checks that the request's ready does not depend on the response's ready
 // (issue #26: a registered ready, the skid register), and at the end that every request was
 // answered and the memory's words (read back through the host port) are the reference's.
@@ -24,26 +25,20 @@ namespace {
 constexpr uint32_t kLineBytes = 16, kLineWords = kLineBytes / 4, kWords = 256;
 constexpr uint32_t kLines = kWords / kLineWords, kIds = 4;
 
-struct Request {
-  uint32_t id = 0;
-  bool write = false;
-  uint8_t amo = 0;  // simt_mem_pkg::amo_e
-  uint32_t addr = 0;
-  uint32_t wordMask = 0;  // words enabled (whole words only: the memory asserts it)
-  uint32_t wdata[kLineWords] = {};
-  uint32_t cmp = 0;
-};
+using MemRequest = model::LineMemory::Request;
+// A request's response as the model performs it, and the words of it the memory defines: a
+// read's line, an atomic's old word (a write's data are not defined).
 struct Expected {
-  uint32_t id = 0;
-  bool err = false;
-  bool read = false;      // the whole line is checked
-  int amoWord = -1;       // an atomic's word: the old value is checked
-  uint32_t rdata[kLineWords] = {};
+  model::LineMemory::Response rsp;
+  uint32_t checkWords = 0;
 };
 
 class SramBench {
  public:
-  explicit SramBench(uint64_t seed) : sim_("simt_mem_sram", seed), rng_(seed), ref_(kWords, 0) {
+  explicit SramBench(uint64_t seed)
+      : sim_("simt_mem_sram", seed), rng_(seed), ref_(kWords, 0), mem_(ref_, kLineBytes, {}) {
+    req_.be.assign(kLineBytes, 0);  // the payload driven while no request is offered
+    req_.wdata.assign(kLineWords, 0);
     sim_.reset();
     // Known contents through the host port, one word a cycle.
     for (uint32_t a = 0; a < kWords; ++a) {
@@ -133,65 +128,62 @@ class SramBench {
   bool ok() const { return sim_.ok(); }
 
  private:
-  Request randomRequest() {
-    Request r;
+  MemRequest randomRequest() {
+    MemRequest r;
     r.id = nextId_++ % kIds;
     const int kind = rng_.below(100);
     const bool past = rng_.chance(5);
     r.addr = (past ? kLines + static_cast<uint32_t>(rng_.below(64)) : static_cast<uint32_t>(rng_.below(kLines))) *
              kLineBytes;
+    r.wdata.resize(kLineWords);
     for (auto& w : r.wdata) w = static_cast<uint32_t>(rng_.bits64());
-    if (kind < 45) {
-      r.wordMask = (1u << kLineWords) - 1;  // a read requests the line (its enables: all)
-    } else if (kind < 80) {
+    // Whole words only (the memory asserts it): a read requests the line.
+    uint32_t words = (1u << kLineWords) - 1;
+    if (kind >= 45 && kind < 80) {
       r.write = true;
-      r.wordMask = static_cast<uint32_t>(rng_.range(1, (1 << kLineWords) - 1));
-    } else {
+      words = static_cast<uint32_t>(rng_.range(1, (1 << kLineWords) - 1));
+    } else if (kind >= 80) {
       r.amo = static_cast<uint8_t>(rng_.range(1, 8));
-      r.wordMask = 1u << rng_.below(kLineWords);
+      words = 1u << rng_.below(kLineWords);
       // cas: a compare value that matches half the time (the word as it is when offered).
-      const uint32_t word = r.addr / 4 + static_cast<uint32_t>(__builtin_ctz(r.wordMask));
+      const uint32_t word = r.addr / 4 + static_cast<uint32_t>(__builtin_ctz(words));
       r.cmp = (rng_.chance(50) && word < kWords) ? ref_[word] : static_cast<uint32_t>(rng_.bits64());
     }
+    r.be.assign(kLineBytes, 0);
+    for (uint32_t b = 0; b < kLineBytes; ++b) r.be[b] = (words >> (b / 4)) & 1;
     return r;
   }
 
-  void drive(const Request& r, bool valid) {
+  // The request's byte enables as the port's bits.
+  static uint32_t beMask(const MemRequest& r) {
+    uint32_t be = 0;
+    for (uint32_t b = 0; b < kLineBytes; ++b) be |= static_cast<uint32_t>(r.be[b] != 0) << b;
+    return be;
+  }
+
+  void drive(const MemRequest& r, bool valid) {
     auto& d = sim_.dut();
     d.req_valid_i = valid;
     d.req_id_i = r.id;
     d.req_we_i = r.write;
     d.req_amo_i = r.amo;
     d.req_addr_i = r.addr;
-    d.req_be_i = 0;
-    for (uint32_t w = 0; w < kLineWords; ++w) {
-      if (r.wordMask >> w & 1) d.req_be_i |= 0xFu << (4 * w);
-      setBits(d.req_wdata_i, static_cast<int>(32 * w), 32, r.wdata[w]);
-    }
+    d.req_be_i = beMask(r);
+    for (uint32_t w = 0; w < kLineWords; ++w) setBits(d.req_wdata_i, static_cast<int>(32 * w), 32, r.wdata[w]);
     d.req_cmp_i = r.cmp;
   }
 
-  // The request as the memory performs it when it accepts it.
-  void perform(const Request& r) {
+  // The request as the memory performs it when it accepts it: the model's effect.
+  void perform(const MemRequest& r) {
     Expected e;
-    e.id = r.id;
-    const uint32_t first = r.addr / 4;
-    e.err = first + kLineWords > kWords;
-    if (e.err) {
+    e.rsp = mem_.perform(r);
+    if (e.rsp.err) {
       ++errors_;
     } else if (r.amo) {
-      const int w = __builtin_ctz(r.wordMask);
-      e.amoWord = w;
-      e.rdata[w] = ref_[first + w];
-      ref_[first + w] = model::LineMemory::amoApply(r.amo, ref_[first + w], r.wdata[w], r.cmp);
+      e.checkWords = 1u << (__builtin_ctz(beMask(r)) / 4);
       ++atomics_;
-    } else if (r.write) {
-      for (uint32_t w = 0; w < kLineWords; ++w) {
-        if (r.wordMask >> w & 1) ref_[first + w] = r.wdata[w];
-      }
-    } else {
-      e.read = true;
-      for (uint32_t w = 0; w < kLineWords; ++w) e.rdata[w] = ref_[first + w];
+    } else if (!r.write) {
+      e.checkWords = (1u << kLineWords) - 1;
     }
     expected_.push_back(e);
   }
@@ -202,12 +194,12 @@ class SramBench {
     const Expected e = expected_.front();
     expected_.pop_front();
     ++responses_;
-    EXPECT_EQ(e.id, static_cast<uint32_t>(d.rsp_id_o)) << "response order at cycle " << sim_.cycle();
-    EXPECT_EQ(e.err, static_cast<bool>(d.rsp_err_o)) << "id " << e.id << " at cycle " << sim_.cycle();
+    EXPECT_EQ(e.rsp.id, static_cast<uint32_t>(d.rsp_id_o)) << "response order at cycle " << sim_.cycle();
+    EXPECT_EQ(e.rsp.err, static_cast<bool>(d.rsp_err_o)) << "id " << e.rsp.id << " at cycle " << sim_.cycle();
     for (uint32_t w = 0; w < kLineWords; ++w) {
-      if (e.read || e.amoWord == static_cast<int>(w)) {
-        EXPECT_EQ(e.rdata[w], static_cast<uint32_t>(getBits(d.rsp_rdata_o, static_cast<int>(32 * w), 32)))
-            << "word " << w << " of id " << e.id << " at cycle " << sim_.cycle();
+      if (e.checkWords >> w & 1) {
+        EXPECT_EQ(e.rsp.rdata[w], static_cast<uint32_t>(getBits(d.rsp_rdata_o, static_cast<int>(32 * w), 32)))
+            << "word " << w << " of id " << e.rsp.id << " at cycle " << sim_.cycle();
       }
     }
   }
@@ -231,8 +223,9 @@ class SramBench {
   SimContext<Vmem_sram> sim_;
   Rng rng_;
   std::vector<uint32_t> ref_;
+  model::LineMemory mem_;  // performs requests on ref_ (its functional part: no timing)
   std::deque<Expected> expected_;
-  Request req_;
+  MemRequest req_;
   bool held_ = false;
   uint32_t nextId_ = 0;
   uint64_t responses_ = 0, stalledResponses_ = 0, requestsBesideStalled_ = 0, atomics_ = 0,

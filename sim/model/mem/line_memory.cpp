@@ -27,7 +27,7 @@ void LineMemory::decideReady() {
   if (ready_ && t_.refuse256) ready_ = (rng_() & 255u) >= t_.refuse256;
 }
 
-void LineMemory::accept(const Request& r) {
+LineMemory::Response LineMemory::perform(const Request& r) {
   const uint32_t lineWords = lineBytes_ / 4;
   Response rsp;
   rsp.id = r.id;
@@ -70,6 +70,11 @@ void LineMemory::accept(const Request& r) {
     ++stats_.errors;
   }
   rsp.err = err;
+  return rsp;
+}
+
+void LineMemory::accept(const Request& r) {
+  Response rsp = perform(r);
   // The data channel moves the line; the response follows its transfer by the latency.
   const uint64_t occupancy = std::max<uint64_t>(1, (lineBytes_ + t_.bandwidth - 1) / t_.bandwidth);
   const uint64_t start = std::max(now_, channelFree_);

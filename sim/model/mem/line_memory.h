@@ -53,6 +53,9 @@ class LineMemory {
   bool ready() const { return ready_; }
   // Performs the request (the caller saw ready()): its effect is immediate.
   void accept(const Request& r);
+  // The request's effect on the words and its response (id, err, a read's line, an atomic's
+  // old word), without timing: what accept() does first, for benches of other memories.
+  Response perform(const Request& r);
   // The response offered this cycle, if any (the oldest ready one; with jitter, any ready).
   const Response* offered() const;
   void take();                       // the requester took the offered response
