@@ -186,20 +186,23 @@ module simt_barrier_table #(
   logic [CntW-1:0]  r_passed;      // the request's entry's passed count
 
   // ---- thread state table: asleep, queued in a section, asleep at a bottom; the id ---------
-  // One row per (CTA, warp), at simt_pkg::cta_warp_row.
-  localparam int RowW = (NumCtas * Warps > 1) ? $clog2(NumCtas * Warps) : 1;
-  function automatic logic [RowW-1:0] wrow(logic [CtaW-1:0] cta, logic [WarpW-1:0] warp);
-    wrow = RowW'(simt_pkg::cta_warp_row(32'(cta), 32'(warp), 32'(Warps)));
-  endfunction
-  logic [31:0]      sleep_d [NumCtas * Warps], sleep_q [NumCtas * Warps];
-  logic [31:0]      qd_d [NumCtas * Warps], qd_q [NumCtas * Warps];
-  logic [31:0]      bot_d [NumCtas * Warps], bot_q [NumCtas * Warps];
-  logic [127:0]     wid_d [NumCtas * Warps], wid_q [NumCtas * Warps];
-  // The ids change in one row a cycle (an arrival's warp, or the thread at a bottom): a write
-  // port (row, threads) the FSM drives, applied per row below with static indexes.
-  logic             wid_we;
-  logic [RowW-1:0]  wid_row;
-  logic [31:0]      wid_thr;
+  // A RAM per warp of a CTA (simt_ram_async: LUT RAM where the part has it), one word per
+  // CTA: 32 threads x {asleep, queued, at a bottom, id}, a write enable per thread. One write
+  // a cycle (tw_*): one CTA's word in any of the warps' RAMs, the enabled threads all taking
+  // one value (a section's members are marked in every warp at once; every other write names
+  // one warp's threads), so no write reads the word it changes. Two reads per RAM: the CTA
+  // whose members are marked or searched (m_cta, every warp at once) and the wake pass's
+  // (ent_cta, its warp selected after). A RAM has no reset: after a reset the table clears
+  // one CTA's words a cycle (clr_q) before it takes requests.
+  localparam int TsW = 7;  // {asleep, queued, at a bottom, id[3:0]}
+  logic [CtaW-1:0]     tw_cta;
+  logic [Warps*32-1:0] tw_en;          // logical id w * 32 + t
+  logic [TsW-1:0]      tw_val;
+  logic [Warps*32-1:0] sl_m, qd_m, bot_m, sl_w, qd_w, bot_w;  // at m_cta; at ent_cta
+  logic [Warps*128-1:0] id_m, id_w;
+  logic [CtaW:0]       clr_q;          // CTAs cleared since reset
+  logic                clearing;
+  assign clearing = clr_q != (CtaW + 1)'(NumCtas);
 
   // ---- control -----------------------------------------------------------------------------
   state_e           st_d, st_q;
@@ -257,8 +260,6 @@ module simt_barrier_table #(
   assign tmo_latest = cfg_tmo_origin_i[1];
 
   logic [EntW-1:0]  req_ent;
-  logic [RowW-1:0]  wk_idx;
-  logic [RowW-1:0]  req_idx;       // the request's (CTA, warp) row
   logic [31:0]      wk_mask;
   logic [TagW-1:0]  wk_resume;
   logic             accept;
@@ -268,37 +269,30 @@ module simt_barrier_table #(
   logic [CtaW-1:0]  own_cta;
   logic [WarpW-1:0] sel_warp;
   logic [4:0]       sel_lane;
-  logic [RowW-1:0]  sel_idx;
   logic [EntW-1:0]  g_ent;
   logic             g_stale;
   logic [EntW-1:0]  ts_ent;        // whose queued members a search starts with
-  logic [CtaW-1:0]  ts_cta;
   logic             bot_hit;       // a bottom of the thread awake in a section in service
   logic [SlotW-1:0] bot_slot;
   logic [TidW-1:0]  bot_tid;
-  logic [RowW-1:0]  bot_idx;
   logic             rst_hit;       // the reset entry's section is in service ...
   logic [SlotW-1:0] rst_slot;      // ... in this slot
 
   assign req_ent  = EntW'({req_cta_i, req_id_i});
   assign ent_cta  = CtaW'({1'b0, ent_q} >> 4);  // 0-extended: one CTA has EntW 4
   assign ent_id   = ent_q[3:0];
-  assign wk_idx   = wrow(ent_cta, w_q);
-  assign req_idx  = wrow(req_cta_i, req_warp_i);
   assign own_ent  = sent_q[tsslot_q];
   assign own_cta  = CtaW'({1'b0, own_ent} >> 4);
   assign sel_warp = WarpW'({1'b0, ts_sel_tid_i} >> 5);  // one warp has TidW 5
   assign sel_lane = ts_sel_tid_i[4:0];
-  assign sel_idx  = wrow(own_cta, sel_warp);
   assign g_ent    = grant_bar_i[EntW-1:0];
   assign g_stale  = !sq_q[g_ent];
-  assign bot_idx  = wrow(req_cta_i, WarpW'({1'b0, bot_tid} >> 5));
 
   // Requests enter only while every section in service has its thread awake (no search, no
   // portion ending) and no slot grant is due: a request then meets the unit in the state the
   // model sees after each transaction.
   assign stable      = !done_q && !stale_q && !tsown_q && !(grant_valid_i || fifo_moving_i);
-  assign req_ready_o = (st_q == StIdle) && stable;
+  assign req_ready_o = (st_q == StIdle) && stable && !clearing;
   assign accept      = req_valid_i && req_ready_o;
   assign cs_wake     = (st_q == StIdle) && tsown_q && ts_sel_valid_i;
   // The grant waits while the FIFO still moves heads into free slots, so it chooses among
@@ -389,27 +383,25 @@ module simt_barrier_table #(
   logic [Thr-1:0]  idm;
   assign m_ent = (st_q == StIdle) ? ts_ent : ent_q;
   assign m_cta = CtaW'({1'b0, m_ent} >> 4);
-  // The per-thread loops below select a CTA's row once per warp, then work on its bits: an
-  // index per thread would make Yosys build a row multiplexer for every bit (proc_mux spent
-  // most of the 2 CTA x 4 warp synthesis there).
-  logic [127:0] m_wid [Warps];
+  // (The RAMs' reads at m_cta: sl_m, qd_m, bot_m, id_m.)
   always_comb begin
-    for (int w = 0; w < Warps; w++) begin
-      m_wid[w] = wid_q[wrow(m_cta, WarpW'(w))];
-      for (int t = 0; t < 32; t++) begin
-        idm[w*32 + t] = (m_wid[w][t*4 +: 4] == m_ent[3:0]);
-      end
-    end
+    for (int i = 0; i < Warps * 32; i++) idm[i] = (id_m[i*4 +: 4] == m_ent[3:0]);
   end
 
   // The threads of the entry being woken, in the warp being woken, for this wake pass.
+  logic [31:0]  wk_sl, wk_qd, wk_bot;
+  logic [127:0] wk_id;
+  assign wk_sl  = sl_w[32*w_q +: 32];
+  assign wk_qd  = qd_w[32*w_q +: 32];
+  assign wk_bot = bot_w[32*w_q +: 32];
+  assign wk_id  = id_w[128*w_q +: 128];
   always_comb begin
     for (int t = 0; t < 32; t++) begin
-      wk_mask[t] = sleep_q[wk_idx][t] && (wid_q[wk_idx][t*4 +: 4] == ent_id);
+      wk_mask[t] = wk_sl[t] && (wk_id[t*4 +: 4] == ent_id);
       unique case (wmode_q)
-        WkTop:    wk_mask[t] = wk_mask[t] && !qd_q[wk_idx][t] && !bot_q[wk_idx][t];
-        WkRstTop: wk_mask[t] = wk_mask[t] && !bot_q[wk_idx][t];
-        default:  wk_mask[t] = wk_mask[t] && bot_q[wk_idx][t];
+        WkTop:    wk_mask[t] = wk_mask[t] && !wk_qd[t] && !wk_bot[t];
+        WkRstTop: wk_mask[t] = wk_mask[t] && !wk_bot[t];
+        default:  wk_mask[t] = wk_mask[t] && wk_bot[t];
       endcase
     end
   end
@@ -427,22 +419,12 @@ module simt_barrier_table #(
   // The queued members of the section a search starts for: the granted one, or the one whose
   // thread reaches its bottom.
   assign ts_ent = grant_take_o ? g_ent : req_ent;
-  assign ts_cta = CtaW'({1'b0, ts_ent} >> 4);
-  always_comb begin
-    for (int w = 0; w < Warps; w++) begin
-      ts_part_o[w*32 +: 32] = qd_q[wrow(ts_cta, WarpW'(w))] & idm[w*32 +: 32];  // Idle: ts_ent
-    end
-  end
+  assign ts_part_o = qd_m & idm;  // Idle: m_ent = ts_ent
 
   // A section's portion starts (Check or Scan, m_ent = ent_q): its waiting threads, asleep at
   // the id and neither queued nor at a bottom, become queued members.
-  logic [31:0] mark [Warps];
-  always_comb begin
-    for (int w = 0; w < Warps; w++) begin
-      mark[w] = sleep_q[wrow(ent_cta, WarpW'(w))] & ~qd_q[wrow(ent_cta, WarpW'(w))] &
-                ~bot_q[wrow(ent_cta, WarpW'(w))] & idm[w*32 +: 32];
-    end
-  end
+  logic [Warps*32-1:0] mark;
+  assign mark = sl_m & ~qd_m & ~bot_m & idm;
 
   always_comb begin
     wake_valid_o  = 1'b0;
@@ -477,14 +459,10 @@ module simt_barrier_table #(
     end
     stat_d = stat_q;
     for (int c = 0; c < NumCtas; c++) nonex_d[c] = nonex_q[c];
-    for (int i = 0; i < NumCtas * Warps; i++) begin
-      sleep_d[i] = sleep_q[i];
-      qd_d[i]    = qd_q[i];
-      bot_d[i]   = bot_q[i];
-    end
-    wid_we         = 1'b0;
-    wid_row        = req_idx;
-    wid_thr        = '0;
+    // The thread state's write: none, or after a reset the clear of one CTA's words.
+    tw_cta         = clearing ? clr_q[CtaW-1:0] : req_cta_i;
+    tw_en          = clearing ? '1 : '0;
+    tw_val         = '0;
     st_d           = st_q;
     ent_d          = ent_q;
     w_d            = w_q;
@@ -555,8 +533,8 @@ module simt_barrier_table #(
         end else if (cs_wake) begin
           // The thread found is awake in its section; the thread select is free.
           if (wake_ready_i) begin
-            sleep_d[sel_idx][sel_lane] = 1'b0;
-            qd_d[sel_idx][sel_lane]    = 1'b0;
+            tw_cta                     = own_cta;
+            tw_en[ts_sel_tid_i]        = 1'b1;   // awake: neither queued nor at a bottom
             cur_d[tsslot_q]            = ts_sel_tid_i;
             ts_clear_o                 = 1'b1;
             tsown_d                    = 1'b0;
@@ -604,13 +582,10 @@ module simt_barrier_table #(
                 pw_idx            = req_ent;
                 pw_val            = r_passed + 1'b1;
                 if (!req_nb_i) begin
-                  resp_sleep_o                    = 1'b1;
-                  sleep_d[bot_idx][bot_tid[4:0]]  = 1'b1;
-                  bot_d[bot_idx][bot_tid[4:0]]    = 1'b1;
-                  wid_we                          = 1'b1;
-                  wid_row                         = bot_idx;
-                  wid_thr                         = 32'd1 << bot_tid[4:0];
-                  botpc_we                        = 1'b1;
+                  resp_sleep_o     = 1'b1;
+                  tw_en[bot_tid]   = 1'b1;
+                  tw_val           = {3'b101, req_id_i};  // asleep at the bottom
+                  botpc_we         = 1'b1;
                 end
               end
             end
@@ -656,10 +631,8 @@ module simt_barrier_table #(
                   // A late arrival joins the section's portion: queued members now, found by
                   // the section's next search (below its position: the second pass, out of
                   // logical order).
-                  sleep_d[req_idx] = sleep_q[req_idx] | req_mask_i;
-                  qd_d[req_idx]    = qd_q[req_idx] | req_mask_i;
-                  wid_we  = 1'b1;
-                  wid_thr = req_mask_i;
+                  tw_en[32*req_warp_i +: 32] = req_mask_i;
+                  tw_val                     = {3'b110, req_id_i};  // asleep, queued
                   st_d = StIdle;
                 end else begin
                   if (tmo_latest || !tset_d[req_ent]) tfirst_we = 1'b1;
@@ -667,9 +640,8 @@ module simt_barrier_table #(
                   ww_en  = 1'b1;
                   ww_idx = req_ent;
                   ww_val = (busy_q[ck_ent] ? waiting_q[ck_ent] : '0) + WaitW'(req_pop);
-                  sleep_d[req_idx] = sleep_q[req_idx] | req_mask_i;
-                  wid_we  = 1'b1;
-                  wid_thr = req_mask_i;
+                  tw_en[32*req_warp_i +: 32] = req_mask_i;
+                  tw_val                     = {3'b100, req_id_i};  // asleep, waiting
                 end
               end
             end
@@ -697,11 +669,9 @@ module simt_barrier_table #(
           end else begin
             // A section's portion: its waiting threads become queued members, and the
             // section queues for an execution slot.
-            for (int i = 0; i < NumCtas * Warps; i++) begin
-              for (int w = 0; w < Warps; w++) begin
-                if (wrow(ent_cta, WarpW'(w)) == RowW'(i)) qd_d[i] = qd_d[i] | mark[w];
-              end
-            end
+            tw_cta = ent_cta;
+            tw_en  = mark;
+            tw_val = {3'b110, ent_id};  // asleep at the id, now queued
             started_d[ent_q] = 1'b1;
             ww_en            = 1'b1;
             ww_idx           = ent_q;
@@ -745,9 +715,8 @@ module simt_barrier_table #(
       StWake: begin
         // One warp per cycle; a token waits for wake_ready_i.
         if (!wake_valid_o || wake_ready_i) begin
-          sleep_d[wk_idx] = sleep_q[wk_idx] & ~wk_mask;
-          qd_d[wk_idx]    = qd_q[wk_idx] & ~wk_mask;
-          bot_d[wk_idx]   = bot_q[wk_idx] & ~wk_mask;
+          tw_cta                   = ent_cta;
+          tw_en[32*w_q +: 32]      = wk_mask;  // awake
           if (w_q != WarpW'(Warps - 1)) begin
             w_d = w_q + 1'b1;
           end else if (wmode_q == WkRstTop) begin
@@ -807,14 +776,56 @@ module simt_barrier_table #(
     end
   end
 
-  // The ids' write port: the named threads of the named row sleep at req_id_i.
-  always_comb begin
-    for (int i = 0; i < NumCtas * Warps; i++) begin
-      wid_d[i] = wid_q[i];
-      for (int t = 0; t < 32; t++) begin
-        if (wid_we && wid_row == RowW'(i) && wid_thr[t]) wid_d[i][t*4 +: 4] = req_id_i;
+  // The thread state's RAMs, one per warp of a CTA.
+  for (genvar w = 0; w < Warps; w++) begin : g_ts
+    logic [32*TsW-1:0] wdata, rd_m, rd_w;
+    for (genvar t = 0; t < 32; t++) begin : g_thr
+      assign wdata[t*TsW +: TsW] = tw_val;
+      assign {sl_m[w*32 + t], qd_m[w*32 + t], bot_m[w*32 + t]} = rd_m[t*TsW + 4 +: 3];
+      assign id_m[(w*32 + t)*4 +: 4]                           = rd_m[t*TsW +: 4];
+      assign {sl_w[w*32 + t], qd_w[w*32 + t], bot_w[w*32 + t]} = rd_w[t*TsW + 4 +: 3];
+      assign id_w[(w*32 + t)*4 +: 4]                           = rd_w[t*TsW +: 4];
+    end
+    simt_ram_async #(.Width(32 * TsW), .Depth(NumCtas), .NumRd(2), .NumWe(32)) u_ts (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .we_i    (tw_en[w*32 +: 32]),
+      .waddr_i (tw_cta),
+      .wdata_i (wdata),
+      .raddr_i ({ent_cta, m_cta}),
+      .rdata_o ({rd_w, rd_m})
+    );
+`ifdef VERILATOR
+    // Every word once cleared: queued or bottom threads are asleep, never both; a section
+    // thread woken is a queued member asleep at the section's id; an arrival is awake (its
+    // CTA's words are the m_cta read in an accept cycle: no grant is taken then).
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && !clearing) begin
+        for (int c = 0; c < NumCtas; c++) begin
+          for (int t = 0; t < 32; t++) begin
+            assert (u_ts.mem[c][t*TsW + 4 +: 3] inside {3'b000, 3'b100, 3'b110, 3'b101})
+              else $error("barrier_table: thread %0d of cta %0d: queued or bottom, not asleep, or both",
+                          w * 32 + t, c);
+          end
+        end
+        if (cs_wake && sel_warp == WarpW'(w)) begin
+          assert (u_ts.mem[own_cta][sel_lane*TsW +: TsW] == {3'b110, own_ent[3:0]})
+            else $error("barrier_table: section wake of a thread that is not a queued member");
+        end
+        if (accept && req_op_i == OpArrive && !resp_refused_o && !resp_pass_o &&
+            req_warp_i == WarpW'(w)) begin
+          assert (m_cta == req_cta_i && (sl_m[w*32 +: 32] & req_mask_i) == '0)
+            else $error("barrier_table: a sleeping thread arrived again");
+        end
       end
     end
+`endif
+  end
+
+  // After a reset, one CTA's words cleared a cycle; the only writes then.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)       clr_q <= '0;
+    else if (clearing) clr_q <= clr_q + 1'b1;
   end
 
   // The write ports of tag, passed and waiting.
@@ -891,12 +902,6 @@ module simt_barrier_table #(
       end
       stat_q <= '0;
       for (int c = 0; c < NumCtas; c++) nonex_q[c] <= '0;
-      for (int i = 0; i < NumCtas * Warps; i++) begin
-        sleep_q[i] <= '0;
-        qd_q[i]    <= '0;
-        bot_q[i]   <= '0;
-        wid_q[i]   <= '0;
-      end
       st_q       <= StIdle;
       ent_q      <= '0;
       w_q        <= '0;
@@ -929,12 +934,6 @@ module simt_barrier_table #(
       end
       stat_q <= stat_d;
       for (int c = 0; c < NumCtas; c++) nonex_q[c] <= nonex_d[c];
-      for (int i = 0; i < NumCtas * Warps; i++) begin
-        sleep_q[i] <= sleep_d[i];
-        qd_q[i]    <= qd_d[i];
-        bot_q[i]   <= bot_d[i];
-        wid_q[i]   <= wid_d[i];
-      end
       st_q       <= st_d;
       ent_q      <= ent_d;
       w_q        <= w_d;
@@ -1015,8 +1014,6 @@ module simt_barrier_table #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (accept && req_op_i == OpArrive && !resp_refused_o && !resp_pass_o) begin
-        assert ((sleep_q[req_idx] & req_mask_i) == '0)
-          else $error("barrier_table: a sleeping thread arrived again");
         // waiting (WaitW bits) never wraps: the waiters are asleep, at most Thr.
         assert (!ww_en || ((busy_q[req_ent] ? int'(waiting_q[req_ent]) : 0) + int'(req_pop) <= Thr))
           else $error("barrier_table: waiting overflow on arrival");
@@ -1027,16 +1024,10 @@ module simt_barrier_table #(
         assert (secact_q[e] || !sq_q[e]) else $error("barrier_table: queued without a section");
         assert (waiting_q[e] <= WaitW'(Thr)) else $error("barrier_table: waiting overflow");
       end
-      for (int i = 0; i < NumCtas * Warps; i++) begin
-        assert (((qd_q[i] | bot_q[i]) & ~sleep_q[i]) == '0)
-          else $error("barrier_table: queued or bottom thread not asleep");
-        assert ((qd_q[i] & bot_q[i]) == '0) else $error("barrier_table: queued and at bottom");
-      end
-      if (cs_wake) begin
-        assert (qd_q[sel_idx][sel_lane] && sleep_q[sel_idx][sel_lane] &&
-                wid_q[sel_idx][sel_lane*4 +: 4] == own_ent[3:0])
-          else $error("barrier_table: section wake of a thread that is not a queued member");
-      end
+      // While the RAMs are cleared nothing else writes them, and nothing else happens.
+      assert (!clearing || (st_q == StIdle && !accept && !cs_wake && !grant_take_o &&
+                            tw_en == '1))
+        else $error("barrier_table: activity while the thread state is cleared");
       for (int i = 0; i < NumSlots; i++) begin
         assert (!sv_q[i] || secact_q[sent_q[i]])
           else $error("barrier_table: section in service without a portion");
@@ -1068,26 +1059,23 @@ module simt_barrier_table #(
 `endif
 
 `ifdef FORMAL
-  // Table bookkeeping: an idle entry has no waiters and no section, queued or bottom threads
-  // are asleep, and the FSM is in a legal state. The environment behaves as the unit's thread
-  // select and slots do: a thread found is a queued member of the section searched for,
-  // results come only while a search runs, and a slot holds only pushed entries.
+  // Table bookkeeping: an idle entry has no waiters and no section, and the FSM is in a legal
+  // state. The environment behaves as the unit's thread select and slots do: results come
+  // only while a search runs, and a slot holds only pushed entries. (The thread state's
+  // invariants are simulation assertions on the RAM words, in g_ts: a proof would need a
+  // read port for them.)
   always @(posedge clk_i) begin
     if (rst_ni) begin
       assume (!ts_done_i || (tsown_q && !ts_sel_valid_i));
-      assume (!ts_sel_valid_i || (tsown_q && qd_q[sel_idx][sel_lane] && !bot_q[sel_idx][sel_lane] &&
-                                  wid_q[sel_idx][sel_lane*4 +: 4] == own_ent[3:0]));
+      assume (!ts_sel_valid_i || tsown_q);
       assume (!ts_busy_i || tsown_q);
       assume (!grant_valid_i || inq_q[g_ent]);
       assume (req_cta_i <= CtaW'(NumCtas - 1) && req_warp_i <= WarpW'(Warps - 1));
-      assume (!(req_valid_i && req_op_i == OpArrive) ||
-              (sleep_q[req_idx] & req_mask_i) == '0);  // arrivals are awake
       for (int e = 0; e < NumEnt; e++) begin
         assert (busy_q[e] || waiting_q[e] == '0);
         assert (busy_q[e] || !secact_q[e]);
         assert (secact_q[e] || !sq_q[e]);
       end
-      for (int i = 0; i < NumCtas * Warps; i++) assert (((qd_q[i] | bot_q[i]) & ~sleep_q[i]) == '0);
       assert (st_q == StIdle || st_q == StCheck || st_q == StWake || st_q == StScan ||
               st_q == StQueue);
       assert (!wake_valid_o || st_q == StWake || cs_wake);

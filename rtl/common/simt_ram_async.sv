@@ -10,6 +10,10 @@
 // only while the entry is claimed or its origin is set). With ResetValid = 1 a valid bit per
 // word (flip-flops with reset) makes every word read as ResetWord until it is written after
 // reset: the behaviour of a register array with a reset value, for one LUT per read bit.
+// With NumWe > 1 the word is NumWe parts of Width / NumWe bits, each written with its own
+// enable (the barrier table's thread state: a warp's row written for some of its threads);
+// a write then needs no read of the word it changes. ResetValid needs NumWe = 1 (a part
+// written would make the whole word valid).
 // One word (Depth = 1) is a plain register, reset to ResetWord when ResetValid is set. Each
 // read port is its own assignment, so a port whose address depends on another's data is no
 // combinational loop to the simulator.
@@ -17,13 +21,15 @@ module simt_ram_async #(
   parameter int Width = 16,
   parameter int Depth = 16,
   parameter int NumRd = 1,
+  parameter int NumWe = 1,         // write enables, each for Width / NumWe bits
   parameter bit ResetValid = 1'b0,
   parameter logic [Width-1:0] ResetWord = '0,
-  localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1
+  localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int PartW = Width / NumWe
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,    // used only with ResetValid
-  input  logic                   we_i,
+  input  logic [NumWe-1:0]       we_i,     // part k: wdata_i[k*PartW +: PartW]
   input  logic [AddrW-1:0]       waddr_i,
   input  logic [Width-1:0]       wdata_i,
   input  logic [NumRd*AddrW-1:0] raddr_i,   // port p at [p*AddrW +: AddrW]
@@ -34,13 +40,15 @@ module simt_ram_async #(
 
   if (Depth > 1) begin : g_mem
     always_ff @(posedge clk_i) begin
-      if (we_i) mem[waddr_i] <= wdata_i;
+      for (int k = 0; k < NumWe; k++) begin
+        if (we_i[k]) mem[waddr_i][k*PartW +: PartW] <= wdata_i[k*PartW +: PartW];
+      end
     end
     if (ResetValid) begin : g_valid
       logic [Depth-1:0] valid_d, valid_q;
       always_comb begin
         valid_d = valid_q;
-        if (we_i) valid_d[waddr_i] = 1'b1;
+        if (we_i[0]) valid_d[waddr_i] = 1'b1;
       end
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) valid_q <= '0;
@@ -63,22 +71,29 @@ module simt_ram_async #(
     assign unused_addr = ^{waddr_i, raddr_i};
     if (ResetValid) begin : g_rst
       always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni)   mem[0] <= ResetWord;
-        else if (we_i) mem[0] <= wdata_i;
+        if (!rst_ni)      mem[0] <= ResetWord;
+        else if (we_i[0]) mem[0] <= wdata_i;
       end
     end else begin : g_norst
       logic unused_rst;
       assign unused_rst = rst_ni;
       always_ff @(posedge clk_i) begin
-        if (we_i) mem[0] <= wdata_i;
+        for (int k = 0; k < NumWe; k++) begin
+          if (we_i[k]) mem[0][k*PartW +: PartW] <= wdata_i[k*PartW +: PartW];
+        end
       end
     end
     assign rdata_o = {NumRd{mem[0]}};
   end
 
 `ifdef VERILATOR
+  // A word in whole parts; a word's validity needs it written whole.
+  initial begin
+    assert (Width % NumWe == 0 && (!ResetValid || NumWe == 1))
+      else $error("ram_async: Width must be a multiple of NumWe; ResetValid needs NumWe = 1");
+  end
   always_ff @(posedge clk_i) begin
-    assert (!we_i || int'(waddr_i) < Depth) else $error("ram_async: write beyond depth");
+    assert (we_i == '0 || int'(waddr_i) < Depth) else $error("ram_async: write beyond depth");
   end
 `endif
 

@@ -23,6 +23,20 @@ class RamAsync {
   void commit(bool we, size_t waddr, uint64_t wdata) {
     if (we && waddr < words_.size()) words_[waddr] = wdata;
   }
+  // The same with NumWe write enables, part k (bits [k*partW, (k+1)*partW)) written when bit
+  // k of enables is set. A word never written becomes defined only by a write of every part.
+  void commitParts(uint32_t enables, int numWe, int partW, size_t waddr, uint64_t wdata) {
+    if (enables == 0 || waddr >= words_.size()) return;
+    const uint32_t all = numWe >= 32 ? ~0u : (1u << numWe) - 1;
+    if (!words_[waddr] && enables != all) return;
+    uint64_t word = words_[waddr].value_or(0);
+    for (int k = 0; k < numWe; ++k) {
+      if (!((enables >> k) & 1u)) continue;
+      const uint64_t mask = ((partW >= 64) ? ~0ull : ((1ull << partW) - 1)) << (k * partW);
+      word = (word & ~mask) | (wdata & mask);
+    }
+    words_[waddr] = word;
+  }
 
  private:
   std::optional<uint64_t> resetWord_;
