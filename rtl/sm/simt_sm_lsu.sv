@@ -15,7 +15,8 @@
 // registers in CHECK and is done there (a v4 store once its elements are gathered: the
 // sender keeps the last, the gather register the others), and the sender puts its further
 // requests out while the core goes on (the next memory instruction checks meanwhile and
-// waits in CHECK for the sender). Its responses come back while the
+// waits in CHECK for the sender; a v4 store gathers its elements meanwhile, unless the
+// sender's is a v4 store). Its responses come back while the
 // core goes on (simt_sm_lsu_inflight: the in-flight table and the scoreboard) and write the
 // register file through its write port when no other unit does (rf_busy_i; a response
 // waiting for the port is wb_wait_o). A response with an error is a fault reported once
@@ -154,6 +155,7 @@ module simt_sm_lsu #(
   logic [31:0]             pend_d, pend_q;     // lanes still to request in this pass
   logic [1:0]              elem_d, elem_q;     // a v4 store's element on port b (GATHER)
   logic [NumLanes*96-1:0]  v4d_d, v4d_q;       // ... its group's elements 0-2 (lane l: l*96)
+  logic                    early_d, early_q;   // ... gathered while the sender works, no slot yet
   logic [IdW-1:0]          next_id_d, next_id_q;
   logic                    err_d, err_q;       // a response came back with an error
   simt_sm_pkg::fault_t     err_fault_d, err_fault_q;
@@ -429,16 +431,29 @@ module simt_sm_lsu #(
   assign one_group  = Detach && (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
   assign detach     = one_group && !cls.atom && !v4_store;
   assign go_now     = chk_global && slot_free && !v4_store;
+  // A v4 store whose addresses passed gathers its elements while the sender still puts out
+  // the instruction before's requests (early), unless that one is a v4 store too (the gather
+  // register holds its elements 0-2): its slot and first request then wait, with element 3
+  // on port b, until the sender is done and a slot is free (gather_go), and take both in one
+  // cycle.
+  logic early_go, gather_go;
+  assign early_go  = state_q == simt_sm_pkg::LsCheck && snd_q && v4_store && chk_left_q == '0 &&
+                     chk_fault_q.cause == simt_pkg::FltNone && !(s_v4_q && s_store_q);
+  assign gather_go = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 &&
+                     (!early_q || (!snd_q && slot_free));
   assign done_fast_o = go_now && detach;
   // (A v4 store sends from GATHER's last cycle on: element 3 is on port b then.)
-  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q ||
-                      (state_q == simt_sm_pkg::LsGather && elem_q == 2'd3);
+  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q || gather_go;
   assign mem_req_valid_o = sending && pend_q != '0 && !out[next_id_q];
   // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
   // next one still outstanding), or every slot of the in-flight table busy.
   assign evt_id_wait_o   = sending && pend_q != '0 && out[next_id_q];
-  assign evt_slot_wait_o = chk_global && !slot_free;
-  assign evt_sender_wait_o = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 && snd_q;
+  assign evt_slot_wait_o = (chk_global || (state_q == simt_sm_pkg::LsGather && early_q &&
+                                           elem_q == 2'd3 && !snd_q)) && !slot_free;
+  assign evt_sender_wait_o = (state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 && snd_q &&
+                              !early_go) ||
+                             (state_q == simt_sm_pkg::LsGather && early_q && elem_q == 2'd3 &&
+                              snd_q);
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = sd_store;
   assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
@@ -514,6 +529,7 @@ module simt_sm_lsu #(
     err_warp_d  = err_warp_q;
     err_pc_d    = err_pc_q;
     v4d_d       = v4d_q;
+    early_d     = early_q;
     snd_d       = snd_q;
     s_addr_d    = s_addr_q;
     s_data_d    = s_data_q;
@@ -554,7 +570,12 @@ module simt_sm_lsu #(
         end
       end
       simt_sm_pkg::LsCheck: begin
-        if (snd_q) begin
+        if (early_go) begin
+          // A v4 store gathers meanwhile (above), from element 0.
+          elem_d  = '0;
+          early_d = 1'b1;
+          state_d = simt_sm_pkg::LsGather;
+        end else if (snd_q) begin
           // The sender puts out the requests of the instruction before: CHECK acts (and a
           // fault is reported) once it is done, so requests go out in instruction order.
         end else if (chk_fault_q.cause != simt_pkg::FltNone) begin
@@ -595,7 +616,17 @@ module simt_sm_lsu #(
             if (elem_q == 2'(e)) v4d_d[l*96 + 32*e +: 32] = g_b[l*32 +: 32];
           end
         end
-        if (elem_q == 2'd3 && one_group) begin
+        if (elem_q == 2'd3 && early_q) begin
+          // Gathered early: the slot once the sender is done (and one is free), with the
+          // first request; then on as gathered after CHECK.
+          if (gather_go) begin
+            alloc   = 1'b1;
+            early_d = 1'b0;
+          end
+        end
+        if (elem_q == 2'd3 && !gather_go) begin
+          // (Early, waiting: element 3 stays on port b.)
+        end else if (elem_q == 2'd3 && one_group) begin
           // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next
           // instruction gathers only after the sender is done) and puts out what the first
           // request leaves.
@@ -639,7 +670,7 @@ module simt_sm_lsu #(
         snd_d = 1'b0;
         if (snd_q) begin
           pend_d = (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
-          elem_d = '0;
+          if (!early_q) elem_d = '0;  // (an early gather goes on)
         end else begin
           done_o  = 1'b1;
           state_d = simt_sm_pkg::LsIdle;
@@ -760,6 +791,7 @@ module simt_sm_lsu #(
       pend_q      <= '0;
       elem_q      <= '0;
       v4d_q       <= '0;
+      early_q     <= 1'b0;
       next_id_q   <= '0;
       err_q       <= 1'b0;
       err_fault_q <= '0;
@@ -779,6 +811,7 @@ module simt_sm_lsu #(
       pend_q      <= pend_d;
       elem_q      <= elem_d;
       v4d_q       <= v4d_d;
+      early_q     <= early_d;
       next_id_q   <= next_id_d;
       err_q       <= err_d;
       err_fault_q <= err_fault_d;
@@ -838,10 +871,19 @@ module simt_sm_lsu #(
                       chk_fault_q, ref_fault);
       // The register file's ports hold the group on the lanes whenever its operands are used.
       if (checking || (mem_req_valid_o && !snd_q) || done_fast_o ||
-          state_q == simt_sm_pkg::LsGather)
+          (state_q == simt_sm_pkg::LsGather && !snd_q))
         assert (32'(rd_grp_i) == 32'(first) >> $clog2(NumLanes))
           else $error("sm lsu: the ports hold group %0d, the lanes' is %0d", rd_grp_i,
                       32'(first) >> $clog2(NumLanes));
+      // An early gather (the sender's group on the lanes) reads its own first group.
+      if (state_q == simt_sm_pkg::LsGather && snd_q)
+        assert (early_q && 32'(rd_grp_i) ==
+                32'(simt_sm_pkg::group_first(exec_i, NumLanes)) >> $clog2(NumLanes))
+          else $error("sm lsu: a gather beside the sender on group %0d", rd_grp_i);
+      // Early: a v4 store beside a sender that is not a v4 store's, before its slot.
+      assert (!early_q || (state_q == simt_sm_pkg::LsGather && v4_store &&
+                           !(snd_q && s_v4_q && s_store_q)))
+        else $error("sm lsu: an early gather outside GATHER, or beside a v4 store's sender");
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
       assert (!(mem_rsp_valid_i && !out[mem_rsp_id_i]))
@@ -861,7 +903,8 @@ module simt_sm_lsu #(
       // it), on a plain access of one group; done_fast_o is a done of CHECK.
       assert (!(snd_q && !Detach))
         else $error("sm lsu: the sender works without Detach");
-      assert (!(snd_q && (state_q == simt_sm_pkg::LsGlobal || state_q == simt_sm_pkg::LsGather ||
+      assert (!(snd_q && (state_q == simt_sm_pkg::LsGlobal ||
+                          (state_q == simt_sm_pkg::LsGather && !early_q) ||
                           state_q == simt_sm_pkg::LsShared)))
         else $error("sm lsu: the sender works beside an attached access");
       assert (!(alloc && snd_q))

@@ -1052,6 +1052,81 @@ void waitsCountedByCause(int lanes) {
   EXPECT_TRUE(bench.sim()->quiet_o);
 }
 
+// A v4 store started while the sender still puts out the load before it gathers its four
+// element registers meanwhile (GATHER beside the sender), so its first request follows the
+// load's last in the next cycle, where gathering after the sender took four cycles more. After
+// a v4 store in the sender (whose elements 0-2 the gather register holds) the next v4 store
+// waits in CHECK and gathers after it. Both stores' lines must reach memory with their own
+// elements (memory compared with the model), and the waits are counted as the sender's.
+template <class Dut>
+void v4StoreGathersBesideTheSender(int lanes) {
+  forEachSeed<Dut>(lanes, [&](LsuBench<Dut>& bench, Rng& rng, const SmLsu::Config& cfg, uint64_t) {
+    bench.fill(rng);
+    bench.setTiming(timing(1, 0, 0));  // (ids come back at once: the sender's pace is a line a cycle)
+    const uint32_t group = lanes == 32 ? 0xFFFFFFFFu : 0xFFu;  // one group: both detach
+    for (int l = 0; l < 32; ++l) {
+      const auto ul = static_cast<uint32_t>(l);
+      const uint32_t a[3] = {kLineBytes * ul % 1024,            // r1: a line a lane
+                             1024 + 16 * ul % 512,             // r2: 16-byte elements
+                             1536 + 16 * ul % 512};            // r3: another store's
+      for (int r = 0; r < 3; ++r) {
+        bench.regs()[1 + r][static_cast<size_t>(l)] = a[r];
+        bench.modelRegs()[1 + r][static_cast<size_t>(l)] = a[r];
+      }
+    }
+    auto inst = [&](Op op, uint8_t ra, uint8_t r) {
+      SmLsu::Instruction in;
+      in.op = op;
+      in.ra = ra;
+      in.rd = r;
+      in.rb = r;
+      in.exec = group;
+      return in;
+    };
+    // Starts the instructions back to back (each when the unit takes one) and returns the
+    // cycle of every request.
+    auto runBackToBack = [&](const std::vector<SmLsu::Instruction>& prog, Observed& ob) {
+      std::vector<int> at;
+      size_t next = 0;
+      for (int c = 0; c < 3000 && (next < prog.size() || !bench.sim()->quiet_o); ++c) {
+        bench.sim().eval();
+        if (next < prog.size() && !bench.sim()->busy_o) {
+          bench.model().execute(prog[next], bench.modelRegs());
+          bench.start(prog[next], 0);
+          ++next;
+        }
+        const size_t before = ob.requests.size();
+        if (!bench.step(ob)) return at;
+        for (size_t k = before; k < ob.requests.size(); ++k) at.push_back(c);
+      }
+      EXPECT_TRUE(bench.sim()->quiet_o);
+      return at;
+    };
+    const int loadLines = lanes == 32 ? 32 : 8, storeLines = lanes == 32 ? 16 : 4;
+    // A load of a line a lane, then a v4 store: the store gathers beside the sender.
+    Observed ob;
+    std::vector<int> at = runBackToBack({inst(Op::LdGlobal, 1, 8), inst(Op::StGlobalV4, 2, 4)}, ob);
+    ASSERT_EQ(static_cast<int>(at.size()), loadLines + storeLines);
+    EXPECT_EQ(at[static_cast<size_t>(loadLines)], at[static_cast<size_t>(loadLines - 1)] + 1)
+        << "the v4 store's first request follows the load's last";
+    EXPECT_GT(ob.senderWaitCycles, loadLines - 8) << "its gather done, it waits for the sender";
+    EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
+    // Two v4 stores: the second gathers only once the first is out of the sender.
+    Observed two;
+    at = runBackToBack({inst(Op::StGlobalV4, 2, 4), inst(Op::StGlobalV4, 3, 12)}, two);
+    ASSERT_EQ(static_cast<int>(at.size()), 2 * storeLines);
+    EXPECT_EQ(at[static_cast<size_t>(storeLines)], at[static_cast<size_t>(storeLines - 1)] + 5)
+        << "the second v4 store gathers after the first's last request";
+    EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
+    (void)cfg;
+  });
+}
+
+TEST(SmLsuRtl, V4StoreGathersItsElementsWhileTheSenderWorks) { v4StoreGathersBesideTheSender<Vsm_lsu>(32); }
+TEST(SmLsuRtl8Lanes, V4StoreGathersItsElementsWhileTheSenderWorks) {
+  v4StoreGathersBesideTheSender<Vsm_lsu8>(8);
+}
+
 TEST(SmLsuRtl, WaitsForIdsAndSlotsAreCountedByCause) { waitsCountedByCause<Vsm_lsu>(32); }
 TEST(SmLsuRtl8Lanes, WaitsForIdsAndSlotsAreCountedByCause) { waitsCountedByCause<Vsm_lsu8>(8); }
 
