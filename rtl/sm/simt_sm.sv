@@ -537,7 +537,8 @@ module simt_sm #(
     .de_w_o          (de_w),
     .de_pc_o         (de_pc),
     .de_active_o     (de_active),
-    .de_word_o       (de_word)
+    .de_word_o       (de_word),
+    .de_regs_o       (de_regs)
   );
 
   // The register file's write port: one writer at a time (EXEC, the load/store unit, the FP
@@ -591,7 +592,6 @@ module simt_sm #(
     .de_plain_mem_o  (de_plain_mem),
     .de_fpu_o        (de_fpu),
     .de_fpu_ds_o     (de_fpu_ds),
-    .de_regs_o       (de_regs),
     .de_membar_o     (de_membar),
     .de_go_i         (de_go),
     .pass_rd_i       (exec_more),
@@ -1273,6 +1273,10 @@ module simt_sm #(
         else $error("sm: register write outside the executing lanes");
       if (de_v) assert (resident[de_w] && !wdone[de_w])
         else $error("sm: issued warp %0d is not resident", de_w);
+      // The registers predecoded beside the instruction word are the word's.
+      if (de_v) assert (de_regs == simt_sm_pkg::inst_regs(de_word))
+        else $error("sm: DE's predecoded registers %h are not its word's %h", de_regs,
+                    simt_sm_pkg::inst_regs(de_word));
       assert ($onehot0({exe_rf_we != '0, lsu_rf_we != '0,
                         fpu_rf_we != '0, ctl_rf_we != '0}))
         else $error("sm: two register-file writers in one cycle (exe %h lsu %h fpu %h ctl %h)",

@@ -45,7 +45,6 @@ module simt_sm_decode #(
   output logic                       de_simple_o,    // completes in EXEC in one cycle
   output logic                       de_plain_mem_o, // a global load or store, no atomic or
                                                      // v4 store (the LSU may detach it)
-  output logic [31:0]                de_regs_o,      // registers it reads or writes
   output logic                       de_membar_o,
   output logic                       de_fpu_o,       // an FP32 opcode (the FP unit's)
   output logic                       de_fpu_ds_o,    // fdiv or fsqrt (the iterative unit)
@@ -135,23 +134,8 @@ module simt_sm_decode #(
   assign de_plain_mem_o = de_legal_o && de_cls.mem && !de_cls.shared && !de_cls.atom &&
                           !(de_cls.v4 && de_cls.store);
 
-  // The registers the instruction in DE reads or writes, for the scoreboard: ra (r31 for
-  // ret), rb when read (v4 stores: rb..rb+3), rc, and rd when written (v4 loads: rd..rd+3;
-  // cal: r31). A superset is safe (it only waits longer).
-  always_comb begin
-    de_regs_o = '0;
-    de_regs_o[(de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra] = 1'b1;
-    if (de_need_b) de_regs_o[de_inst.rb] = 1'b1;
-    if (de_need_c) de_regs_o[de_inst.sub] = 1'b1;
-    if (de_cls.alu || (de_cls.mem && !de_cls.store) || de_cls.fpu) begin
-      de_regs_o[de_inst.rd] = 1'b1;
-    end
-    if (de_inst.op == simt_pkg::OpCal) de_regs_o[31] = 1'b1;
-    for (int e = 0; e < 4; e++) begin
-      if (de_cls.v4 && de_cls.store)  de_regs_o[de_inst.rb + 5'(e)] = 1'b1;
-      if (de_cls.v4 && !de_cls.store) de_regs_o[de_inst.rd + 5'(e)] = 1'b1;
-    end
-  end
+  // (The registers it reads or writes, for the scoreboard, come predecoded from the
+  // instruction memory: simt_sm_issue's de_regs_o, simt_sm_pkg::inst_regs.)
   assign de_membar_o = de_inst.op == simt_pkg::OpMembar;
   assign de_fpu_o    = de_cls.fpu;
   assign de_fpu_ds_o = de_inst.op == simt_pkg::OpFDiv || de_inst.op == simt_pkg::OpFSqrt;

@@ -91,7 +91,8 @@ module simt_sm_issue #(
   output logic [WarpW-1:0]          de_w_o,
   output logic [AddrW-1:0]          de_pc_o,
   output logic [31:0]               de_active_o,
-  output logic [63:0]               de_word_o
+  output logic [63:0]               de_word_o,
+  output logic [31:0]               de_regs_o         // ... the registers it reads or writes
 );
 
   logic [NumWarps-1:0] held_d, held_q;
@@ -192,6 +193,21 @@ module simt_sm_issue #(
     .re_i    (issued_o),
     .raddr_i (issue_pc[ImemAW-1:0]),
     .rdata_o (de_word_o)
+  );
+  // Beside each word, the registers it reads or writes (simt_sm_pkg::inst_regs), computed as
+  // it is written: the scoreboard's check of DE's instruction then starts from this RAM's
+  // output instead of decoding the word (issue #26: that decode led the board core's
+  // critical path, through the hazard, the sequencer's go and the next group's register read).
+  logic [31:0] imem_wregs;
+  assign imem_wregs = simt_sm_pkg::inst_regs(imem_wdata_i);
+  simt_ram_1r1w #(.Width(32), .Depth(ImemDepth)) u_iregs (
+    .clk_i   (clk_i),
+    .we_i    (imem_we_i),
+    .waddr_i (imem_waddr_i),
+    .wdata_i (imem_wregs),
+    .re_i    (issued_o),
+    .raddr_i (issue_pc[ImemAW-1:0]),
+    .rdata_o (de_regs_o)
   );
 
   always_comb begin

@@ -276,6 +276,37 @@ package simt_sm_pkg;
     reads_c = c[ClsCas] || op == simt_pkg::OpFFma;
   endfunction
 
+  // The registers an instruction reads or writes, for the scoreboard: ra (r31 for ret), rb
+  // when read (v4 stores: rb..rb+3), rc, and rd when written (v4 loads: rd..rd+3; cal: r31).
+  // A superset is safe (it only waits longer). Computed when the word is written into the
+  // instruction memory and stored beside it (simt_sm_issue), so that the scoreboard's check
+  // of the instruction in DE starts from a RAM's output, not from decoding its word.
+  /* verilator lint_off UNUSEDSIGNAL */  // (the immediate and the guard name no register)
+  function automatic logic [31:0] inst_regs(logic [63:0] word);
+  /* verilator lint_on UNUSEDSIGNAL */
+    logic [6:0]  op;  // (the fields of inst_t, as plain slices)
+    logic [4:0]  rd, ra, rb, sub;
+    logic [11:0] c;
+    logic [31:0] m;
+    op  = word[6:0];
+    rd  = word[16:12];
+    ra  = word[21:17];
+    rb  = word[26:22];
+    sub = word[31:27];
+    c   = classify(op);
+    m   = '0;
+    m[(op == simt_pkg::OpRet) ? 5'd31 : ra] = 1'b1;
+    if (reads_b(op, word[7])) m[rb] = 1'b1;
+    if (reads_c(op)) m[sub] = 1'b1;
+    if (c[ClsAlu] || (c[ClsMem] && !c[ClsStore]) || c[ClsFpu]) m[rd] = 1'b1;
+    if (op == simt_pkg::OpCal) m[31] = 1'b1;
+    for (int e = 0; e < 4; e++) begin
+      if (c[ClsV4] && c[ClsStore])  m[rb + 5'(e)] = 1'b1;
+      if (c[ClsV4] && !c[ClsStore]) m[rd + 5'(e)] = 1'b1;
+    end
+    inst_regs = m;
+  endfunction
+
   // Predicate i of one lane (7 = pt, always true). Fixed-index selects keep Yosys fast.
   function automatic logic pick(logic [6:0] v, logic [2:0] i);
     logic r;
