@@ -627,9 +627,9 @@ module simt_sm_lsu #(
         if (elem_q == 2'd3 && !gather_go) begin
           // (Early, waiting: element 3 stays on port b.)
         end else if (elem_q == 2'd3 && one_group) begin
-          // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next
-          // instruction gathers only after the sender is done) and puts out what the first
-          // request leaves.
+          // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next v4
+          // store gathers only after the sender is done) and puts out what the first request
+          // leaves.
           done_o    = 1'b1;
           snd_d     = 1'b1;
           s_addr_d  = g_addr;
