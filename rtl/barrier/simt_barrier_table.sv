@@ -36,6 +36,7 @@ module simt_barrier_table #(
   parameter int NumSlots = 16,
   parameter int SlotW   = 4,              // >= $clog2(NumSlots)
   parameter int CntW    = 12,             // thread counts (COUNT, MIN, waiting, passed)
+  parameter     TsRamStyle = "auto",        // the thread state's RAMs (simt_ram_async RamStyle)
   localparam int NumIds = 16,
   localparam int NumEnt = NumCtas * NumIds,
   localparam int EntW   = $clog2(NumEnt),
@@ -786,7 +787,8 @@ module simt_barrier_table #(
       assign {sl_w[w*32 + t], qd_w[w*32 + t], bot_w[w*32 + t]} = rd_w[t*TsW + 4 +: 3];
       assign id_w[(w*32 + t)*4 +: 4]                           = rd_w[t*TsW +: 4];
     end
-    simt_ram_async #(.Width(32 * TsW), .Depth(NumCtas), .NumRd(2), .NumWe(32)) u_ts (
+    simt_ram_async #(.Width(32 * TsW), .Depth(NumCtas), .NumRd(2), .NumWe(32),
+                     .RamStyle(TsRamStyle)) u_ts (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
       .we_i    (tw_en[w*32 +: 32]),

@@ -21,6 +21,7 @@ module simt_barrier_unit #(
   parameter int NumSlots  = 16,
   parameter int PrioW     = 2,
   parameter int CntW      = 12,     // thread counts: COUNT, MIN, waiting, passed
+  parameter     TsRamStyle = "auto", // the table's thread state RAMs (simt_barrier_table)
   localparam int NumEnt   = NumCtas * 16,
   // Every table entry has at most one item in the FIFO or a slot, so a FIFO of this depth
   // never holds the table back: a section in service can always take its bottom requests.
@@ -120,7 +121,8 @@ module simt_barrier_unit #(
     .TimeW    (TimeW),
     .CntW     (CntW),
     .NumSlots (NumSlots),
-    .SlotW    (SlotW)
+    .SlotW    (SlotW),
+    .TsRamStyle (TsRamStyle)
   ) u_table (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),

@@ -22,6 +22,12 @@ module simt_ram_async #(
   parameter int Depth = 16,
   parameter int NumRd = 1,
   parameter int NumWe = 1,         // write enables, each for Width / NumWe bits
+  // Yosys's ram_style for the memory: "auto" lets it choose (LUT RAM or flip-flops by its
+  // cost), "distributed" asks for LUT RAM even at a few words (a part without it, iCE40,
+  // then fails to map: a board top sets it for its own part).
+  /* verilator lint_off UNUSEDPARAM */  // (an attribute: read by synthesis, not simulation)
+  parameter RamStyle = "auto",
+  /* verilator lint_on UNUSEDPARAM */
   parameter bit ResetValid = 1'b0,
   parameter logic [Width-1:0] ResetWord = '0,
   localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1,
@@ -36,7 +42,7 @@ module simt_ram_async #(
   output logic [NumRd*Width-1:0] rdata_o    // port p at [p*Width +: Width]
 );
 
-  logic [Width-1:0] mem [Depth];
+  (* ram_style = RamStyle *) logic [Width-1:0] mem [Depth];
 
   if (Depth > 1) begin : g_mem
     always_ff @(posedge clk_i) begin

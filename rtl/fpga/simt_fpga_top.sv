@@ -44,6 +44,7 @@ module simt_fpga_top #(
   parameter int FpLanes     = NumLanes,  // FP lanes: NumLanes or a divisor (32/FpLanes passes)
   parameter bit FastThreadTargets = 1'b0,  // the divergence unit's fast path for brx/jmx/ret:
                                            // off, the small-FPGA set (simt_sm)
+  parameter     BarRamStyle = "auto",      // simt_sm's (a board top for a part with LUT RAM)
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
   localparam int ParamAW    = $clog2(ParamWords),
@@ -160,7 +161,8 @@ module simt_fpga_top #(
     .HasFpu      (HasFpu),
     .NumLanes    (NumLanes),
     .FpLanes     (FpLanes),
-    .FastThreadTargets (FastThreadTargets)
+    .FastThreadTargets (FastThreadTargets),
+    .BarRamStyle (BarRamStyle)
   ) u_sm (
     .clk_i               (clk_i),
     .rst_ni              (core_rst_n),

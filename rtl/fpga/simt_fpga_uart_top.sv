@@ -20,6 +20,7 @@ module simt_fpga_uart_top #(
   parameter int NumLanes    = 32,
   parameter int FpLanes     = NumLanes,
   parameter bit FastThreadTargets = 1'b0,
+  parameter     BarRamStyle = "auto",
   parameter int BaudDiv     = 217,   // 25 MHz / 115200
   parameter int MaxBurst    = 64,
   parameter int TimeoutBits = 2000
@@ -73,7 +74,8 @@ module simt_fpga_uart_top #(
     .HasFpu      (HasFpu),
     .NumLanes    (NumLanes),
     .FpLanes     (FpLanes),
-    .FastThreadTargets (FastThreadTargets)
+    .FastThreadTargets (FastThreadTargets),
+    .BarRamStyle (BarRamStyle)
   ) u_top (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

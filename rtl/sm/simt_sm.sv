@@ -58,6 +58,9 @@ module simt_sm #(
   // 0 takes those through its sequence (same results, more cycles; the FPGA tops' choice,
   // about 4,800 fewer ECP5 LUT4 at 1 warp).
   parameter bit FastThreadTargets = 1'b1,
+  // Yosys's ram_style for the barrier table's thread state (a RAM per warp of a CTA, one word
+  // per CTA): "auto", or "distributed" for LUT RAM on a part that has it (the ECP5 board).
+  parameter     BarRamStyle = "auto",
   // The port's ids: the load/store unit's, or the L1's (fills and forwarded requests).
   localparam int L1MshrW    = (L1Mshrs > 1) ? $clog2(L1Mshrs) : 1,
   localparam int PortIdW    = (L1Bytes > 0) ? 1 + ((MemIdW > L1MshrW) ? MemIdW : L1MshrW) : MemIdW,
@@ -1081,6 +1084,7 @@ module simt_sm #(
     .DequeMode   (DequeMode),
     .NumBarSlots (NumBarSlots),
     .FastThreadTargets (FastThreadTargets),
+    .BarRamStyle (BarRamStyle),
     .NumLanes    (NumLanes)
   ) u_sync (
     .clk_i              (clk_i),

@@ -14,6 +14,7 @@ module simt_sm_sync #(
   parameter bit DequeMode   = 1'b1,
   parameter int NumBarSlots = 16,
   parameter bit FastThreadTargets = 1'b1,  // the divergence unit's (simt_sm)
+  parameter     BarRamStyle = "auto",      // the barrier unit's thread state RAMs (simt_sm)
   parameter int NumLanes    = 32,
   localparam int NumPasses  = 32 / NumLanes,
   localparam int PassW      = (NumPasses > 1) ? $clog2(NumPasses) : 1,
@@ -266,7 +267,8 @@ module simt_sm_sync #(
     .TagW     (AddrW),
     .TimeW    (16),
     .NumSlots (NumBarSlots),
-    .PrioW    (2)
+    .PrioW    (2),
+    .TsRamStyle (BarRamStyle)
   ) u_bu (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
