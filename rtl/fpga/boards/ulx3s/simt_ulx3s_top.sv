@@ -26,9 +26,11 @@ module simt_ulx3s_top #(
   parameter int NumLanes       = 32,   // physical ALU lanes: 8 is the board's design point
   parameter bit HasFpu         = 1'b0, // FP32 lanes, FpLanes of them (an FP instruction in passes)
   parameter int FpLanes        = NumLanes,
-  // The barrier table's thread state in the ECP5's LUT RAM even at one or two words a RAM,
-  // where Yosys would keep flip-flops (simt_sm's BarRamStyle, docs/synthesis.md).
-  parameter     BarRamStyle    = "distributed",
+  // The barrier table's thread state: "distributed" puts it in the ECP5's LUT RAM even at one
+  // or two words a RAM, where Yosys keeps flip-flops ("auto"; simt_sm's BarRamStyle). The
+  // 2 x 4 core is smaller so by synthesis, but its first routing diverged where the
+  // flip-flop form routes (docs/synthesis.md): "auto" until it routes.
+  parameter     BarRamStyle    = "auto",
   // The PLL: 25 MHz * PllClkfbDiv / PllClkiDiv (ecppll's values; default 50 MHz).
   parameter int PllClkiDiv     = 1,
   parameter int PllClkfbDiv    = 2,
