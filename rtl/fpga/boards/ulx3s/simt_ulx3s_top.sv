@@ -28,8 +28,8 @@ module simt_ulx3s_top #(
   parameter int FpLanes        = NumLanes,
   // The barrier table's thread state: "distributed" puts it in the ECP5's LUT RAM even at one
   // or two words a RAM, where Yosys keeps flip-flops ("auto"; simt_sm's BarRamStyle). The
-  // 2 x 4 core is smaller so by synthesis, but its first routing diverged where the
-  // flip-flop form routes (docs/synthesis.md): "auto" until it routes.
+  // 2 x 4 core routes either way at the same clock, but placed, the LUT RAM takes more logic
+  // cells than the flip-flops' enables and multiplexers (docs/synthesis.md): "auto".
   parameter     BarRamStyle    = "auto",
   // The PLL: 25 MHz * PllClkfbDiv / PllClkiDiv (ecppll's values; default 50 MHz).
   parameter int PllClkiDiv     = 1,
