@@ -436,11 +436,12 @@ module simt_sm_lsu #(
   // register holds its elements 0-2): its slot and first request then wait, with element 3
   // on port b, until the sender is done and a slot is free (gather_go), and take both in one
   // cycle.
-  logic early_go, gather_go;
-  assign early_go  = state_q == simt_sm_pkg::LsCheck && snd_q && v4_store && chk_left_q == '0 &&
-                     chk_fault_q.cause == simt_pkg::FltNone && !(s_v4_q && s_store_q);
-  assign gather_go = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 &&
-                     (!early_q || (!snd_q && slot_free));
+  logic early_go, early_wait, gather_go;
+  assign early_go   = state_q == simt_sm_pkg::LsCheck && snd_q && v4_store && chk_left_q == '0 &&
+                      chk_fault_q.cause == simt_pkg::FltNone && !(s_v4_q && s_store_q);
+  assign early_wait = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 && early_q;
+  assign gather_go  = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 &&
+                      (!early_q || (!snd_q && slot_free));
   assign done_fast_o = go_now && detach;
   // (A v4 store sends from GATHER's last cycle on: element 3 is on port b then.)
   assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q || gather_go;
@@ -448,12 +449,9 @@ module simt_sm_lsu #(
   // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
   // next one still outstanding), or every slot of the in-flight table busy.
   assign evt_id_wait_o   = sending && pend_q != '0 && out[next_id_q];
-  assign evt_slot_wait_o = (chk_global || (state_q == simt_sm_pkg::LsGather && early_q &&
-                                           elem_q == 2'd3 && !snd_q)) && !slot_free;
+  assign evt_slot_wait_o = (chk_global || (early_wait && !snd_q)) && !slot_free;
   assign evt_sender_wait_o = (state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 && snd_q &&
-                              !early_go) ||
-                             (state_q == simt_sm_pkg::LsGather && early_q && elem_q == 2'd3 &&
-                              snd_q);
+                              !early_go) || (early_wait && snd_q);
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = sd_store;
   assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
@@ -616,16 +614,15 @@ module simt_sm_lsu #(
             if (elem_q == 2'(e)) v4d_d[l*96 + 32*e +: 32] = g_b[l*32 +: 32];
           end
         end
-        if (elem_q == 2'd3 && early_q) begin
+        if (early_wait) begin
           // Gathered early: the slot once the sender is done (and one is free), with the
-          // first request; then on as gathered after CHECK.
-          if (gather_go) begin
-            alloc   = 1'b1;
-            early_d = 1'b0;
-          end
+          // first request; then on as gathered after CHECK. Until then element 3 stays on
+          // port b.
+          alloc   = gather_go;
+          early_d = !gather_go;
         end
-        if (elem_q == 2'd3 && !gather_go) begin
-          // (Early, waiting: element 3 stays on port b.)
+        if (early_wait && !gather_go) begin
+          // (waiting)
         end else if (elem_q == 2'd3 && one_group) begin
           // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next v4
           // store gathers only after the sender is done) and puts out what the first request
