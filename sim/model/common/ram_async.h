@@ -19,12 +19,9 @@ class RamAsync {
   std::optional<uint64_t> read(size_t addr) const {
     return addr < words_.size() ? words_[addr] : std::nullopt;
   }
-  // Clock edge: the write of this cycle lands.
-  void commit(bool we, size_t waddr, uint64_t wdata) {
-    if (we && waddr < words_.size()) words_[waddr] = wdata;
-  }
-  // The same with NumWe write enables, part k (bits [k*partW, (k+1)*partW)) written when bit
-  // k of enables is set. A word never written becomes defined only by a write of every part.
+  // Clock edge: the write of this cycle lands, with NumWe write enables (one: the whole word),
+  // part k (bits [k*partW, (k+1)*partW)) written when bit k of enables is set. A word never
+  // written becomes defined only by a write of every part.
   void commitParts(uint32_t enables, int numWe, int partW, size_t waddr, uint64_t wdata) {
     if (enables == 0 || waddr >= words_.size()) return;
     const uint32_t all = numWe >= 32 ? ~0u : (1u << numWe) - 1;
