@@ -31,6 +31,7 @@ declare -A PARAMS=(
   [simt_sm_lsu_shared]="-set NumCtas 1 -set SharedWords 256 -set Banks 4"
   [simt_sm_lsu_coalesce]="-set LineBytes 16"
   [simt_sm_lsu]="-set NumWarps 1 -set NumCtas 1 -set SharedWords 256 -set SharedBanks 4 -set LineBytes 16 -set IdW 2 -set Slots 4"
+  [simt_sm_lsu_response]="-set NumWarps 1 -set IdW 2 -set LineBytes 16"
   [simt_sm_lsu_inflight]="-set NumWarps 1 -set IdW 2 -set Slots 4 -set LineBytes 16"
 )
 

@@ -1,5 +1,17 @@
 // Load/store unit: a warp's loads, stores and atomics on global memory over the line-wide
-// memory port (docs/blocks/mem_port.md) and on the on-chip shared memory it owns.
+// memory port (docs/blocks/mem_port.md) and on the on-chip shared memory it owns
+// (docs/blocks/sm.md, "The load/store unit"). This file sequences an instruction through its
+// parts:
+//
+//   simt_sm_lsu_addr      each lane's address; every executing thread's address checked,
+//                         a group a cycle, before any access (a faulting instruction has no
+//                         effect; the fault names the first thread in ISA order)
+//   simt_sm_lsu_shared    banked shared memory, conflicts serialised
+//   simt_sm_lsu_coalesce  a global access's next request: one per distinct line
+//   simt_sm_lsu_sender    the copies from which a done instruction sends its further requests
+//   simt_sm_lsu_inflight  global instructions in flight, the register scoreboard
+//   simt_sm_lsu_response  the memory's responses into the register file (the v4 drain,
+//                         simt_sm_lsu_drain, at 32 lanes), the first error response
 //
 // Interface to the core: start_i hands in the instruction in EXEC with its executing lanes;
 // its operands come from the register file's three read ports (opa: base addresses, opb:
@@ -11,37 +23,20 @@
 // stops the core then).
 // A global instruction is done once its requests are sent, or (Detach) once its addresses
 // passed the check and it holds a slot: a plain load or store whose threads are one group
-// (every instruction at 32 lanes) hands its addresses and store data to the sender's own
-// registers in CHECK and is done there (a v4 store once its elements are gathered: the
-// sender keeps the last, the gather register the others), and the sender puts its further
-// requests out while the core goes on (the next memory instruction checks meanwhile and
-// waits in CHECK for the sender; a v4 store gathers its elements meanwhile, unless the
-// sender's is a v4 store). Its responses come back while the
-// core goes on (simt_sm_lsu_inflight: the in-flight table and the scoreboard) and write the
-// register file through its write port when no other unit does (rf_busy_i; a response
-// waiting for the port is wb_wait_o). A response with an error is a fault reported once
-// nothing is in flight (fault_o while idle, with the instruction's warp and PC).
-//
-// Every lane's address is checked first (simt_sm_lsu_check): a faulting instruction has no
-// effect. Global accesses are coalesced (simt_sm_lsu_coalesce): one request per distinct
-// line, issued back to back with ids, up to 2^IdW outstanding, responses in any order and
-// scattered to their lanes as they come. A v4 load is one request per line with all four
-// elements of its lanes, its response written to rd..rd+3: one element a cycle (the register
-// file's write port takes one register of a thread a cycle), or at 32 lanes through the v4
-// drain (simt_sm_lsu_drain), which writes a line's elements beside the next lines', so the
-// port takes up to a line a cycle. A v4 store reads its group's four element registers once
-// (GATHER: one a cycle on port b, elements 0-2 kept, element 3 left on the port) and then
-// sends one request per line with all four elements of its lanes, one a cycle, so
-// write-through memory sees one write per line, not four.
+// (every instruction at 32 lanes) hands its addresses and store data to the sender in CHECK
+// and is done there (a v4 store once its elements are gathered: GATHER reads its four element
+// registers on port b, one a cycle), and the next memory instruction checks meanwhile and
+// waits in CHECK for the sender (a v4 store gathers meanwhile, unless the sender's is a v4
+// store). Its responses come back while the core goes on. A response with an error is a fault
+// reported once nothing is in flight (fault_o while idle, with the instruction's warp and PC).
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
-// performs requests in the order it accepts them). Shared memory is simt_sm_lsu_shared.
+// performs requests in the order it accepts them).
 //
 // NumLanes (issue #26): the address check, the coalescer and the shared-memory crossbar
 // serve one group of NumLanes threads at a time (the pass sequencer's groups, ascending,
 // only those with a thread to serve); every group is checked before anything of the
 // instruction reaches memory. The register file's ports hold the group of whichever of them
-// is working (they never work in the same cycle), and a response's words are picked on the
-// lanes of its group (a request's threads are one group's) and written on the lanes.
+// is working (they never work in the same cycle).
 module simt_sm_lsu #(
   parameter int  NumLanes    = 32,  // lanes of the coalescer and the shared crossbar
   parameter int  NumWarps    = 8,
@@ -157,15 +152,16 @@ module simt_sm_lsu #(
   logic [NumLanes*96-1:0]  v4d_d, v4d_q;       // ... its group's elements 0-2 (lane l: l*96)
   logic                    early_d, early_q;   // ... gathered while the sender works, no slot yet
   logic [IdW-1:0]          next_id_d, next_id_q;
-  logic                    err_d, err_q;       // a response came back with an error
-  simt_sm_pkg::fault_t     err_fault_d, err_fault_q;
-  logic [WarpW-1:0]        err_warp_d, err_warp_q;
-  logic [AddrW-1:0]        err_pc_d, err_pc_q;
-  // The sender (Detach): the requests of an instruction already done, from its own copies of
-  // the group's addresses and store data (taken in CHECK) and of what it is.
-  logic                    snd_d, snd_q;
-  logic [NumLanes*32-1:0]  s_addr_d, s_addr_q, s_data_d, s_data_q;
-  logic                    s_v4_d, s_v4_q, s_store_d, s_store_q;
+  logic                    err_q;              // a response came back with an error
+  simt_sm_pkg::fault_t     err_fault_q;        // ... the first (simt_sm_lsu_response)
+  logic [WarpW-1:0]        err_warp_q;
+  logic [AddrW-1:0]        err_pc_q;
+  // The sender (Detach, simt_sm_lsu_sender): an instruction already done puts out its further
+  // requests from the sender's copies; the sequencing hands it over (snd_take) and says when
+  // its last request is sent (snd_last).
+  logic                    snd_q, snd_d, snd_take, snd_last;
+  logic [NumLanes*32-1:0]  s_addr_q, s_data_q;
+  logic                    s_v4_q, s_store_q;
 
   /* verilator lint_off UNUSEDSIGNAL */
   simt_sm_pkg::cls_t cls;
@@ -183,55 +179,46 @@ module simt_sm_lsu #(
   logic [4:0] co_first, sh_first, sh_first_next, chk_first, first;
   logic       sh_pend_next;
   logic       checking;  // the lanes check a group of the instruction's addresses this cycle
-  logic [31:0] chk_todo;  // the executing threads whose groups are still to be checked
-  logic [31:0] chk_left_d, chk_left_q;
-  logic [31:0] chk_grp;   // the threads of chk_first's group
-  assign chk_todo  = (state_q == simt_sm_pkg::LsIdle) ? exec_i : chk_left_q;
+  logic [31:0] chk_left_d, chk_left_q;  // the threads whose groups are still to be checked
   assign co_first  = simt_sm_pkg::group_first(pend_q, NumLanes);
-  assign chk_first = simt_sm_pkg::group_first(chk_todo, NumLanes);
   assign first     = (state_q == simt_sm_pkg::LsShared) ? sh_first :
                      checking ? chk_first : co_first;
-  // Each lane's address (v4: element 0's): its base plus the immediate, or the immediate
-  // alone (imm_b); NumLanes adders (issue #26: 32 at every L before), each taking its copy
-  // of the immediate. The check takes the sums without imm_b (it checks the immediate once).
-  logic [NumLanes*32-1:0] g_sum, g_addr, g_b;
-  always_comb begin
-    for (int l = 0; l < NumLanes; l++) begin
-      g_sum[l*32 +: 32]  = opa_i[l*32 +: 32] +
-                           imm_i[((l * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: 32];
-      g_addr[l*32 +: 32] = imm_b_i[l] ? inst_i.imm : g_sum[l*32 +: 32];
-    end
-  end
-
-  // The address check: every executing thread's address before any request, one group a
-  // cycle in ascending order (the first fault found is the first in ISA order): the start
-  // cycle checks the first group, CHECK each further one, and acts on the registered answer
-  // of the last (at 32 lanes, or with one group executing, CHECK acts at once: the lanes'
-  // adders and compares end in a register instead of chaining through the fault into the
-  // sequencer and control). The operands EXEC hands in stay valid until done_o.
-  simt_sm_pkg::fault_t grp_fault, check_fault, chk_fault_d, chk_fault_q;
-  logic [NumLanes-1:0] chk_exec;
-  assign checking = (state_q == simt_sm_pkg::LsIdle && start_i) ||
-                    (state_q == simt_sm_pkg::LsCheck && chk_left_q != '0 &&
-                     chk_fault_q.cause == simt_pkg::FltNone);
-  assign chk_exec = NumLanes'(chk_todo >> chk_first);
-  simt_sm_lsu_check #(.Lanes(NumLanes)) u_check (
-    .exec_i   (chk_exec),
-    .addr_i   (g_sum),
-    .abs_i    (inst_i.imm_b),
-    .imm_i    (inst_i.imm),
-    .shared_i (cls.shared),
-    .v4_i     (cls.v4),
-    .size_i   (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
-    .fault_o  (grp_fault)
+  // Each lane's address, and the check of every executing thread's address, a group a cycle
+  // before any request (simt_sm_lsu_addr).
+  logic [NumLanes*32-1:0] g_addr, g_b;
+  simt_sm_pkg::fault_t    chk_fault_q;
+  logic                   chk_clean_d;
+  logic [32*(OffW-2)-1:0] words;  // each thread's word in its line
+  logic [32*BankW-1:0]    banks;  // ... its shared-memory bank
+  simt_sm_lsu_addr #(
+    .NumLanes    (NumLanes),
+    .LineBytes   (LineBytes),
+    .SharedBanks (SharedBanks)
+  ) u_addr (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .idle_i       (state_q == simt_sm_pkg::LsIdle),
+    .check_i      (state_q == simt_sm_pkg::LsCheck),
+    .start_i      (start_i),
+    .exec_i       (exec_i),
+    .opa_i        (opa_i),
+    .imm_i        (imm_i),
+    .imm_b_i      (imm_b_i),
+    .imm_one_i    (inst_i.imm),
+    .abs_i        (inst_i.imm_b),
+    .shared_i     (cls.shared),
+    .v4_i         (cls.v4),
+    .size_i       (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
+    .addr_o       (g_addr),
+    .checking_o   (checking),
+    .first_o      (chk_first),
+    .left_o       (chk_left_q),
+    .left_next_o  (chk_left_d),
+    .fault_o      (chk_fault_q),
+    .clean_next_o (chk_clean_d),
+    .words_o      (words),
+    .banks_o      (banks)
   );
-  always_comb begin
-    check_fault = grp_fault;
-    if (grp_fault.lane_v) check_fault.lane = grp_fault.lane | chk_first;  // ... as a thread
-  end
-  assign chk_fault_d = checking ? check_fault : chk_fault_q;
-  assign chk_grp     = simt_sm_pkg::group_of(chk_todo, NumLanes);  // the group checked
-  assign chk_left_d  = checking ? chk_todo & ~chk_grp : chk_left_q;
   assign g_b    = opb_i;  // store data, an atomic's operand, cas's compare value; a v4
                          // store's element (port b reads its register: GATHER)
   // rc (cas: the swap value) matters at the atomic's one thread only, the leader of the unit
@@ -240,29 +227,6 @@ module simt_sm_lsu #(
   logic [31:0] c_lead;
   assign lead   = (state_q == simt_sm_pkg::LsShared) ? sh_leader : leader;
   assign c_lead = opc_i[(32'(lead) % NumLanes)*32 +: 32];
-  // Every thread's word-address low bits as accessed (the immediate's with imm_b): its
-  // shared-memory bank, for the write-back of the group read last cycle, and its word in a
-  // line, for the in-flight table. Low bits need only their own narrow adder per lane; the
-  // check's pass over the groups keeps each thread's (words_q: complete when the check
-  // acts, before the in-flight table takes them and before shared memory starts).
-  localparam int LoW = (OffW - 2 > BankW) ? OffW - 2 : BankW;
-  logic [32*LoW-1:0]   words_d, words_q;
-  logic [32*BankW-1:0] banks;
-  always_comb begin
-    words_d = words_q;
-    for (int t = 0; t < 32; t++) begin
-      /* verilator lint_off UNUSEDSIGNAL */
-      logic [LoW+1:0] lo;  // its byte bits: carries into the word bits only
-      /* verilator lint_on UNUSEDSIGNAL */
-      lo = opa_i[(t % NumLanes)*32 +: LoW+2] +
-           imm_i[(((t % NumLanes) * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: LoW+2];
-      if (checking && chk_grp[t]) begin
-        words_d[t*LoW +: LoW] = imm_b_i[t] ? inst_i.imm[2 +: LoW] : lo[LoW+1:2];
-      end
-      banks[t*BankW +: BankW] = words_q[t*LoW +: BankW];
-    end
-  end
-
   // The atomic operation (the ISA's sub field plus one; cas).
   logic [3:0] amo;
   assign amo = !cls.atom ? simt_mem_pkg::AmoNone
@@ -356,22 +320,18 @@ module simt_sm_lsu #(
 
   // ---- Global memory: the in-flight table and the scoreboard --------------------------------
   // (The v4 drain's: a line taken, an id given back; below.)
-  logic                   dr_take, dr_busy, dr_ret;
-  logic [31:0]            dr_pend;
-  logic [IdW-1:0]         dr_ret_id;
   logic [NumIds-1:0]      out;
+  logic                   rsp_ret;
+  logic [IdW-1:0]         rsp_ret_id;
   logic                   slot_free, alloc, sent, req_fire, rsp_fire;
   logic [31:0]            rsp_lanes;
   logic                   rsp_writes, rsp_v4;
   logic [WarpW-1:0]       rsp_warp;
   logic [4:0]             rsp_reg;
   logic [AddrW-1:0]       rsp_pc;
-  logic [32*(OffW-2)-1:0] words, rsp_words_at;
+  logic [32*(OffW-2)-1:0] rsp_words_at;
   logic [31:OffW]         rsp_line;
   logic                   quiet_o_inflight;
-  always_comb begin
-    for (int l = 0; l < 32; l++) words[l*(OffW-2) +: (OffW-2)] = words_q[l*LoW +: (OffW-2)];
-  end
   simt_sm_lsu_inflight #(
     .NumWarps  (NumWarps),
     .IdW       (IdW),
@@ -394,8 +354,8 @@ module simt_sm_lsu #(
     .req_lanes_i  (group),
     .req_line_i   (line_addr[31:OffW]),
     .out_o        (out),
-    .rsp_i        ((rsp_fire && !dr_take) || dr_ret),  // an id given back
-    .rsp_id_i     (dr_ret ? dr_ret_id : mem_rsp_id_i),
+    .rsp_i        (rsp_ret),  // an id given back
+    .rsp_id_i     (rsp_ret_id),
     .look_rsp_id_i (mem_rsp_id_i),
     .rsp_lanes_o  (rsp_lanes),
     .rsp_writes_o (rsp_writes),
@@ -459,62 +419,54 @@ module simt_sm_lsu #(
   assign mem_req_be_o    = line_be;
   assign mem_req_wdata_o = line_wdata;
   assign mem_req_cmp_o   = g_b[leader_lane*32 +: 32];  // cas: rb is the compare value
-  // A response that writes a register waits while another unit has the write port (or the
-  // shared-memory unit writes); a store's answer is always taken. A v4 load's line is written
-  // one element a cycle (wb_elem_q: rd + element for its lanes) and taken with its last.
-  // With the drain (Drain), a v4 load's line whose four registers were written since launch
-  // (rf_used_i) and whose lanes have nothing left in the drain goes there instead (dr_take:
-  // taken in one cycle, written side by side with the lines before it, its id given back with
-  // its last element, dr_ret); any other response that writes waits until the drain is empty,
-  // one that does not (a store's) until no id is given back in the cycle.
-  logic port_taken, rsp_wr, rsp_v4ld, rsp_out;
-  logic [1:0] wb_elem_d, wb_elem_q;
-  logic       dr_ok, dr_held;
-  assign port_taken      = rf_busy_i || sh_rf_we != '0;
-  assign sh_we_o         = sh_rf_we != '0;
-  assign rsp_out         = mem_rsp_valid_i && out[mem_rsp_id_i];
-  assign rsp_v4ld        = rsp_v4 && rsp_writes && !mem_rsp_err_i;
-  // (Not a line the one-element-a-cycle path has begun: its first write may have just made
-  // the registers written since launch.)
-  assign dr_ok           = Drain && rsp_v4ld && rf_used_i == '1 && (rsp_lanes & dr_pend) == '0 &&
-                           wb_elem_q == 2'd0;
-  assign dr_take         = rsp_out && dr_ok && !port_taken;
-  assign dr_held         = Drain && !dr_ok && (rsp_writes ? dr_busy : dr_ret);
-  assign rsp_wr          = rsp_out && rsp_writes && !port_taken && !mem_rsp_err_i && !dr_ok &&
-                           !dr_held;
-  assign mem_rsp_ready_o = !(rsp_writes && port_taken) && !dr_held &&
-                           !(rsp_v4ld && !dr_ok && wb_elem_q != 2'd3);
-  assign wb_wait_o       = (rsp_out && rsp_writes && port_taken) || (dr_busy && port_taken);
-  assign wb_elem_d       = (rsp_wr && rsp_v4ld) ? wb_elem_q + 2'd1 : wb_elem_q;
-  assign rf_uaddr_o      = {rsp_warp, rsp_reg};
-
+  // The responses into the register file (the shared-memory unit's write beside them).
+  assign sh_we_o = sh_rf_we != '0;
+  simt_sm_lsu_response #(
+    .NumLanes  (NumLanes),
+    .NumWarps  (NumWarps),
+    .IdW       (IdW),
+    .LineBytes (LineBytes),
+    .Drain     (Drain),
+    .AddrW     (AddrW)
+  ) u_response (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .mem_rsp_valid_i (mem_rsp_valid_i),
+    .mem_rsp_ready_o (mem_rsp_ready_o),
+    .mem_rsp_id_i    (mem_rsp_id_i),
+    .mem_rsp_err_i   (mem_rsp_err_i),
+    .mem_rsp_rdata_i (mem_rsp_rdata_i),
+    .out_i           (out),
+    .lanes_i         (rsp_lanes),
+    .writes_i        (rsp_writes),
+    .v4_i            (rsp_v4),
+    .warp_i          (rsp_warp),
+    .reg_i           (rsp_reg),
+    .pc_i            (rsp_pc),
+    .words_i         (rsp_words_at),
+    .line_i          (rsp_line),
+    .fire_o          (rsp_fire),
+    .ret_o           (rsp_ret),
+    .ret_id_o        (rsp_ret_id),
+    .sh_we_i         (sh_rf_we),
+    .sh_waddr_i      ({warp_i, inst_i.rd}),
+    .sh_wdata_i      (sh_rf_wdata),
+    .rf_busy_i       (rf_busy_i),
+    .rf_uaddr_o      (rf_uaddr_o),
+    .rf_used_i       (rf_used_i),
+    .rf_we_o         (rf_we_o),
+    .rf_waddr_o      (rf_waddr_o),
+    .rf_split_o      (rf_split_o),
+    .rf_waddr_lane_o (rf_waddr_lane_o),
+    .rf_wdata_o      (rf_wdata_o),
+    .rf_late_o       (rf_late_o),
+    .wb_wait_o       (wb_wait_o),
+    .err_o           (err_q),
+    .err_fault_o     (err_fault_q),
+    .err_warp_o      (err_warp_q),
+    .err_pc_o        (err_pc_q)
+  );
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
-  assign rsp_fire = rsp_out && mem_rsp_ready_o;
-
-  // A response's words for its lanes, each from its place in the line (the lanes' word
-  // offsets as taken at the start, v4: the element written this cycle), on the lanes of its
-  // request's group (its lowest thread's).
-  logic [4:0]          err_lane;  // an error's lane: the request's lowest
-  logic [4:0]          rsp_first;
-  logic [OffW-3:0]     rsp_word [NumLanes];
-  logic [NumLanes*32-1:0] rsp_words;
-  assign err_lane  = simt_sm_pkg::lowest(rsp_lanes);
-  assign rsp_first = err_lane & 5'(32 - NumLanes);
-  always_comb begin
-    for (int l = 0; l < NumLanes; l++) begin
-      logic [OffW-3:0] at;
-      at = '0;
-      for (int g = 0; g < 32 / NumLanes; g++) begin
-        if (rsp_first == 5'(g * NumLanes)) at = rsp_words_at[(g*NumLanes + l)*(OffW-2) +: OffW-2];
-      end
-      rsp_word[l] = (OffW-2)'(simt_sm_pkg::line_word(30'(at), rsp_v4, wb_elem_q));
-      rsp_words[l*32 +: 32] = mem_rsp_rdata_i[rsp_word[l]*32 +: 32];
-    end
-  end
-
-  // An error response's word in the line.
-  logic [OffW-3:0] err_word;
-  assign err_word = rsp_word[err_lane[LaneW-1:0]];
 
   // ---- Sequencing ---------------------------------------------------------------------------
   always_comb begin
@@ -522,17 +474,10 @@ module simt_sm_lsu #(
     pend_d      = pend_q;
     elem_d      = elem_q;
     next_id_d   = next_id_q;
-    err_d       = err_q;
-    err_fault_d = err_fault_q;
-    err_warp_d  = err_warp_q;
-    err_pc_d    = err_pc_q;
     v4d_d       = v4d_q;
     early_d     = early_q;
-    snd_d       = snd_q;
-    s_addr_d    = s_addr_q;
-    s_data_d    = s_data_q;
-    s_v4_d      = s_v4_q;
-    s_store_d   = s_store_q;
+    snd_take    = 1'b0;
+    snd_last    = 1'b0;
     sh_start    = 1'b0;
     alloc       = 1'b0;
     sent        = 1'b0;
@@ -544,20 +489,10 @@ module simt_sm_lsu #(
       pend_d    = pend_q & ~group;
       next_id_d = next_id_q + 1'b1;
     end
-    if (rsp_fire && mem_rsp_err_i && !err_q) begin
-      // The first error is reported once nothing is in flight, with its instruction's lane
-      // (the request's lowest), address, warp and PC.
-      err_d              = 1'b1;
-      err_fault_d.cause  = simt_pkg::FltMemError;
-      err_fault_d.lane_v = 1'b1;
-      err_fault_d.lane   = err_lane;
-      err_fault_d.addr   = {rsp_line, err_word, 2'b00};
-      err_warp_d         = rsp_warp;
-      err_pc_d           = rsp_pc;
-    end
 
     unique case (state_q)
       simt_sm_pkg::LsIdle: begin
+        // The first error response, once nothing is in flight.
         if (err_q && quiet_o_inflight) fault_o = err_fault_q;
         if (start_i) begin
           if (!snd_q) begin  // (else the sender's until it is done: below)
@@ -593,13 +528,9 @@ module simt_sm_lsu #(
             // Done: the sender takes the group's addresses and store data off the ports
             // (which DE may read from the next cycle) and puts out what the first request
             // below leaves.
-            done_o    = 1'b1;
-            snd_d     = 1'b1;
-            s_addr_d  = g_addr;
-            s_data_d  = g_b;
-            s_v4_d    = cls.v4;
-            s_store_d = cls.store;
-            state_d   = simt_sm_pkg::LsIdle;
+            done_o   = 1'b1;
+            snd_take = 1'b1;
+            state_d  = simt_sm_pkg::LsIdle;
           end else begin
             state_d = simt_sm_pkg::LsGlobal;
           end
@@ -627,13 +558,9 @@ module simt_sm_lsu #(
           // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next v4
           // store gathers only after the sender is done) and puts out what the first request
           // leaves.
-          done_o    = 1'b1;
-          snd_d     = 1'b1;
-          s_addr_d  = g_addr;
-          s_data_d  = g_b;
-          s_v4_d    = 1'b1;
-          s_store_d = 1'b1;
-          state_d   = simt_sm_pkg::LsIdle;
+          done_o   = 1'b1;
+          snd_take = 1'b1;
+          state_d  = simt_sm_pkg::LsIdle;
         end else if (elem_q == 2'd3) begin
           state_d = simt_sm_pkg::LsGlobal;
         end else begin
@@ -663,8 +590,8 @@ module simt_sm_lsu #(
       end else if (pend_d == '0) begin
         // Every request sent: the core goes on while the responses come. The sender's last:
         // the instruction in the unit (checking, or starting now) has the coalescer next.
-        sent  = 1'b1;
-        snd_d = 1'b0;
+        sent     = 1'b1;
+        snd_last = 1'b1;
         if (snd_q) begin
           pend_d = (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
           if (!early_q) elem_d = '0;  // (an early gather goes on)
@@ -675,6 +602,23 @@ module simt_sm_lsu #(
       end
     end
   end
+
+  simt_sm_lsu_sender #(.NumLanes(NumLanes)) u_sender (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .take_i      (snd_take),
+    .addr_i      (g_addr),
+    .data_i      (g_b),
+    .v4_i        (cls.v4),
+    .store_i     (cls.store),
+    .done_i      (snd_last),
+    .busy_o      (snd_q),
+    .busy_next_o (snd_d),
+    .addr_o      (s_addr_q),
+    .data_o      (s_data_q),
+    .v4_o        (s_v4_q),
+    .store_o     (s_store_q)
+  );
 
   // The register-file reads: while the unit works next cycle, the group its lanes need then
   // (the check's next group, else the shared-memory unit's or the coalescer's) when it is
@@ -690,7 +634,7 @@ module simt_sm_lsu #(
   logic       reads, regroup;
   always_comb begin
     if (state_d == simt_sm_pkg::LsCheck && chk_left_d != '0 &&
-        chk_fault_d.cause == simt_pkg::FltNone) begin
+        chk_clean_d) begin
       first_next = simt_sm_pkg::group_first(chk_left_d, NumLanes);
     end else if (state_d == simt_sm_pkg::LsShared) begin
       first_next = sh_first_next;
@@ -710,71 +654,6 @@ module simt_sm_lsu #(
   assign rf_rb_o   = v4_store ? inst_i.rb + {3'd0, elem_d} : inst_i.rb;
   assign rf_grp_o  = PassW'(32'(first_next) >> $clog2(NumLanes));
 
-  // The register-file write: a global response's (late: any warp), or the shared-memory
-  // unit's (the instruction in flight).
-  // Both come on the lanes of one group (the write enables name the group's threads).
-  // Zero data without a write: the core ORs its units' write data.
-  // The drain's write has an address a lane (rf_split_o).
-  logic [NumLanes*32-1:0] wb_words;
-  logic [31:0]            dr_we;
-  logic [NumLanes*RfAW-1:0] dr_waddr;  // (the drain's 32 lanes: only with NumLanes 32)
-  logic [NumLanes*32-1:0] dr_wdata;
-  always_comb begin
-    rf_we_o         = sh_rf_we;
-    rf_waddr_o      = {warp_i, inst_i.rd};
-    rf_split_o      = 1'b0;
-    rf_waddr_lane_o = '0;
-    wb_words        = (sh_rf_we != '0) ? sh_rf_wdata : '0;
-    rf_late_o       = 1'b0;
-    if (rsp_wr) begin
-      rf_we_o    = rsp_lanes;
-      rf_waddr_o = {rsp_warp, rsp_reg + {3'd0, wb_elem_q}};
-      wb_words   = rsp_words;
-      rf_late_o  = 1'b1;
-    end
-    if (dr_we != '0) begin
-      rf_we_o         = dr_we;
-      rf_split_o      = 1'b1;
-      rf_waddr_lane_o = dr_waddr;
-      wb_words        = dr_wdata;
-      rf_late_o       = 1'b1;
-    end
-    rf_wdata_o = wb_words;
-  end
-
-  if (Drain) begin : g_drain
-    simt_sm_lsu_drain #(
-      .RfAW      (RfAW),
-      .IdW       (IdW),
-      .LineBytes (LineBytes)
-    ) u_drain (
-      .clk_i        (clk_i),
-      .rst_ni       (rst_ni),
-      .go_i         (!port_taken),
-      .take_i       (dr_take),
-      .take_id_i    (mem_rsp_id_i),
-      .take_lanes_i (rsp_lanes),
-      .take_addr_i  ({rsp_warp, rsp_reg}),
-      .take_words_i (rsp_words_at),
-      .take_data_i  (mem_rsp_rdata_i),
-      .pend_o       (dr_pend),
-      .busy_o       (dr_busy),
-      .we_o         (dr_we),
-      .waddr_o      (dr_waddr),
-      .wdata_o      (dr_wdata),
-      .ret_o        (dr_ret),
-      .ret_id_o     (dr_ret_id)
-    );
-  end else begin : g_no_drain
-    assign dr_pend   = '0;
-    assign dr_busy   = 1'b0;
-    assign dr_we     = '0;
-    assign dr_waddr  = '0;
-    assign dr_wdata  = '0;
-    assign dr_ret    = 1'b0;
-    assign dr_ret_id = '0;
-  end
-
   assign quiet_o       = state_q == simt_sm_pkg::LsIdle && !snd_q && quiet_o_inflight;
   assign err_pending_o = err_q;
   assign fault_warp_o  = (state_q == simt_sm_pkg::LsIdle) ? err_warp_q : warp_i;
@@ -790,19 +669,6 @@ module simt_sm_lsu #(
       v4d_q       <= '0;
       early_q     <= 1'b0;
       next_id_q   <= '0;
-      err_q       <= 1'b0;
-      err_fault_q <= '0;
-      err_warp_q  <= '0;
-      err_pc_q    <= '0;
-      chk_fault_q <= '0;
-      chk_left_q  <= '0;
-      words_q     <= '0;
-      wb_elem_q   <= '0;
-      snd_q       <= 1'b0;
-      s_addr_q    <= '0;
-      s_data_q    <= '0;
-      s_v4_q      <= 1'b0;
-      s_store_q   <= 1'b0;
     end else begin
       state_q     <= state_d;
       pend_q      <= pend_d;
@@ -810,46 +676,10 @@ module simt_sm_lsu #(
       v4d_q       <= v4d_d;
       early_q     <= early_d;
       next_id_q   <= next_id_d;
-      err_q       <= err_d;
-      err_fault_q <= err_fault_d;
-      err_warp_q  <= err_warp_d;
-      err_pc_q    <= err_pc_d;
-      chk_fault_q <= chk_fault_d;
-      chk_left_q  <= chk_left_d;
-      words_q     <= words_d;
-      wb_elem_q   <= wb_elem_d;
-      snd_q       <= snd_d;
-      s_addr_q    <= s_addr_d;
-      s_data_q    <= s_data_d;
-      s_v4_q      <= s_v4_d;
-      s_store_q   <= s_store_d;
     end
   end
 
 `ifdef VERILATOR
-  // The reference for the group-by-group check: all 32 threads' addresses (as the groups on
-  // the lanes gave them) checked at once.
-  logic [32*32-1:0]    ref_addr, ref_addr_q;
-  simt_sm_pkg::fault_t ref_fault;
-  always_comb begin
-    ref_addr = ref_addr_q;
-    for (int t = 0; t < 32; t++) begin
-      if (checking && chk_grp[t]) begin
-        ref_addr[t*32 +: 32] = opa_i[(t % NumLanes)*32 +: 32] + inst_i.imm;
-      end
-    end
-  end
-  always_ff @(posedge clk_i) ref_addr_q <= ref_addr;
-  simt_sm_lsu_check #(.Lanes(32)) u_ref_check (
-    .exec_i   (exec_i),
-    .addr_i   (ref_addr_q),
-    .abs_i    (inst_i.imm_b),
-    .imm_i    (inst_i.imm),
-    .shared_i (cls.shared),
-    .v4_i     (cls.v4),
-    .size_i   (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
-    .fault_o  (ref_fault)
-  );
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(start_i && (state_q != simt_sm_pkg::LsIdle || exec_i == '0)))
@@ -859,13 +689,6 @@ module simt_sm_lsu #(
         else $error("sm lsu: the copies of imm_b %h differ from the instruction's", imm_b_i);
       assert (!((start_i || state_q != simt_sm_pkg::LsIdle) && imm_i != {simt_sm_pkg::ImmCopies{inst_i.imm}}))
         else $error("sm lsu: the copies of the immediate differ from the instruction's");
-      // When CHECK acts, the answer of the group-by-group check is the one of all 32 threads'
-      // addresses at once (ref_fault, below), on the operands held since the start.
-      if (state_q == simt_sm_pkg::LsCheck &&
-          (chk_left_q == '0 || chk_fault_q.cause != simt_pkg::FltNone))
-        assert (chk_fault_q == ref_fault)
-          else $error("sm lsu: the address check by groups %p differs from the whole warp's %p",
-                      chk_fault_q, ref_fault);
       // The register file's ports hold the group on the lanes whenever its operands are used.
       if (checking || (mem_req_valid_o && !snd_q) || done_fast_o ||
           (state_q == simt_sm_pkg::LsGather && !snd_q))
@@ -883,12 +706,8 @@ module simt_sm_lsu #(
         else $error("sm lsu: an early gather outside GATHER, or beside a v4 store's sender");
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
-      assert (!(mem_rsp_valid_i && !out[mem_rsp_id_i]))
-        else $error("sm lsu: a memory response to no outstanding request");
       assert (sh_busy == (state_q == simt_sm_pkg::LsShared))
         else $error("sm lsu: the shared-memory unit busy outside SHARED");
-      assert (!(rf_late_o && (sh_rf_we != '0 || rf_busy_i)))
-        else $error("sm lsu: a response's register write while the port is taken");
       assert (!(mem_req_valid_o && ((!snd_q && cls.shared) ||
                                     (sd_atom && group != (32'd1 << leader)))))
         else $error("sm lsu: a request that mixes lanes of an atomic, or a shared access");
@@ -910,14 +729,6 @@ module simt_sm_lsu #(
         else $error("sm lsu: the sender holds threads of two groups");
       assert (!(done_fast_o && !(done_o && state_q == simt_sm_pkg::LsCheck)))
         else $error("sm lsu: a fast done outside CHECK's done");
-      // The write-back puts a response's words on the lanes of one group.
-      assert (!(rsp_fire && (rsp_lanes & ~simt_sm_pkg::group_of(rsp_lanes, NumLanes)) != '0))
-        else $error("sm lsu: a response's threads in two groups");
-      // The drain: one id given back a cycle, and no other write beside its own.
-      assert (!(dr_ret && rsp_fire && !dr_take))
-        else $error("sm lsu: the drain gives an id back beside another response");
-      assert (!(dr_busy && (rsp_wr || (sh_rf_we != '0 && dr_we != '0))))
-        else $error("sm lsu: a register write beside the drain's");
     end
   end
 `endif
