@@ -34,7 +34,7 @@ module simt_ram_async #(
   localparam int PartW = Width / NumWe
 ) (
   input  logic                   clk_i,
-  input  logic                   rst_ni,    // used only with ResetValid
+  input  logic                   rst_ni,    // with ResetValid, and for the assertions
   input  logic [NumWe-1:0]       we_i,     // part k: wdata_i[k*PartW +: PartW]
   input  logic [AddrW-1:0]       waddr_i,
   input  logic [Width-1:0]       wdata_i,
@@ -98,8 +98,12 @@ module simt_ram_async #(
     assert (Width % NumWe == 0 && (!ResetValid || NumWe == 1))
       else $error("ram_async: Width must be a multiple of NumWe; ResetValid needs NumWe = 1");
   end
+  // (Out of reset: before it, a board's reset synchronizer may still hold random state and
+  // its users' write enables with it.)
   always_ff @(posedge clk_i) begin
-    assert (we_i == '0 || int'(waddr_i) < Depth) else $error("ram_async: write beyond depth");
+    if (rst_ni) begin
+      assert (we_i == '0 || int'(waddr_i) < Depth) else $error("ram_async: write beyond depth");
+    end
   end
 `endif
 

@@ -46,6 +46,7 @@ module simt_sm #(
   // A plain load or store of one thread group is done when its addresses passed the check;
   // its further requests go out from the load/store unit's sender while the core goes on.
   parameter bit LsuDetach   = 1'b1,
+  parameter int LsuSendDepth = 4,                    // ... the sender's queue of such accesses
   parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
@@ -720,7 +721,8 @@ module simt_sm #(
     .LineBytes   (LineBytes),
     .IdW         (MemIdW),
     .Slots       (LsuSlots),
-    .Detach      (LsuDetach)
+    .Detach      (LsuDetach),
+    .SendDepth   (LsuSendDepth)
   ) u_lsu (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),

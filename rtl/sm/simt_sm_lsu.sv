@@ -47,6 +47,7 @@ module simt_sm_lsu #(
   parameter int  IdW         = 4,
   parameter int  Slots       = 8,   // global instructions in flight
   parameter bit  Detach      = 1'b1,  // plain one-group accesses are done in CHECK (above)
+  parameter int  SendDepth   = 4,     // ... the sender's queue of them (simt_sm_lsu_sender)
   localparam int NumPasses   = 32 / NumLanes,
   localparam int PassW       = (NumPasses > 1) ? $clog2(NumPasses) : 1,
   localparam int WarpW       = (NumWarps > 1) ? $clog2(NumWarps) : 1,
@@ -159,8 +160,10 @@ module simt_sm_lsu #(
   // The sender (Detach, simt_sm_lsu_sender): an instruction already done puts out its further
   // requests from the sender's copies; the sequencing hands it over (snd_take) and says when
   // its last request is sent (snd_last).
-  logic                    snd_q, snd_d, snd_take, snd_last;
+  logic                    snd_q, snd_d, snd_take, snd_last, snd_room, snd_more;
+  logic [31:0]             snd_more_exec;
   logic [NumLanes*32-1:0]  s_addr_q, s_data_q;
+  logic [NumLanes*96-1:0]  s_elems_q;
   logic                    s_v4_q, s_store_q;
 
   /* verilator lint_off UNUSEDSIGNAL */
@@ -286,12 +289,14 @@ module simt_sm_lsu #(
   // b, or the sender's copy of it); cas: the swap value (rc; the leader is the request's one
   // lane); else rb.
   logic [NumLanes*96-1:0] sd_elems;
+  logic [NumLanes*96-1:0] sd_e012;  // a v4 store's elements 0-2: the sender's or gathered
+  assign sd_e012 = snd_q ? s_elems_q : v4d_q;
   always_comb begin
     sd_data = snd_q ? s_data_q : cls.cas ? {NumLanes{c_lead}} : g_b;
     for (int l = 0; l < NumLanes; l++) begin
-      if (sd_v4st) sd_data[l*32 +: 32] = v4d_q[l*96 +: 32];
+      if (sd_v4st) sd_data[l*32 +: 32] = sd_e012[l*96 +: 32];
       sd_elems[l*96 +: 96] = {snd_q ? s_data_q[l*32 +: 32] : g_b[l*32 +: 32],
-                              v4d_q[l*96 + 32 +: 64]};
+                              sd_e012[l*96 + 32 +: 64]};
     end
   end
   logic [LaneW-1:0]       leader_lane;
@@ -336,7 +341,8 @@ module simt_sm_lsu #(
     .NumWarps  (NumWarps),
     .IdW       (IdW),
     .Slots     (Slots),
-    .LineBytes (LineBytes)
+    .LineBytes (LineBytes),
+    .Sending   (SendDepth)
   ) u_inflight (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -376,42 +382,51 @@ module simt_sm_lsu #(
     .quiet_o      (quiet_o_inflight)
   );
 
-  // CHECK of a global access whose addresses passed (once the sender is done with the
-  // instruction before): it takes a slot (else waits for one) and all but a v4 store send
-  // their first request in the same cycle (go_now): the check's answer and the free slot are
-  // registered, so that request waits for nothing the start cycle computes. Requests go out
-  // in GLOBAL after that, or from the sender when the instruction detaches: a plain access of
-  // one group (Detach), done in CHECK whatever the memory answers (done_fast_o).
-  logic chk_global, go_now, sending, detach;
-  assign chk_global = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 &&
-                      chk_fault_q.cause == simt_pkg::FltNone && !cls.shared && !snd_q;
+  // CHECK of a global access whose addresses passed (chk_ready). With the sender empty
+  // (chk_global) it takes a slot (else waits for one) and all but a v4 store send their first
+  // request in the same cycle (go_now): the check's answer and the free slot are registered,
+  // so that request waits for nothing the start cycle computes. Requests go out in GLOBAL
+  // after that, or from the sender when the instruction detaches: a plain access of one
+  // group (Detach), done in CHECK whatever the memory answers (done_fast_o). With the sender
+  // busy, a detaching access joins its queue when there is room and a slot (enq_go: done in
+  // CHECK, nothing sent yet); any other waits until the sender is empty (requests go out in
+  // instruction order; a fault is reported only then).
+  logic chk_ready, chk_global, go_now, sending, detach, enq_ok, enq_go;
+  assign chk_ready  = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 &&
+                      chk_fault_q.cause == simt_pkg::FltNone && !cls.shared;
+  assign chk_global = chk_ready && !snd_q;
   // A plain load or store detaches in CHECK, a v4 store once gathered; both with their
   // threads in one group (the sender holds one group's addresses).
   logic one_group;
   assign one_group  = Detach && (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
   assign detach     = one_group && !cls.atom && !v4_store;
   assign go_now     = chk_global && slot_free && !v4_store;
+  assign enq_ok     = chk_ready && snd_q && snd_room && detach;
+  assign enq_go     = enq_ok && slot_free;
   // A v4 store whose addresses passed gathers its elements while the sender still puts out
-  // the instruction before's requests (early), unless that one is a v4 store too (the gather
-  // register holds its elements 0-2): its slot and first request then wait, with element 3
-  // on port b, until the sender is done and a slot is free (gather_go), and take both in one
-  // cycle.
-  logic early_go, early_wait, gather_go;
+  // the instructions before's requests (early): with element 3 on port b it then joins the
+  // sender's queue when there is room and a slot (gather_enq; a store of more than one group
+  // never does), or once the sender is done takes its slot and sends its first request in
+  // one cycle (gather_go).
+  logic early_go, early_wait, gather_go, gather_enq_ok, gather_enq;
   assign early_go   = state_q == simt_sm_pkg::LsCheck && snd_q && v4_store && chk_left_q == '0 &&
-                      chk_fault_q.cause == simt_pkg::FltNone && !(s_v4_q && s_store_q);
+                      chk_fault_q.cause == simt_pkg::FltNone;
   assign early_wait = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 && early_q;
   assign gather_go  = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 &&
                       (!early_q || (!snd_q && slot_free));
-  assign done_fast_o = go_now && detach;
+  assign gather_enq_ok = early_wait && snd_q && snd_room && one_group;
+  assign gather_enq = gather_enq_ok && slot_free;
+  assign done_fast_o = (go_now && detach) || enq_go;
   // (A v4 store sends from GATHER's last cycle on: element 3 is on port b then.)
   assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q || gather_go;
   assign mem_req_valid_o = sending && pend_q != '0 && !out[next_id_q];
   // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
   // next one still outstanding), or every slot of the in-flight table busy.
   assign evt_id_wait_o   = sending && pend_q != '0 && out[next_id_q];
-  assign evt_slot_wait_o = (chk_global || (early_wait && !snd_q)) && !slot_free;
+  assign evt_slot_wait_o = (chk_global || enq_ok || (early_wait && (!snd_q || gather_enq_ok))) &&
+                           !slot_free;
   assign evt_sender_wait_o = (state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 && snd_q &&
-                              !early_go) || (early_wait && snd_q);
+                              !early_go && !enq_ok) || (early_wait && snd_q && !gather_enq_ok);
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = sd_store;
   assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
@@ -508,8 +523,14 @@ module simt_sm_lsu #(
           elem_d  = '0;
           early_d = 1'b1;
           state_d = simt_sm_pkg::LsGather;
+        end else if (enq_go) begin
+          // Done: it joins the sender's queue (above).
+          alloc    = 1'b1;
+          done_o   = 1'b1;
+          snd_take = 1'b1;
+          state_d  = simt_sm_pkg::LsIdle;
         end else if (snd_q) begin
-          // The sender puts out the requests of the instruction before: CHECK acts (and a
+          // The sender puts out the requests of the instructions before: CHECK acts (and a
           // fault is reported) once it is done, so requests go out in instruction order.
         end else if (chk_fault_q.cause != simt_pkg::FltNone) begin
           fault_o = chk_fault_q;
@@ -546,13 +567,13 @@ module simt_sm_lsu #(
           end
         end
         if (early_wait) begin
-          // Gathered early: the slot once the sender is done (and one is free), with the
-          // first request; then on as gathered after CHECK. Until then element 3 stays on
-          // port b.
-          alloc   = gather_go;
-          early_d = !gather_go;
+          // Gathered early: the slot when it joins the sender's queue, or once the sender is
+          // done (and one is free) with the first request, then on as gathered after CHECK.
+          // Until then element 3 stays on port b.
+          alloc   = gather_go || gather_enq;
+          early_d = !(gather_go || gather_enq);
         end
-        if (early_wait && !gather_go) begin
+        if (early_wait && !gather_go && !gather_enq) begin
           // (waiting)
         end else if (elem_q == 2'd3 && one_group) begin
           // Done (Detach): the sender keeps element 3 (elements 0-2 stay here: the next v4
@@ -593,7 +614,9 @@ module simt_sm_lsu #(
         sent     = 1'b1;
         snd_last = 1'b1;
         if (snd_q) begin
-          pend_d = (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
+          // The next in the sender's queue, else the instruction in the unit.
+          pend_d = snd_more ? snd_more_exec :
+                   (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
           if (!early_q) elem_d = '0;  // (an early gather goes on)
         end else begin
           done_o  = 1'b1;
@@ -603,19 +626,28 @@ module simt_sm_lsu #(
     end
   end
 
-  simt_sm_lsu_sender #(.NumLanes(NumLanes)) u_sender (
+  simt_sm_lsu_sender #(
+    .NumLanes (NumLanes),
+    .Depth    (SendDepth)
+  ) u_sender (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .take_i      (snd_take),
+    .exec_i      (exec_i),
     .addr_i      (g_addr),
     .data_i      (g_b),
+    .elems_i     (v4d_q),
     .v4_i        (cls.v4),
     .store_i     (cls.store),
     .done_i      (snd_last),
     .busy_o      (snd_q),
     .busy_next_o (snd_d),
+    .room_o      (snd_room),
+    .more_o      (snd_more),
+    .more_exec_o (snd_more_exec),
     .addr_o      (s_addr_q),
     .data_o      (s_data_q),
+    .elems_o     (s_elems_q),
     .v4_o        (s_v4_q),
     .store_o     (s_store_q)
   );
@@ -700,10 +732,9 @@ module simt_sm_lsu #(
         assert (early_q && 32'(rd_grp_i) ==
                 32'(simt_sm_pkg::group_first(exec_i, NumLanes)) >> $clog2(NumLanes))
           else $error("sm lsu: a gather beside the sender on group %0d", rd_grp_i);
-      // Early: a v4 store beside a sender that is not a v4 store's, before its slot.
-      assert (!early_q || (state_q == simt_sm_pkg::LsGather && v4_store &&
-                           !(snd_q && s_v4_q && s_store_q)))
-        else $error("sm lsu: an early gather outside GATHER, or beside a v4 store's sender");
+      // Early: a v4 store gathering beside the sender, before its slot.
+      assert (!early_q || (state_q == simt_sm_pkg::LsGather && v4_store))
+        else $error("sm lsu: an early gather outside GATHER");
       assert (!(sh_clr_i && state_q != simt_sm_pkg::LsIdle))
         else $error("sm lsu: shared-memory clear during an access");
       assert (sh_busy == (state_q == simt_sm_pkg::LsShared))
@@ -723,8 +754,8 @@ module simt_sm_lsu #(
                           (state_q == simt_sm_pkg::LsGather && !early_q) ||
                           state_q == simt_sm_pkg::LsShared)))
         else $error("sm lsu: the sender works beside an attached access");
-      assert (!(alloc && snd_q))
-        else $error("sm lsu: a slot taken while the sender works on");
+      assert (!(alloc && snd_q && !snd_take))
+        else $error("sm lsu: a slot taken while the sender works on, not to join its queue");
       assert (!(snd_q && (pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes)) != '0))
         else $error("sm lsu: the sender holds threads of two groups");
       assert (!(done_fast_o && !(done_o && state_q == simt_sm_pkg::LsCheck)))

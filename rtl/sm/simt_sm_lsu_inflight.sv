@@ -1,13 +1,16 @@
 // Load/store unit, in-flight table: the global memory instructions whose responses are still
 // to come, and the scoreboard built on it (docs/blocks/sm.md, "Latency hiding").
 //
-// A global instruction takes a slot when its requests begin (alloc_i; its first request may
-// go in the same cycle) and gives up the core once they are all sent (sent_i): the slot
+// A global instruction takes a slot when its requests begin, or when it joins the load/store
+// unit's sender behind others (alloc_i; its first request may go in the same cycle when no
+// other instruction sends) and gives up the core once they are all sent (sent_i): the slot
 // remembers what its responses need (warp, destination register, whether they write it, v4,
 // each lane's word in its line, the PC for a late error) while the warp and the others go on
 // issuing. Each request id remembers its
 // slot, lanes and line (a v4 load's line carries all four elements). A slot is free again when it is sent and none of its ids is
-// outstanding (the warp is named on freed_o).
+// outstanding (the warp is named on freed_o). Up to Sending instructions send at a time, one
+// after the other in the order they took their slots (a queue of their slots): a request
+// belongs to the oldest.
 //
 // The scoreboard is this table: the instruction in DE of warp de_w_i has a hazard when a
 // busy slot of that warp writes a register it reads or writes (de_regs_i; a load's writes
@@ -17,11 +20,13 @@ module simt_sm_lsu_inflight #(
   parameter int  IdW       = 4,
   parameter int  Slots     = 8,
   parameter int  LineBytes = 64,
+  parameter int  Sending   = 4,   // instructions whose requests are still to send, at most
   localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int NumIds    = 1 << IdW,
   localparam int SlotW     = (Slots > 1) ? $clog2(Slots) : 1,
   localparam int OffW      = $clog2(LineBytes),
   localparam int WordW     = OffW - 2,
+  localparam int QW        = $clog2(Sending + 1),
   localparam int AddrW     = 22
 ) (
   input  logic                   clk_i,
@@ -72,7 +77,10 @@ module simt_sm_lsu_inflight #(
 
   logic [Slots-1:0]   busy_d, busy_q;        // taken, not yet free
   logic [Slots-1:0]   sending_d, sending_q;  // requests still to be sent
-  logic [SlotW-1:0]   cur_d, cur_q;          // the slot whose requests are being sent
+  // The sending slots in order, the oldest (the one whose requests go out) at 0.
+  logic [Sending*SlotW-1:0] sq_d, sq_q;
+  logic [QW-1:0]      sn_d, sn_q;            // how many
+  logic [SlotW-1:0]   cur;                   // the oldest
   logic [NumIds-1:0]  out_d, out_q;
   logic [WarpW-1:0]   sl_warp_q   [Slots];
   logic [AddrW-1:0]   sl_pc_q     [Slots];
@@ -97,10 +105,12 @@ module simt_sm_lsu_inflight #(
     end
   end
 
-  // The slot a request of this cycle belongs to: the one sending, or the one taken in this
-  // very cycle (the load/store unit may send an instruction's first request as it allocates).
+  // The slot a request of this cycle belongs to: the oldest sending, or with none the one
+  // taken in this very cycle (the load/store unit may send an instruction's first request as
+  // it allocates, when no other sends).
   logic [SlotW-1:0] req_slot;
-  assign req_slot = alloc_i ? free_slot : cur_q;
+  assign cur      = sq_q[0 +: SlotW];
+  assign req_slot = (sn_q == '0) ? free_slot : cur;
 
   // Slots with an id outstanding after this cycle.
   logic [Slots-1:0] has_out;
@@ -116,7 +126,8 @@ module simt_sm_lsu_inflight #(
   always_comb begin
     busy_d    = busy_q;
     sending_d = sending_q;
-    cur_d     = cur_q;
+    sq_d      = sq_q;
+    sn_d      = sn_q;
     out_d     = out_q;
     freed_o   = '0;
     if (req_i) out_d[req_id_i] = 1'b1;
@@ -124,9 +135,20 @@ module simt_sm_lsu_inflight #(
     if (alloc_i) begin
       busy_d[free_slot]    = 1'b1;
       sending_d[free_slot] = 1'b1;
-      cur_d                = free_slot;
     end
-    if (sent_i) sending_d[cur_d] = 1'b0;
+    // The oldest's last request (with none sending: the one taken now, whose first request
+    // was its last: it never joins the queue).
+    if (sent_i) sending_d[req_slot] = 1'b0;
+    if (sent_i && sn_q != '0) begin
+      sq_d = sq_q >> SlotW;
+      sn_d = sn_q - 1'b1;
+    end
+    if (alloc_i && !(sent_i && sn_q == '0)) begin
+      for (int i = 0; i < Sending; i++) begin
+        if (sn_d == QW'(i)) sq_d[i*SlotW +: SlotW] = free_slot;
+      end
+      sn_d = sn_d + 1'b1;
+    end
     // A slot frees once it was sent in an earlier cycle: its last request goes in the cycle
     // it is sent (asserted), so that cycle it still has an id out; reading sending_q keeps
     // the coalescer's last-request decision off freed_o and the issue unit.
@@ -186,12 +208,14 @@ module simt_sm_lsu_inflight #(
     if (!rst_ni) begin
       busy_q    <= '0;
       sending_q <= '0;
-      cur_q     <= '0;
+      sq_q      <= '0;
+      sn_q      <= '0;
       out_q     <= '0;
     end else begin
       busy_q    <= busy_d;
       sending_q <= sending_d;
-      cur_q     <= cur_d;
+      sq_q      <= sq_d;
+      sn_q      <= sn_d;
       out_q     <= out_d;
     end
   end
@@ -217,14 +241,26 @@ module simt_sm_lsu_inflight #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(alloc_i && !free_o)) else $error("sm lsu: a slot taken with none free");
-      assert (!(req_i && (!(alloc_i || sending_q[cur_q]) || out_q[req_id_i])))
+      assert (!(req_i && (!(alloc_i || sending_q[cur]) || out_q[req_id_i])))
         else $error("sm lsu: a request outside a sending slot, or on an outstanding id");
       assert (!(rsp_i && !out_q[rsp_id_i]))
         else $error("sm lsu: a response to no outstanding request");
-      assert (!(sent_i && !(alloc_i || sending_q[cur_q])))
+      assert (!(sent_i && !(alloc_i || sending_q[cur])))
         else $error("sm lsu: sent with no slot sending");
+      assert (!(sent_i && sn_q == '0 && !alloc_i))
+        else $error("sm lsu: sent with no instruction sending");
+      assert (!(alloc_i && sn_q == QW'(Sending) && !sent_i))
+        else $error("sm lsu: more than %0d instructions sending", Sending);
+      // The queue names exactly the sending slots.
+      begin
+        logic [Slots-1:0] in_q;
+        in_q = '0;
+        for (int i = 0; i < Sending; i++) if (QW'(i) < sn_q) in_q[sq_q[i*SlotW +: SlotW]] = 1'b1;
+        assert (in_q == sending_q && $countones(sending_q) == 32'(sn_q))
+          else $error("sm lsu: the sending queue %b differs from the sending slots %b", in_q,
+                      sending_q);
+      end
       assert (!(sent_i && !req_i)) else $error("sm lsu: sent without its last request");
-      assert ($countones(sending_q) <= 1) else $error("sm lsu: two slots sending at once");
       for (int i = 0; i < NumIds; i++) begin
         if (out_q[i]) assert (busy_q[id_slot_q[i]])
           else $error("sm lsu: id %0d outstanding for a free slot", i);

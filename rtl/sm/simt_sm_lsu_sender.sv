@@ -1,82 +1,98 @@
-// Load/store unit, the sender (docs/blocks/sm.md, "The sender"): the copies from which a
-// global instruction that is already done puts out the rest of its requests while the core
-// goes on.
+// Load/store unit, the sender (docs/blocks/sm.md, "The sender"): the copies from which global
+// instructions that are already done put out their requests while the core goes on, in
+// instruction order.
 //
 // A plain load or store of one group, or a v4 load or store of one group, is done in the
-// unit's CHECK (a v4 store once its elements are gathered) and hands over here (take_i) its
-// group's addresses and store data (a v4 store: element 3; elements 0-2 stay in the unit's
-// gather register) and what it is. The unit's coalescer then works from these copies until
-// the instruction's last request is sent (done_i), while the register file's ports, the
-// instruction and its lanes on the unit's inputs are already the next instruction's. done_i
-// wins over take_i: an instruction whose first request is its last never stays here.
+// unit's CHECK (a v4 store once its elements are gathered) and hands over here (take_i) what
+// its requests need: its executing threads, its group's addresses, its store data (a v4
+// store: element 3 in data_i, elements 0-2 in elems_i) and what it is. The sender is a queue
+// of Depth such instructions; the unit's coalescer works from the head's copies until the
+// head's last request is sent (done_i), while the register file's ports, the instruction and
+// its lanes on the unit's inputs are already a later instruction's. An instruction taken
+// while the sender is empty may have sent its first request as it is taken (the unit keeps
+// which of its threads are left, pend_q); one taken behind others has sent nothing. done_i
+// with the sender empty is the last request of the instruction taken in that cycle: it never
+// stays here.
 module simt_sm_lsu_sender #(
-  parameter int NumLanes = 32
+  parameter int  NumLanes = 32,
+  parameter int  Depth    = 4,
+  localparam int CntW     = $clog2(Depth + 1),
+  localparam int EntW     = 32 + NumLanes * 160 + 2  // exec, addr, data, elems, v4, store
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   take_i,
+  input  logic [31:0]            exec_i,
   input  logic [NumLanes*32-1:0] addr_i,
   input  logic [NumLanes*32-1:0] data_i,
+  input  logic [NumLanes*96-1:0] elems_i,  // a v4 store's elements 0-2 (lane l: l*96)
   input  logic                   v4_i,
   input  logic                   store_i,
-  input  logic                   done_i,   // the last request is sent
+  input  logic                   done_i,   // the last request of the instruction sending
   output logic                   busy_o,   // an instruction's requests are still to send
   output logic                   busy_next_o,  // ... in the next cycle
-  output logic [NumLanes*32-1:0] addr_o,
+  output logic                   room_o,   // another instruction may be taken
+  output logic                   more_o,   // another instruction follows the head ...
+  output logic [31:0]            more_exec_o,  // ... with these threads
+  output logic [NumLanes*32-1:0] addr_o,   // the head's
   output logic [NumLanes*32-1:0] data_o,
+  output logic [NumLanes*96-1:0] elems_o,
   output logic                   v4_o,
   output logic                   store_o
 );
 
-  logic                   busy_d, busy_q;
-  logic [NumLanes*32-1:0] addr_d, addr_q, data_d, data_q;
-  logic                   v4_d, v4_q, store_d, store_q;
+  // Entry i at [i*EntW +: EntW], the head at 0: {exec, addr, data, elems, v4, store}.
+  logic [Depth*EntW-1:0] ent_d, ent_q;
+  logic [CntW-1:0]       cnt_d, cnt_q;
+  logic                  pop, push;
+  assign pop  = done_i && cnt_q != '0;
+  assign push = take_i && !(done_i && cnt_q == '0);
 
   always_comb begin
-    busy_d  = busy_q;
-    addr_d  = addr_q;
-    data_d  = data_q;
-    v4_d    = v4_q;
-    store_d = store_q;
-    if (take_i) begin
-      busy_d  = 1'b1;
-      addr_d  = addr_i;
-      data_d  = data_i;
-      v4_d    = v4_i;
-      store_d = store_i;
+    logic [CntW-1:0] at;
+    ent_d = ent_q;
+    cnt_d = cnt_q;
+    if (pop) begin
+      ent_d = ent_q >> EntW;
+      cnt_d = cnt_q - 1'b1;
     end
-    if (done_i) busy_d = 1'b0;
+    at = cnt_d;
+    if (push) begin
+      for (int i = 0; i < Depth; i++) begin
+        if (at == CntW'(i)) ent_d[i*EntW +: EntW] = {exec_i, addr_i, data_i, elems_i, v4_i, store_i};
+      end
+      cnt_d = cnt_d + 1'b1;
+    end
   end
 
-  assign busy_o      = busy_q;
-  assign busy_next_o = busy_d;
-  assign addr_o  = addr_q;
-  assign data_o  = data_q;
-  assign v4_o    = v4_q;
-  assign store_o = store_q;
+  assign busy_o      = cnt_q != '0;
+  assign busy_next_o = cnt_d != '0;
+  assign room_o      = cnt_q != CntW'(Depth);
+  assign more_o      = 32'(cnt_q) > 1;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [EntW-1:0] head, second;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign head    = ent_q[0 +: EntW];
+  assign second  = (Depth > 1) ? ent_q[(Depth > 1 ? 1 : 0)*EntW +: EntW] : '0;
+  assign more_exec_o = second[EntW-1 -: 32];
+  assign addr_o  = head[2 + NumLanes*128 +: NumLanes*32];
+  assign data_o  = head[2 + NumLanes*96 +: NumLanes*32];
+  assign elems_o = head[2 +: NumLanes*96];
+  assign v4_o    = head[1];
+  assign store_o = head[0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      busy_q  <= 1'b0;
-      addr_q  <= '0;
-      data_q  <= '0;
-      v4_q    <= 1'b0;
-      store_q <= 1'b0;
-    end else begin
-      busy_q  <= busy_d;
-      addr_q  <= addr_d;
-      data_q  <= data_d;
-      v4_q    <= v4_d;
-      store_q <= store_d;
-    end
+    if (!rst_ni) cnt_q <= '0;
+    else         cnt_q <= cnt_d;
   end
+  // The copies: no reset (read only while their entry is taken).
+  always_ff @(posedge clk_i) ent_q <= ent_d;
 
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      // One instruction at a time: the next hands over only once this one is done.
-      assert (!(take_i && busy_q))
-        else $error("sm lsu sender: an instruction handed over while another sends");
+      assert (!(push && !room_o && !pop))
+        else $error("sm lsu sender: an instruction taken with every entry busy");
     end
   end
 `endif

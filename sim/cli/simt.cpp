@@ -282,6 +282,9 @@ int cmdRun(const std::vector<std::string>& args) {
        "rtl, cosim: cycles from a memory request's transfer to its response (1 or more)")
       ("mem-bandwidth", po::value<uint32_t>()->default_value(simt::model::RunConfig{}.memBandwidth),
        "rtl, cosim: bytes per cycle of the memory's data channel (1 or more)")
+      ("mem-outstanding", po::value<uint32_t>(),
+       "rtl, cosim: requests the memory holds at once before it refuses more (default: twice "
+       "what the bandwidth needs at the latency, at least 64)")
       ("dump", po::value<std::vector<std::string>>()->composing(),
        "LABEL[:WORDS]: include a global data label in the result (repeatable)")
       ("json", po::value<std::string>(), "write the result as JSON to PATH (- for stdout)")
@@ -402,6 +405,12 @@ int cmdRun(const std::vector<std::string>& args) {
   cfg.memBandwidth = vm["mem-bandwidth"].as<uint32_t>();
   if (cfg.memLatency < 1 || cfg.memLatency > 100'000) return usage("--mem-latency takes 1 to 100000 cycles");
   if (cfg.memBandwidth < 1 || cfg.memBandwidth > 4096) return usage("--mem-bandwidth takes 1 to 4096 bytes per cycle");
+  if (vm.count("mem-outstanding")) {
+    cfg.memOutstanding = vm["mem-outstanding"].as<uint32_t>();
+    if (cfg.memOutstanding < 1 || cfg.memOutstanding > 65536) {
+      return usage("--mem-outstanding takes 1 to 65536 requests");
+    }
+  }
   std::vector<DumpRequest> dumps;
   try {
     if (vm.count("dump")) {

@@ -75,6 +75,10 @@ struct SmRtl::Impl {
     timing.latency = cfg.memLatency;
     timing.bandwidth = cfg.memBandwidth;
     timing.error256 = cfg.memErrorPer256;
+    timing.maxOutstanding = cfg.memOutstanding != 0
+                                ? cfg.memOutstanding
+                                : model::LineMemory::outstandingFor(cfg.memLatency, cfg.memBandwidth,
+                                                                    CoreGeometry::kLineBytes);
     memory = std::make_unique<model::LineMemory>(global, CoreGeometry::kLineBytes, timing);
     memory->onWrite([this](uint32_t addr, uint32_t, uint32_t neu) { memWritten[addr] = neu; });
     ctx->fatalOnError(false);  // an RTL assertion ends the run as an error, not an abort

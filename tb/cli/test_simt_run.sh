@@ -77,6 +77,15 @@ case $CASE in
     expect_rc "$(run "$K/fault_misaligned.s")" 1
     expect_err 'fault: misaligned global access at 22'
     expect_err 'fault_misaligned.s:17' ;;
+  mem_options)
+    # The harness memory's options: one request held at a time still runs right; bad values
+    # are refused with the range.
+    expect_rc "$(run "$K/vector_add.s" --mem-outstanding 1 --mem-latency 7 --dump c:4)" 0
+    expect_out 'c: 101 105 109 113'
+    expect_rc "$(run "$K/vector_add.s" --mem-outstanding 0)" 1
+    expect_err 'mem-outstanding takes 1 to 65536 requests'
+    expect_rc "$(run "$K/vector_add.s" --mem-latency 0)" 1
+    expect_err 'mem-latency takes 1 to 100000 cycles' ;;
   rtl_timeout)
     expect_rc "$(run "$K/spin_lock.s" --divergence stack --max-cycles 5000)" 3
     expect_err 'timeout after 5000 cycles' ;;

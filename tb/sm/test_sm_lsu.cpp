@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -49,6 +50,7 @@ constexpr int kSharedWords = 256;
 constexpr int kBanks = 8;
 constexpr uint32_t kLineBytes = 32;
 constexpr int kImmCopies = 4;      // simt_sm_pkg::ImmCopies: decode's copies of the immediate
+constexpr int kSendDepth = 4;      // SendDepth: global instructions in the sender's queue
 constexpr int kMaxCycles = 20000;  // per instruction: a hang fails the test
 
 struct Observed {
@@ -766,6 +768,23 @@ void manyInstructionsInFlight(int lanes) {
     std::vector<size_t> pc(kWarps, 0);
     Observed ob;
     int started = 0, hazards = 0, overlapped = 0, turn = 0, cycles = 0;
+    // Requests go out in instruction order, whatever the sender's queue holds: the stream on
+    // the port is the model's requests of the started instructions, one after the other.
+    // behind: started instructions whose requests are not all out yet (started one at a time,
+    // each once the one before is done, so two or more of them mean the sender's queue held
+    // two or more done instructions).
+    std::vector<SmLsu::MemRequest> wantStream;
+    std::deque<size_t> behind;  // each one's requests left
+    size_t seen = 0;
+    int queuedStarts = 0;
+    auto drain = [&] {
+      for (; seen < ob.requests.size(); ++seen) {
+        while (!behind.empty() && behind.front() == 0) behind.pop_front();
+        ASSERT_FALSE(behind.empty()) << "a request beyond the started instructions'";
+        --behind.front();
+      }
+      while (!behind.empty() && behind.front() == 0) behind.pop_front();
+    };
     const int limit = kMaxCycles * 4 * lengthScale();
     auto remaining = [&] {
       for (int w = 0; w < kWarps; ++w) if (pc[static_cast<size_t>(w)] < program[static_cast<size_t>(w)].size()) return true;
@@ -784,7 +803,11 @@ void manyInstructionsInFlight(int lanes) {
             ++hazards;
             continue;
           }
-          bench.model().execute(in, bench.modelRegs(w));
+          const SmLsu::Result want = bench.model().execute(in, bench.modelRegs(w));
+          drain();
+          if (behind.size() >= 2) ++queuedStarts;
+          if (!want.requests.empty()) behind.push_back(want.requests.size());
+          wantStream.insert(wantStream.end(), want.requests.begin(), want.requests.end());
           if (!bench.sim()->quiet_o) ++overlapped;
           bench.start(in, w);
           ++pc[static_cast<size_t>(w)];
@@ -806,16 +829,27 @@ void manyInstructionsInFlight(int lanes) {
     for (int w = 0; w < kWarps; ++w) EXPECT_FALSE(bench.hazard(w, 0xFFFFFFFFu, true)) << "warp " << w;
     EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
     EXPECT_TRUE(bench.registersMatch()) << "registers differ";
+    ASSERT_EQ(ob.requests.size(), wantStream.size());
+    for (size_t i = 0; i < wantStream.size(); ++i) {
+      auto w = wantStream[i];
+      w.lanes = 0;
+      ASSERT_TRUE(w == ob.requests[i]) << "request " << i << " of the stream: line 0x" << std::hex
+                                       << ob.requests[i].addr << ", the model's 0x" << w.addr;
+    }
     // It was the case the test is for: instructions overlapped, hazards held some back, and
-    // responses waited for the write port.
+    // responses waited for the write port; at 32 lanes (one group: every plain and v4 access
+    // detaches) the sender's queue held two or more instructions.
+    if (lanes == 32) EXPECT_GT(queuedStarts, 0);
     EXPECT_EQ(started, kWarps * perWarp);
     EXPECT_GT(overlapped, started / 2);
     EXPECT_GT(hazards, 0);
     EXPECT_GT(ob.wbWaitCycles, 0);
     EXPECT_GE(ob.maxOutstanding, 6);
     std::printf("[ lsu %d lanes ] %d instructions of %d warps in %d cycles; %d started with others in "
-                "flight, %d hazards, %d write-port waits, up to %d requests outstanding\n",
-                lanes, started, kWarps, cycles, overlapped, hazards, ob.wbWaitCycles, ob.maxOutstanding);
+                "flight, %d with two or more in the sender, %d hazards, %d write-port waits, up to %d "
+                "requests outstanding\n",
+                lanes, started, kWarps, cycles, overlapped, queuedStarts, hazards, ob.wbWaitCycles,
+                ob.maxOutstanding);
   });
 }
 
@@ -977,9 +1011,9 @@ TEST(SmLsuRtl8Lanes, CoalescedRequestsAndBankRoundsSetTheCycles) {
 
 // Why a global instruction waits (counters 26-28, docs/blocks/sm.md): a load of more lines
 // than the unit has ids waits for its ids; loads started back to back while every slot of the
-// in-flight table is busy wait in CHECK for a slot; a load started while the sender still puts
-// out the requests of the one before waits in CHECK for the sender. A few requests on a quiet
-// unit wait for none of these.
+// in-flight table is busy wait in CHECK for a slot; a load started while the sender's queue is
+// full (kSendDepth instructions still putting out their requests) waits in CHECK for the
+// sender. A few requests on a quiet unit wait for none of these.
 template <class Dut>
 void waitsCountedByCause(int lanes) {
   const SmLsu::Config cfg = smallConfig(lanes);
@@ -1007,26 +1041,33 @@ void waitsCountedByCause(int lanes) {
   EXPECT_GT(o.idWaitCycles, 30);
   EXPECT_EQ(o.slotWaitCycles, 0);
   EXPECT_EQ(o.senderWaitCycles, 0);
-  // Two such loads back to back: at 32 lanes the first is done in CHECK and the second's CHECK
-  // waits while the sender puts out the first's requests (its ids coming back one by one);
-  // at 8 lanes (four groups: no sender) the first holds the unit until its last request.
+  // kSendDepth + 1 such loads back to back: at 32 lanes each is done in CHECK, the first
+  // handing its requests to the sender and the next kSendDepth - 1 joining its queue at once;
+  // the last one's CHECK waits until the first's requests are out (its ids coming back one by
+  // one). At 8 lanes (four groups: no sender) each holds the unit until its last request.
   {
-    Observed two;
-    int started = 0;
-    for (int c = 0; c < 2000 && (started < 2 || !bench.sim()->quiet_o); ++c) {
+    Observed many;
+    const int n = kSendDepth + 1;
+    std::vector<int> startedAt;
+    for (int c = 0; c < 4000 && (static_cast<int>(startedAt.size()) < n || !bench.sim()->quiet_o);
+         ++c) {
       bench.sim().eval();
-      if (started < 2 && !bench.sim()->busy_o) {
-        bench.start(load(0xFFFFFFFFu, static_cast<uint8_t>(3 + started)), 0);
-        ++started;
+      if (static_cast<int>(startedAt.size()) < n && !bench.sim()->busy_o) {
+        bench.start(load(0xFFFFFFFFu, static_cast<uint8_t>(3 + startedAt.size())), 0);
+        startedAt.push_back(c);
       }
-      ASSERT_TRUE(bench.step(two));
+      ASSERT_TRUE(bench.step(many));
     }
     EXPECT_TRUE(bench.sim()->quiet_o);
-    EXPECT_EQ(two.requests.size(), 64u);
+    ASSERT_EQ(static_cast<int>(startedAt.size()), n);
+    EXPECT_EQ(many.requests.size(), 32u * static_cast<size_t>(n));
+    const int queued = startedAt[static_cast<size_t>(n - 1)] - startedAt[0];
     if (lanes == 32) {
-      EXPECT_GT(two.senderWaitCycles, 30);
+      EXPECT_LE(queued, 3 * kSendDepth) << "the first kSendDepth loads are done at once";
+      EXPECT_GT(many.senderWaitCycles, 30) << "the next one waits in CHECK for room in the sender";
     } else {
-      EXPECT_EQ(two.senderWaitCycles, 0);
+      EXPECT_GT(queued, 30 * (kSendDepth - 1)) << "without a sender each load holds the unit";
+      EXPECT_EQ(many.senderWaitCycles, 0);
     }
   }
   // One-line loads of four warps into distinct registers, started as soon as the unit takes
@@ -1053,11 +1094,11 @@ void waitsCountedByCause(int lanes) {
 }
 
 // A v4 store started while the sender still puts out the load before it gathers its four
-// element registers meanwhile (GATHER beside the sender), so its first request follows the
-// load's last in the next cycle, where gathering after the sender took four cycles more. After
-// a v4 store in the sender (whose elements 0-2 the gather register holds) the next v4 store
-// waits in CHECK and gathers after it. Both stores' lines must reach memory with their own
-// elements (memory compared with the model), and the waits are counted as the sender's.
+// element registers meanwhile (GATHER beside the sender) and joins the sender's queue with
+// them, so its first request follows the load's last in the next cycle, where gathering after
+// the sender took four cycles more, and nothing waits for the sender. Likewise a v4 store
+// behind another (each queued store keeps its own elements). Both stores' lines must reach
+// memory with their own elements (memory compared with the model).
 template <class Dut>
 void v4StoreGathersBesideTheSender(int lanes) {
   forEachSeed<Dut>(lanes, [&](LsuBench<Dut>& bench, Rng& rng, const SmLsu::Config& cfg, uint64_t) {
@@ -1109,14 +1150,17 @@ void v4StoreGathersBesideTheSender(int lanes) {
     ASSERT_EQ(static_cast<int>(at.size()), loadLines + storeLines);
     EXPECT_EQ(at[static_cast<size_t>(loadLines)], at[static_cast<size_t>(loadLines - 1)] + 1)
         << "the v4 store's first request follows the load's last";
-    EXPECT_GT(ob.senderWaitCycles, loadLines - 8) << "its gather done, it waits for the sender";
+    EXPECT_EQ(ob.senderWaitCycles, 0) << "its gather done, it joins the sender's queue";
     EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
-    // Two v4 stores: the second gathers only once the first is out of the sender.
+    // Two v4 stores: the second gathers beside the first's requests and follows them at once.
     Observed two;
     at = runBackToBack({inst(Op::StGlobalV4, 2, 4), inst(Op::StGlobalV4, 3, 12)}, two);
     ASSERT_EQ(static_cast<int>(at.size()), 2 * storeLines);
-    EXPECT_EQ(at[static_cast<size_t>(storeLines)], at[static_cast<size_t>(storeLines - 1)] + 5)
-        << "the second v4 store gathers after the first's last request";
+    // (At 8 lanes the first store's 4 lines take less than the second's CHECK and four gather
+    // cycles: its first request follows 3 cycles after.)
+    EXPECT_EQ(at[static_cast<size_t>(storeLines)], at[static_cast<size_t>(storeLines - 1)] + (lanes == 32 ? 1 : 3))
+        << "the second v4 store's first request follows the first's last";
+    EXPECT_EQ(two.senderWaitCycles, 0);
     EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
     (void)cfg;
   });

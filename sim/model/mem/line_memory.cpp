@@ -22,6 +22,14 @@ uint32_t LineMemory::amoApply(uint8_t op, uint32_t old, uint32_t operand, uint32
   return isa::atomicResult(static_cast<isa::AtomOp>(op - 1), old, operand);
 }
 
+uint32_t LineMemory::outstandingFor(uint32_t latency, uint32_t bandwidth, uint32_t lineBytes) {
+  const uint64_t transfer = (lineBytes + bandwidth - 1) / bandwidth;  // cycles a line holds the channel
+  // Lines a cycle: bandwidth / lineBytes, at most one (one request a cycle).
+  const uint64_t perCycleNum = std::min<uint64_t>(bandwidth, lineBytes);
+  const uint64_t inFlight = (perCycleNum * (latency + transfer) + lineBytes - 1) / lineBytes;
+  return static_cast<uint32_t>(std::max<uint64_t>(64, std::min<uint64_t>(2 * inFlight, 1u << 20)));
+}
+
 void LineMemory::decideReady() {
   ready_ = pending_.size() < t_.maxOutstanding;
   if (ready_ && t_.refuse256) ready_ = (rng_() & 255u) >= t_.refuse256;

@@ -51,6 +51,11 @@ class LineMemory {
 
   // This cycle: would a request be accepted? (Decided once per cycle, before accept().)
   bool ready() const { return ready_; }
+  // Requests a memory of this latency and bandwidth must hold at once so that its data channel,
+  // not the number it holds, bounds the traffic (Little's law: one line a cycle at most, each
+  // in the memory for its transfer and its latency), twice over for bursts, and at least 64:
+  // `simt run`'s default for --mem-outstanding.
+  static uint32_t outstandingFor(uint32_t latency, uint32_t bandwidth, uint32_t lineBytes);
   // Performs the request (the caller saw ready()): its effect is immediate.
   void accept(const Request& r);
   // The request's effect on the words and its response (id, err, a read's line, an atomic's

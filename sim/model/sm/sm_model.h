@@ -36,9 +36,12 @@ struct RunConfig {
   std::array<uint8_t, 16> barrierPriority{};
   // The memory behind the core's port (engines rtl and cosim; the ISA model's memory is
   // architectural): cycles from a request's transfer to its response, and the data
-  // channel's bytes per cycle (docs/blocks/mem_port.md, "The harness's memory").
+  // channel's bytes per cycle (docs/blocks/mem_port.md, "Who serves the port").
   uint32_t memLatency = 20;
   uint32_t memBandwidth = 16;
+  // Requests the memory holds at once before it refuses more; 0: enough for the bandwidth at
+  // the latency (model::LineMemory::outstandingFor: 64 at the defaults).
+  uint32_t memOutstanding = 0;
   // Tests only (no option): the share of requests, per 256, the memory answers with an error.
   uint32_t memErrorPer256 = 0;
   static constexpr int kMaxBarrierPriority = 3;
