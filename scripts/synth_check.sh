@@ -30,7 +30,10 @@ declare -A PARAMS=(
   # Yosys 10 minutes at the core's defaults: checked at the FPGA top's geometry.
   [simt_sm_lsu_shared]="-set NumCtas 1 -set SharedWords 256 -set Banks 4"
   [simt_sm_lsu_coalesce]="-set LineBytes 16"
-  [simt_sm_lsu]="-set NumWarps 1 -set NumCtas 1 -set SharedWords 256 -set SharedBanks 4 -set LineBytes 16 -set IdW 2 -set Slots 4"
+  # The sender's queue: one entry here (each is 5 Kbit of flip-flops at 32 lanes, 2 minutes of
+  # Yosys more apiece), a queue of two on its own at 8 lanes.
+  [simt_sm_lsu]="-set NumWarps 1 -set NumCtas 1 -set SharedWords 256 -set SharedBanks 4 -set LineBytes 16 -set IdW 2 -set Slots 4 -set SendDepth 1"
+  [simt_sm_lsu_sender]="-set Depth 2 -set NumLanes 8"
   [simt_sm_lsu_response]="-set NumWarps 1 -set IdW 2 -set LineBytes 16"
   [simt_sm_lsu_inflight]="-set NumWarps 1 -set IdW 2 -set Slots 4 -set LineBytes 16"
 )

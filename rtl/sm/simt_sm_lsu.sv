@@ -22,12 +22,12 @@
 // comes (asserted). It ends with done_o, or fault_o with the lane and address (the sequencer
 // stops the core then).
 // A global instruction is done once its requests are sent, or (Detach) once its addresses
-// passed the check and it holds a slot: a plain load or store whose threads are one group
-// (every instruction at 32 lanes) hands its addresses and store data to the sender in CHECK
-// and is done there (a v4 store once its elements are gathered: GATHER reads its four element
-// registers on port b, one a cycle), and the next memory instruction checks meanwhile and
-// waits in CHECK for the sender (a v4 store gathers meanwhile, unless the sender's is a v4
-// store). Its responses come back while the core goes on. A response with an error is a fault
+// passed the check and it holds a slot: a global access whose threads are one group (every
+// instruction at 32 lanes) hands its addresses and operands to the sender in CHECK and is
+// done there (a v4 store once its elements are gathered: GATHER reads its four element
+// registers on port b, one a cycle); the sender is a queue of SendDepth such instructions,
+// which the next ones join while it works (a v4 store gathers meanwhile), and an instruction
+// that cannot join waits in CHECK. Its responses come back while the core goes on. A response with an error is a fault
 // reported once nothing is in flight (fault_o while idle, with the instruction's warp and PC).
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
 // performs requests in the order it accepts them).
@@ -165,6 +165,7 @@ module simt_sm_lsu #(
   logic [NumLanes*32-1:0]  s_addr_q, s_data_q;
   logic [NumLanes*96-1:0]  s_elems_q;
   logic                    s_v4_q, s_store_q;
+  logic [3:0]              s_amo_q;
 
   /* verilator lint_off UNUSEDSIGNAL */
   simt_sm_pkg::cls_t cls;
@@ -275,24 +276,38 @@ module simt_sm_lsu #(
   );
 
   // ---- Global memory: the next request ------------------------------------------------------
-  // Its instruction: the sender's while it works (the core has moved on: the ports, inst_i and
-  // exec_i are another instruction's), else the one in the unit. The sender's is a plain load
-  // or store, or a v4 load or store (no atomic).
-  logic                   sd_v4, sd_store, sd_v4st, sd_atom;
-  logic [NumLanes*32-1:0] sd_addr, sd_data;  // (sd_data: below)
+  // Its instruction: the sender's oldest while it works (the core has moved on: the ports,
+  // inst_i and exec_i are another instruction's), else the one in the unit.
+  logic                   sd_v4, sd_store, sd_v4st, sd_atom, sd_cas;
+  logic [3:0]             sd_amo;
+  logic [NumLanes*32-1:0] sd_addr, sd_data, sd_b;  // (sd_data: below)
+  logic [31:0]            sd_c_lead;  // cas: the leader's swap value (rc)
   assign sd_v4   = snd_q ? s_v4_q : cls.v4;
   assign sd_store = snd_q ? s_store_q : cls.store;
   assign sd_v4st = snd_q ? s_v4_q && s_store_q : v4_store;
-  assign sd_atom = !snd_q && cls.atom;
+  assign sd_amo  = snd_q ? s_amo_q : amo;
+  assign sd_atom = sd_amo != simt_mem_pkg::AmoNone;
+  assign sd_cas  = sd_amo == simt_mem_pkg::AmoCas;
+  assign sd_b    = snd_q ? s_data_q : g_b;
   assign sd_addr = snd_q ? s_addr_q : g_addr;
   // v4 stores: the group's element 0 (gathered; elements 1-2 too, element 3 stays on port
   // b, or the sender's copy of it); cas: the swap value (rc; the leader is the request's one
   // lane); else rb.
   logic [NumLanes*96-1:0] sd_elems;
+  // What the sender keeps beside the data: a v4 store's gathered elements 0-2, or cas's swap
+  // values (port c: rc) at element 0's place.
+  logic [NumLanes*96-1:0] s_elems_in;
+  always_comb begin
+    s_elems_in = v4d_q;
+    for (int l = 0; l < NumLanes; l++) begin
+      if (cls.cas) s_elems_in[l*96 +: 32] = opc_i[l*32 +: 32];
+    end
+  end
+  assign sd_c_lead = snd_q ? s_elems_q[(32'(leader) % NumLanes)*96 +: 32] : c_lead;
   logic [NumLanes*96-1:0] sd_e012;  // a v4 store's elements 0-2: the sender's or gathered
   assign sd_e012 = snd_q ? s_elems_q : v4d_q;
   always_comb begin
-    sd_data = snd_q ? s_data_q : cls.cas ? {NumLanes{c_lead}} : g_b;
+    sd_data = sd_cas ? {NumLanes{sd_c_lead}} : sd_b;
     for (int l = 0; l < NumLanes; l++) begin
       if (sd_v4st) sd_data[l*32 +: 32] = sd_e012[l*96 +: 32];
       sd_elems[l*96 +: 96] = {snd_q ? s_data_q[l*32 +: 32] : g_b[l*32 +: 32],
@@ -342,7 +357,7 @@ module simt_sm_lsu #(
     .IdW       (IdW),
     .Slots     (Slots),
     .LineBytes (LineBytes),
-    .Sending   (SendDepth)
+    .Sending   (Detach ? SendDepth : 1)  // (one at a time without the sender)
   ) u_inflight (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -399,7 +414,7 @@ module simt_sm_lsu #(
   // threads in one group (the sender holds one group's addresses).
   logic one_group;
   assign one_group  = Detach && (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
-  assign detach     = one_group && !cls.atom && !v4_store;
+  assign detach     = one_group && !v4_store;
   assign go_now     = chk_global && slot_free && !v4_store;
   assign enq_ok     = chk_ready && snd_q && snd_room && detach;
   assign enq_go     = enq_ok && slot_free;
@@ -429,11 +444,11 @@ module simt_sm_lsu #(
                               !early_go && !enq_ok) || (early_wait && snd_q && !gather_enq_ok);
   assign mem_req_id_o    = next_id_q;
   assign mem_req_we_o    = sd_store;
-  assign mem_req_amo_o   = snd_q ? simt_mem_pkg::AmoNone : amo;
+  assign mem_req_amo_o   = sd_amo;
   assign mem_req_addr_o  = line_addr;
   assign mem_req_be_o    = line_be;
   assign mem_req_wdata_o = line_wdata;
-  assign mem_req_cmp_o   = g_b[leader_lane*32 +: 32];  // cas: rb is the compare value
+  assign mem_req_cmp_o   = sd_b[leader_lane*32 +: 32];  // cas: rb is the compare value
   // The responses into the register file (the shared-memory unit's write beside them).
   assign sh_we_o = sh_rf_we != '0;
   simt_sm_lsu_response #(
@@ -636,9 +651,10 @@ module simt_sm_lsu #(
     .exec_i      (exec_i),
     .addr_i      (g_addr),
     .data_i      (g_b),
-    .elems_i     (v4d_q),
+    .elems_i     (s_elems_in),
     .v4_i        (cls.v4),
     .store_i     (cls.store),
+    .amo_i       (amo),
     .done_i      (snd_last),
     .busy_o      (snd_q),
     .busy_next_o (snd_d),
@@ -649,7 +665,8 @@ module simt_sm_lsu #(
     .data_o      (s_data_q),
     .elems_o     (s_elems_q),
     .v4_o        (s_v4_q),
-    .store_o     (s_store_q)
+    .store_o     (s_store_q),
+    .amo_o       (s_amo_q)
   );
 
   // The register-file reads: while the unit works next cycle, the group its lanes need then
