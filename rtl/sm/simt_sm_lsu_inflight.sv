@@ -140,7 +140,7 @@ module simt_sm_lsu_inflight #(
     // was its last: it never joins the queue).
     if (sent_i) sending_d[req_slot] = 1'b0;
     if (sent_i && sn_q != '0) begin
-      sq_d = sq_q >> SlotW;
+      for (int i = 0; i + 1 < Sending; i++) sq_d[i*SlotW +: SlotW] = sq_q[(i+1)*SlotW +: SlotW];
       sn_d = sn_q - 1'b1;
     end
     if (alloc_i && !(sent_i && sn_q == '0)) begin

@@ -56,7 +56,7 @@ module simt_sm_lsu_sender #(
     ent_d = ent_q;
     cnt_d = cnt_q;
     if (pop) begin
-      ent_d = ent_q >> EntW;
+      for (int i = 0; i + 1 < Depth; i++) ent_d[i*EntW +: EntW] = ent_q[(i+1)*EntW +: EntW];
       cnt_d = cnt_q - 1'b1;
     end
     at = cnt_d;
