@@ -27,8 +27,9 @@
 // done there (a v4 store once its elements are gathered: GATHER reads its four element
 // registers on port b, one a cycle); the sender is a queue of SendDepth such instructions,
 // which the next ones join while it works (a v4 store gathers meanwhile), and an instruction
-// that cannot join waits in CHECK. Its responses come back while the core goes on. A response with an error is a fault
-// reported once nothing is in flight (fault_o while idle, with the instruction's warp and PC).
+// that cannot join waits in CHECK. Its responses come back while the core goes on. A response
+// with an error is a fault reported once nothing is in flight (fault_o while idle, with the
+// instruction's warp and PC).
 // Atomics are one request per lane, in ascending lane order, performed by the memory (which
 // performs requests in the order it accepts them).
 //
@@ -46,7 +47,7 @@ module simt_sm_lsu #(
   parameter int  LineBytes   = 64,
   parameter int  IdW         = 4,
   parameter int  Slots       = 8,   // global instructions in flight
-  parameter bit  Detach      = 1'b1,  // plain one-group accesses are done in CHECK (above)
+  parameter bit  Detach      = 1'b1,  // global accesses of one group are done in CHECK (above)
   parameter int  SendDepth   = 4,     // ... the sender's queue of them (simt_sm_lsu_sender)
   localparam int NumPasses   = 32 / NumLanes,
   localparam int PassW       = (NumPasses > 1) ? $clog2(NumPasses) : 1,
@@ -157,9 +158,9 @@ module simt_sm_lsu #(
   simt_sm_pkg::fault_t     err_fault_q;        // ... the first (simt_sm_lsu_response)
   logic [WarpW-1:0]        err_warp_q;
   logic [AddrW-1:0]        err_pc_q;
-  // The sender (Detach, simt_sm_lsu_sender): an instruction already done puts out its further
-  // requests from the sender's copies; the sequencing hands it over (snd_take) and says when
-  // its last request is sent (snd_last).
+  // The sender (Detach, simt_sm_lsu_sender): instructions already done put out their requests
+  // from the sender's copies, in order; the sequencing hands one over (snd_take) and says when
+  // the oldest's last request is sent (snd_last).
   logic                    snd_q, snd_d, snd_take, snd_last, snd_room, snd_more;
   logic [31:0]             snd_more_exec;
   logic [NumLanes*32-1:0]  s_addr_q, s_data_q;

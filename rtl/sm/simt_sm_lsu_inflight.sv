@@ -6,11 +6,11 @@
 // other instruction sends) and gives up the core once they are all sent (sent_i): the slot
 // remembers what its responses need (warp, destination register, whether they write it, v4,
 // each lane's word in its line, the PC for a late error) while the warp and the others go on
-// issuing. Each request id remembers its
-// slot, lanes and line (a v4 load's line carries all four elements). A slot is free again when it is sent and none of its ids is
-// outstanding (the warp is named on freed_o). Up to Sending instructions send at a time, one
-// after the other in the order they took their slots (a queue of their slots): a request
-// belongs to the oldest.
+// issuing. Each request id remembers its slot, lanes and line (a v4 load's line carries all
+// four elements). A slot is free again when it is sent and none of its ids is outstanding (the
+// warp is named on freed_o). Up to Sending instructions send at a time, one after the other
+// in the order they took their slots (a queue of their slots): a request belongs to the
+// oldest.
 //
 // The scoreboard is this table: the instruction in DE of warp de_w_i has a hazard when a
 // busy slot of that warp writes a register it reads or writes (de_regs_i; a load's writes

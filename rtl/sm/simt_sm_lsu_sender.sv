@@ -6,14 +6,14 @@
 // CHECK (a v4 store once its elements are gathered) and hands over here (take_i) what its
 // requests need: its executing threads, its group's addresses, its store data or atomic
 // operand (rb; a v4 store: element 3), a v4 store's elements 0-2 or cas's swap values (rc, at
-// element 0's place) in elems_i, and what it is (v4, store, its atomic operation). The sender is a queue
-// of Depth such instructions; the unit's coalescer works from the head's copies until the
-// head's last request is sent (done_i), while the register file's ports, the instruction and
-// its lanes on the unit's inputs are already a later instruction's. An instruction taken
-// while the sender is empty may have sent its first request as it is taken (the unit keeps
-// which of its threads are left, pend_q); one taken behind others has sent nothing. done_i
-// with the sender empty is the last request of the instruction taken in that cycle: it never
-// stays here.
+// element 0's place) in elems_i, and what it is (v4, store, its atomic operation). The sender
+// is a queue of Depth such instructions; the unit's coalescer works from the head's copies
+// until the head's last request is sent (done_i), while the register file's ports, the
+// instruction and its lanes on the unit's inputs are already a later instruction's. An
+// instruction taken while the sender is empty may have sent its first request as it is taken
+// (the unit keeps which of its threads are left, pend_q); one taken behind others has sent
+// nothing. done_i with the sender empty is the last request of the instruction taken in that
+// cycle: it never stays here.
 module simt_sm_lsu_sender #(
   parameter int  NumLanes = 32,
   parameter int  Depth    = 4,
