@@ -238,6 +238,7 @@ class LsuBench {
   }
 
   static int causeOf(uint64_t fault) { return static_cast<int>(fault >> 38) & 0xF; }
+  uint64_t lastFault() const { return fault_; }  // fault_o of the last step
 
   // Runs one instruction on the RTL until its last response (or a fault): done_o releases
   // the core once the requests are out; a memory error is reported once nothing is in
@@ -1169,6 +1170,57 @@ void v4StoreGathersBesideTheSender(int lanes) {
 TEST(SmLsuRtl, V4StoreGathersItsElementsWhileTheSenderWorks) { v4StoreGathersBesideTheSender<Vsm_lsu>(32); }
 TEST(SmLsuRtl8Lanes, V4StoreGathersItsElementsWhileTheSenderWorks) {
   v4StoreGathersBesideTheSender<Vsm_lsu8>(8);
+}
+
+// A fault behind the sender's queue stays precise: kSendDepth loads of a line a lane are done
+// at once (at 32 lanes their requests wait in the queue), then a misaligned load: its CHECK
+// reports the fault only once every request of the loads before it is out, and sends none of
+// its own. At 8 lanes (no sender) each load holds the unit until its requests are out.
+template <class Dut>
+void faultBehindTheQueue(int lanes) {
+  const SmLsu::Config cfg = smallConfig(lanes);
+  LsuBench<Dut> bench(cfg, baseSeed());
+  bench.setTiming(timing(20, 0, 0));
+  for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = kLineBytes * static_cast<uint32_t>(l);
+  for (int l = 0; l < 32; ++l) bench.regs()[2][static_cast<size_t>(l)] = 4u * static_cast<uint32_t>(l) + (l == 5 ? 2u : 0u);
+  auto load = [](uint8_t ra, uint8_t rd) {
+    SmLsu::Instruction in;
+    in.op = Op::LdGlobal;
+    in.ra = ra;
+    in.rd = rd;
+    in.exec = 0xFFFFFFFFu;
+    return in;
+  };
+  Observed ob;
+  int started = 0;
+  int faultAt = -1;
+  size_t requestsAtFault = 0;
+  for (int c = 0; c < 4000 && faultAt < 0; ++c) {
+    bench.sim().eval();
+    if (started <= kSendDepth && !bench.sim()->busy_o) {
+      bench.start(started < kSendDepth ? load(1, static_cast<uint8_t>(3 + started)) : load(2, 9), 0);
+      ++started;
+    }
+    ASSERT_TRUE(bench.step(ob));
+    if (LsuBench<Dut>::causeOf(bench.lastFault()) != 0) {
+      faultAt = c;
+      requestsAtFault = ob.requests.size();
+      EXPECT_EQ((bench.lastFault() >> 32) & 0x1F, 5u) << "the misaligned thread";
+    }
+  }
+  ASSERT_GE(faultAt, 0) << "no fault";
+  EXPECT_EQ(requestsAtFault, 32u * kSendDepth) << "the loads' requests all out before the fault";
+  for (int c = 0; c < 2000 && !bench.sim()->quiet_o; ++c) {
+    ASSERT_TRUE(bench.step(ob));
+    bench.sim().eval();
+  }
+  EXPECT_TRUE(bench.sim()->quiet_o);
+  EXPECT_EQ(ob.requests.size(), 32u * kSendDepth) << "the faulting load sent nothing";
+}
+
+TEST(SmLsuRtl, AFaultBehindTheSendersQueueIsTakenOnceItsRequestsAreOut) { faultBehindTheQueue<Vsm_lsu>(32); }
+TEST(SmLsuRtl8Lanes, AFaultBehindTheSendersQueueIsTakenOnceItsRequestsAreOut) {
+  faultBehindTheQueue<Vsm_lsu8>(8);
 }
 
 TEST(SmLsuRtl, WaitsForIdsAndSlotsAreCountedByCause) { waitsCountedByCause<Vsm_lsu>(32); }
