@@ -43,8 +43,9 @@ module simt_sm #(
   parameter int LineBytes   = simt_mem_pkg::LineBytes, // the memory port's line
   parameter int MemIdW      = simt_mem_pkg::IdW,     // the load/store unit's request ids
   parameter int LsuSlots    = 32,                    // global instructions in flight
-  // A plain load or store of one thread group is done when its addresses passed the check;
-  // its further requests go out from the load/store unit's sender while the core goes on.
+  // A global access of one thread group is done when its addresses passed the check (a v4
+  // store once gathered); its requests go out from the load/store unit's sender, a queue of
+  // LsuSendDepth such accesses, while the core goes on.
   parameter bit LsuDetach   = 1'b1,
   parameter int LsuSendDepth = 4,                    // ... the sender's queue of such accesses
   parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
