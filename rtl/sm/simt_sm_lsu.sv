@@ -285,16 +285,12 @@ module simt_sm_lsu #(
   logic [31:0]            sd_c_lead;  // cas: the leader's swap value (rc)
   assign sd_v4   = snd_q ? s_v4_q : cls.v4;
   assign sd_store = snd_q ? s_store_q : cls.store;
-  assign sd_v4st = snd_q ? s_v4_q && s_store_q : v4_store;
+  assign sd_v4st = sd_v4 && sd_store;
   assign sd_amo  = snd_q ? s_amo_q : amo;
   assign sd_atom = sd_amo != simt_mem_pkg::AmoNone;
   assign sd_cas  = sd_amo == simt_mem_pkg::AmoCas;
   assign sd_b    = snd_q ? s_data_q : g_b;
   assign sd_addr = snd_q ? s_addr_q : g_addr;
-  // v4 stores: the group's element 0 (gathered; elements 1-2 too, element 3 stays on port
-  // b, or the sender's copy of it); cas: the swap value (rc; the leader is the request's one
-  // lane); else rb.
-  logic [NumLanes*96-1:0] sd_elems;
   // What the sender keeps beside the data: a v4 store's gathered elements 0-2, or cas's swap
   // values (port c: rc) at element 0's place.
   logic [NumLanes*96-1:0] s_elems_in;
@@ -304,15 +300,17 @@ module simt_sm_lsu #(
       if (cls.cas) s_elems_in[l*96 +: 32] = opc_i[l*32 +: 32];
     end
   end
+  // The request's data: a v4 store's element 0 (elements 1-2 beside it, element 3 in rb's
+  // place: the sender's copies, or gathered with element 3 on port b); cas: the swap value
+  // (rc; the leader is the request's one lane); else rb.
+  logic [NumLanes*96-1:0] sd_elems, sd_e012;
+  assign sd_e012   = snd_q ? s_elems_q : v4d_q;
   assign sd_c_lead = snd_q ? s_elems_q[(32'(leader) % NumLanes)*96 +: 32] : c_lead;
-  logic [NumLanes*96-1:0] sd_e012;  // a v4 store's elements 0-2: the sender's or gathered
-  assign sd_e012 = snd_q ? s_elems_q : v4d_q;
   always_comb begin
     sd_data = sd_cas ? {NumLanes{sd_c_lead}} : sd_b;
     for (int l = 0; l < NumLanes; l++) begin
       if (sd_v4st) sd_data[l*32 +: 32] = sd_e012[l*96 +: 32];
-      sd_elems[l*96 +: 96] = {snd_q ? s_data_q[l*32 +: 32] : g_b[l*32 +: 32],
-                              sd_e012[l*96 + 32 +: 64]};
+      sd_elems[l*96 +: 96] = {sd_b[l*32 +: 32], sd_e012[l*96 + 32 +: 64]};
     end
   end
   logic [LaneW-1:0]       leader_lane;
@@ -402,17 +400,18 @@ module simt_sm_lsu #(
   // (chk_global) it takes a slot (else waits for one) and all but a v4 store send their first
   // request in the same cycle (go_now): the check's answer and the free slot are registered,
   // so that request waits for nothing the start cycle computes. Requests go out in GLOBAL
-  // after that, or from the sender when the instruction detaches: a plain access of one
-  // group (Detach), done in CHECK whatever the memory answers (done_fast_o). With the sender
+  // after that, or from the sender when the instruction detaches: an access of one group
+  // (Detach), done in CHECK whatever the memory answers (done_fast_o). With the sender
   // busy, a detaching access joins its queue when there is room and a slot (enq_go: done in
   // CHECK, nothing sent yet); any other waits until the sender is empty (requests go out in
   // instruction order; a fault is reported only then).
-  logic chk_ready, chk_global, go_now, sending, detach, enq_ok, enq_go;
-  assign chk_ready  = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 &&
-                      chk_fault_q.cause == simt_pkg::FltNone && !cls.shared;
+  logic chk_passed, chk_ready, chk_global, go_now, sending, detach, enq_ok, enq_go;
+  assign chk_passed = state_q == simt_sm_pkg::LsCheck && chk_left_q == '0 &&
+                      chk_fault_q.cause == simt_pkg::FltNone;
+  assign chk_ready  = chk_passed && !cls.shared;
   assign chk_global = chk_ready && !snd_q;
-  // A plain load or store detaches in CHECK, a v4 store once gathered; both with their
-  // threads in one group (the sender holds one group's addresses).
+  // A global access detaches in CHECK (a v4 store once gathered) when its threads are one
+  // group (the sender holds one group's addresses).
   logic one_group;
   assign one_group  = Detach && (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
   assign detach     = one_group && !v4_store;
@@ -425,8 +424,7 @@ module simt_sm_lsu #(
   // never does), or once the sender is done takes its slot and sends its first request in
   // one cycle (gather_go).
   logic early_go, early_wait, gather_go, gather_enq_ok, gather_enq;
-  assign early_go   = state_q == simt_sm_pkg::LsCheck && snd_q && v4_store && chk_left_q == '0 &&
-                      chk_fault_q.cause == simt_pkg::FltNone;
+  assign early_go   = chk_passed && snd_q && v4_store;
   assign early_wait = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 && early_q;
   assign gather_go  = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 &&
                       (!early_q || (!snd_q && slot_free));

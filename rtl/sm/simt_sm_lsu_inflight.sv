@@ -76,11 +76,12 @@ module simt_sm_lsu_inflight #(
 );
 
   logic [Slots-1:0]   busy_d, busy_q;        // taken, not yet free
-  logic [Slots-1:0]   sending_d, sending_q;  // requests still to be sent
-  // The sending slots in order, the oldest (the one whose requests go out) at 0.
+  // The slots with requests still to be sent, in order, the oldest (the one whose requests go
+  // out) at 0; as a mask, from these registers alone.
   logic [Sending*SlotW-1:0] sq_d, sq_q;
   logic [QW-1:0]      sn_d, sn_q;            // how many
   logic [SlotW-1:0]   cur;                   // the oldest
+  logic [Slots-1:0]   sending;
   logic [NumIds-1:0]  out_d, out_q;
   logic [WarpW-1:0]   sl_warp_q   [Slots];
   logic [AddrW-1:0]   sl_pc_q     [Slots];
@@ -111,6 +112,12 @@ module simt_sm_lsu_inflight #(
   logic [SlotW-1:0] req_slot;
   assign cur      = sq_q[0 +: SlotW];
   assign req_slot = (sn_q == '0) ? free_slot : cur;
+  always_comb begin
+    sending = '0;
+    for (int i = 0; i < Sending; i++) begin
+      if (QW'(i) < sn_q) sending[sq_q[i*SlotW +: SlotW]] = 1'b1;
+    end
+  end
 
   // Slots with an id outstanding after this cycle.
   logic [Slots-1:0] has_out;
@@ -125,20 +132,15 @@ module simt_sm_lsu_inflight #(
 
   always_comb begin
     busy_d    = busy_q;
-    sending_d = sending_q;
     sq_d      = sq_q;
     sn_d      = sn_q;
     out_d     = out_q;
     freed_o   = '0;
     if (req_i) out_d[req_id_i] = 1'b1;
     if (rsp_i) out_d[rsp_id_i] = 1'b0;
-    if (alloc_i) begin
-      busy_d[free_slot]    = 1'b1;
-      sending_d[free_slot] = 1'b1;
-    end
-    // The oldest's last request (with none sending: the one taken now, whose first request
-    // was its last: it never joins the queue).
-    if (sent_i) sending_d[req_slot] = 1'b0;
+    if (alloc_i) busy_d[free_slot] = 1'b1;
+    // The oldest's last request leaves the queue (with none sending: the one taken now, whose
+    // first request was its last, never joins it).
     if (sent_i && sn_q != '0) begin
       for (int i = 0; i + 1 < Sending; i++) sq_d[i*SlotW +: SlotW] = sq_q[(i+1)*SlotW +: SlotW];
       sn_d = sn_q - 1'b1;
@@ -150,10 +152,10 @@ module simt_sm_lsu_inflight #(
       sn_d = sn_d + 1'b1;
     end
     // A slot frees once it was sent in an earlier cycle: its last request goes in the cycle
-    // it is sent (asserted), so that cycle it still has an id out; reading sending_q keeps
-    // the coalescer's last-request decision off freed_o and the issue unit.
+    // it is sent (asserted), so that cycle it still has an id out; reading the registered
+    // queue keeps the coalescer's last-request decision off freed_o and the issue unit.
     for (int s = 0; s < Slots; s++) begin
-      if (busy_q[s] && !sending_q[s] && !has_out[s]) begin
+      if (busy_q[s] && !sending[s] && !has_out[s]) begin
         busy_d[s]             = 1'b0;
         freed_o[sl_warp_q[s]] = 1'b1;
       end
@@ -183,7 +185,7 @@ module simt_sm_lsu_inflight #(
   always_comb begin
     warp_busy_o = '0;
     for (int s = 0; s < Slots; s++) begin
-      if (busy_q[s] && (sl_writes_q[s] || sending_q[s])) warp_busy_o[sl_warp_q[s]] = 1'b1;
+      if (busy_q[s] && (sl_writes_q[s] || sending[s])) warp_busy_o[sl_warp_q[s]] = 1'b1;
     end
   end
 
@@ -207,13 +209,11 @@ module simt_sm_lsu_inflight #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q    <= '0;
-      sending_q <= '0;
       sq_q      <= '0;
       sn_q      <= '0;
       out_q     <= '0;
     end else begin
       busy_q    <= busy_d;
-      sending_q <= sending_d;
       sq_q      <= sq_d;
       sn_q      <= sn_d;
       out_q     <= out_d;
@@ -241,25 +241,18 @@ module simt_sm_lsu_inflight #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(alloc_i && !free_o)) else $error("sm lsu: a slot taken with none free");
-      assert (!(req_i && (!(alloc_i || sending_q[cur]) || out_q[req_id_i])))
+      assert (!(req_i && (!(alloc_i || sn_q != '0) || out_q[req_id_i])))
         else $error("sm lsu: a request outside a sending slot, or on an outstanding id");
       assert (!(rsp_i && !out_q[rsp_id_i]))
         else $error("sm lsu: a response to no outstanding request");
-      assert (!(sent_i && !(alloc_i || sending_q[cur])))
-        else $error("sm lsu: sent with no slot sending");
       assert (!(sent_i && sn_q == '0 && !alloc_i))
         else $error("sm lsu: sent with no instruction sending");
       assert (!(alloc_i && sn_q == QW'(Sending) && !sent_i))
         else $error("sm lsu: more than %0d instructions sending", Sending);
-      // The queue names exactly the sending slots.
-      begin
-        logic [Slots-1:0] in_q;
-        in_q = '0;
-        for (int i = 0; i < Sending; i++) if (QW'(i) < sn_q) in_q[sq_q[i*SlotW +: SlotW]] = 1'b1;
-        assert (in_q == sending_q && $countones(sending_q) == 32'(sn_q))
-          else $error("sm lsu: the sending queue %b differs from the sending slots %b", in_q,
-                      sending_q);
-      end
+      // The queue names distinct slots, each taken.
+      assert ($countones(sending) == 32'(sn_q) && (sending & ~busy_q) == '0)
+        else $error("sm lsu: the sending queue names a slot twice, or a free one (%b, busy %b)",
+                    sending, busy_q);
       assert (!(sent_i && !req_i)) else $error("sm lsu: sent without its last request");
       for (int i = 0; i < NumIds; i++) begin
         if (out_q[i]) assert (busy_q[id_slot_q[i]])

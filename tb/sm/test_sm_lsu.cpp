@@ -537,6 +537,18 @@ SmLsu::Config smallConfig(int lanes) {
   return cfg;
 }
 
+// A memory instruction of the directed tests: its address register, its data register (rd
+// for a load's destination and rb for a store's data), its executing threads.
+SmLsu::Instruction memInst(Op op, uint8_t ra, uint8_t r, uint32_t exec) {
+  SmLsu::Instruction in;
+  in.op = op;
+  in.ra = ra;
+  in.rd = r;
+  in.rb = r;
+  in.exec = exec;
+  return in;
+}
+
 LineMemory::Timing timing(uint32_t latency, uint32_t refuse256, uint32_t jitter, uint32_t error256 = 0,
                           uint64_t seed = 1) {
   LineMemory::Timing t;
@@ -1020,14 +1032,7 @@ void waitsCountedByCause(int lanes) {
   const SmLsu::Config cfg = smallConfig(lanes);
   LsuBench<Dut> bench(cfg, baseSeed());
   bench.setTiming(timing(60, 0, 0));
-  auto load = [](uint32_t exec, uint8_t rd) {
-    SmLsu::Instruction in;
-    in.op = Op::LdGlobal;
-    in.ra = 1;
-    in.rd = rd;
-    in.exec = exec;
-    return in;
-  };
+  auto load = [](uint32_t exec, uint8_t rd) { return memInst(Op::LdGlobal, 1, rd, exec); };
   // Four lines: no wait.
   for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = 4u * static_cast<uint32_t>(l);
   Observed o = bench.runRtl(load(0xFFFFFFFFu, 3), 0);
@@ -1116,15 +1121,7 @@ void v4StoreGathersBesideTheSender(int lanes) {
         bench.modelRegs()[1 + r][static_cast<size_t>(l)] = a[r];
       }
     }
-    auto inst = [&](Op op, uint8_t ra, uint8_t r) {
-      SmLsu::Instruction in;
-      in.op = op;
-      in.ra = ra;
-      in.rd = r;
-      in.rb = r;
-      in.exec = group;
-      return in;
-    };
+    auto inst = [&](Op op, uint8_t ra, uint8_t r) { return memInst(op, ra, r, group); };
     // Starts the instructions back to back (each when the unit takes one) and returns the
     // cycle of every request.
     auto runBackToBack = [&](const std::vector<SmLsu::Instruction>& prog, Observed& ob) {
@@ -1183,14 +1180,7 @@ void faultBehindTheQueue(int lanes) {
   bench.setTiming(timing(20, 0, 0));
   for (int l = 0; l < 32; ++l) bench.regs()[1][static_cast<size_t>(l)] = kLineBytes * static_cast<uint32_t>(l);
   for (int l = 0; l < 32; ++l) bench.regs()[2][static_cast<size_t>(l)] = 4u * static_cast<uint32_t>(l) + (l == 5 ? 2u : 0u);
-  auto load = [](uint8_t ra, uint8_t rd) {
-    SmLsu::Instruction in;
-    in.op = Op::LdGlobal;
-    in.ra = ra;
-    in.rd = rd;
-    in.exec = 0xFFFFFFFFu;
-    return in;
-  };
+  auto load = [](uint8_t ra, uint8_t rd) { return memInst(Op::LdGlobal, ra, rd, 0xFFFFFFFFu); };
   Observed ob;
   int started = 0;
   int faultAt = -1;

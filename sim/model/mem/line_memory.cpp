@@ -22,8 +22,12 @@ uint32_t LineMemory::amoApply(uint8_t op, uint32_t old, uint32_t operand, uint32
   return isa::atomicResult(static_cast<isa::AtomOp>(op - 1), old, operand);
 }
 
+uint64_t LineMemory::transferCycles(uint32_t lineBytes, uint32_t bandwidth) {
+  return std::max<uint64_t>(1, (lineBytes + bandwidth - 1) / bandwidth);
+}
+
 uint32_t LineMemory::outstandingFor(uint32_t latency, uint32_t bandwidth, uint32_t lineBytes) {
-  const uint64_t transfer = (lineBytes + bandwidth - 1) / bandwidth;  // cycles a line holds the channel
+  const uint64_t transfer = transferCycles(lineBytes, bandwidth);
   // Lines a cycle: bandwidth / lineBytes, at most one (one request a cycle).
   const uint64_t perCycleNum = std::min<uint64_t>(bandwidth, lineBytes);
   const uint64_t inFlight = (perCycleNum * (latency + transfer) + lineBytes - 1) / lineBytes;
@@ -84,7 +88,7 @@ LineMemory::Response LineMemory::perform(const Request& r) {
 void LineMemory::accept(const Request& r) {
   Response rsp = perform(r);
   // The data channel moves the line; the response follows its transfer by the latency.
-  const uint64_t occupancy = std::max<uint64_t>(1, (lineBytes_ + t_.bandwidth - 1) / t_.bandwidth);
+  const uint64_t occupancy = transferCycles(lineBytes_, t_.bandwidth);
   const uint64_t start = std::max(now_, channelFree_);
   channelFree_ = start + occupancy;
   rsp.readyAt = channelFree_ - 1 + t_.latency;

@@ -75,6 +75,8 @@ class LineMemory {
 
  private:
   void decideReady();
+  // Cycles a line holds the data channel.
+  static uint64_t transferCycles(uint32_t lineBytes, uint32_t bandwidth);
   size_t offeredIndex() const;  // pending_.size() when none
 
   std::vector<uint32_t>& words_;
