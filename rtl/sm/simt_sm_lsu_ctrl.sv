@@ -1,0 +1,378 @@
+// The load/store unit's controller: the sequencing of an instruction through the unit's
+// parts (docs/blocks/sm.md, "The load/store unit"), from the parts' registered answers to
+// their commands. IDLE takes start_i; CHECK waits for every group's addresses to pass
+// (simt_sm_lsu_addr), then starts the shared-memory unit (SHARED), takes an in-flight slot
+// and sends the first request, joins the sender's queue (done, Detach), or gathers a v4
+// store's elements (GATHER); GLOBAL sends an attached instruction's further requests. The
+// controller names the requests (the lanes still to request, the next id), the register-file
+// reads of the next cycle, and why an instruction waits. The data it moves (addresses, store
+// data, gathered elements) stays in simt_sm_lsu and its parts.
+//
+// A global instruction is done once its requests are sent, or (Detach) once its addresses
+// passed the check and it holds a slot: a global access whose threads are one group (every
+// instruction at 32 lanes) hands its addresses and operands to the sender in CHECK and is
+// done there (a v4 store once its elements are gathered: GATHER reads its four element
+// registers on port b, one a cycle); the sender is a queue of SendDepth such instructions,
+// which the next ones join while it works (a v4 store gathers meanwhile), and an instruction
+// that cannot join waits in CHECK. Its responses come back while the core goes on. A response
+// with an error is a fault reported once nothing is in flight (fault_o while idle, with the
+// instruction's warp and PC).
+module simt_sm_lsu_ctrl #(
+  parameter int  NumLanes  = 32,
+  parameter int  IdW       = 4,
+  parameter bit  Detach    = 1'b1,
+  localparam int NumPasses = 32 / NumLanes,
+  localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1,
+  localparam int NumIds    = 1 << IdW
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+
+  // The instruction (EXEC: start_i; its fields until done).
+  input  logic                    start_i,
+  input  logic [31:0]             exec_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  simt_sm_pkg::cls_t       cls_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  logic                    reads_b_i,   // the instruction reads rb (store data, operand)
+  input  logic [4:0]              rb_i,
+  output simt_sm_pkg::lsu_state_e state_o,
+  output logic [1:0]              elem_o,      // a v4 store's element on port b (GATHER)
+  output logic                    early_o,     // ... gathered beside the sender, no slot yet
+  output logic                    done_o,
+  output logic                    done_fast_o, // done_o in CHECK from registered state alone
+  output simt_sm_pkg::fault_t     fault_o,
+
+  // The address check (simt_sm_lsu_addr).
+  input  logic [31:0]             chk_left_i,       // threads whose groups are still to check
+  input  logic [31:0]             chk_left_next_i,
+  input  logic                    chk_clean_next_i,
+  input  simt_sm_pkg::fault_t     chk_fault_i,
+
+  // The shared-memory unit.
+  output logic                    sh_start_o,
+  input  logic                    sh_done_i,
+  input  logic [4:0]              sh_first_next_i,
+  input  logic                    sh_pend_next_i,
+
+  // The sender's queue (simt_sm_lsu_sender).
+  output logic                    snd_take_o,   // the instruction joins it
+  output logic                    snd_last_o,   // the oldest's last request is sent
+  input  logic                    snd_busy_i,
+  input  logic                    snd_busy_next_i,
+  input  logic                    snd_room_i,
+  input  logic                    snd_more_i,
+  input  logic [31:0]             snd_more_exec_i,
+
+  // The in-flight table, the ids, the first error response.
+  input  logic                    slot_free_i,
+  output logic                    alloc_o,
+  output logic                    sent_o,       // the instruction's last request is sent
+  input  logic [NumIds-1:0]       out_i,        // ids outstanding
+  input  logic                    quiet_i,      // nothing in flight
+  input  logic                    err_i,
+  input  simt_sm_pkg::fault_t     err_fault_i,
+
+  // The requests: the lanes still to request, the next id; the coalescer's group.
+  output logic [31:0]             pend_o,
+  output logic [IdW-1:0]          next_id_o,
+  input  logic [31:0]             group_i,
+  output logic                    req_valid_o,
+  input  logic                    req_ready_i,
+  output logic                    req_fire_o,
+  input  logic                    rsp_fire_i,
+
+  // The register-file reads of the next cycle (ports a, b, c; the group the ports hold).
+  output logic                    rf_re_o,
+  output logic                    rf_re_b_o,
+  output logic                    rf_re_c_o,
+  output logic [4:0]              rf_rb_o,
+  output logic [PassW-1:0]        rf_grp_o,
+  input  logic [PassW-1:0]        rd_grp_i,
+
+  // Why an instruction waits.
+  output logic                    evt_stall_o,
+  output logic                    evt_id_wait_o,
+  output logic                    evt_slot_wait_o,
+  output logic                    evt_sender_wait_o
+);
+
+  simt_sm_pkg::lsu_state_e state_d, state_q;
+  logic [31:0]             pend_d, pend_q;     // lanes still to request in this pass
+  logic [1:0]              elem_d, elem_q;
+  logic                    early_d, early_q;
+  logic [IdW-1:0]          next_id_d, next_id_q;
+  logic                    snd_q;
+  assign snd_q = snd_busy_i;
+
+  logic v4_store;
+  assign v4_store = cls_i.v4 && cls_i.store;
+
+  // CHECK of a global access whose addresses passed (chk_ready). With the sender empty
+  // (chk_global) it takes a slot (else waits for one) and all but a v4 store send their first
+  // request in the same cycle (go_now): the check's answer and the free slot are registered,
+  // so that request waits for nothing the start cycle computes. Requests go out in GLOBAL
+  // after that, or from the sender when the instruction detaches: an access of one group
+  // (Detach), done in CHECK whatever the memory answers (done_fast_o). With the sender
+  // busy, a detaching access joins its queue when there is room and a slot (enq_go: done in
+  // CHECK, nothing sent yet); any other waits until the sender is empty (requests go out in
+  // instruction order; a fault is reported only then).
+  logic chk_passed, chk_ready, chk_global, go_now, sending, detach, enq_ok, enq_go;
+  assign chk_passed = state_q == simt_sm_pkg::LsCheck && chk_left_i == '0 &&
+                      chk_fault_i.cause == simt_pkg::FltNone;
+  assign chk_ready  = chk_passed && !cls_i.shared;
+  assign chk_global = chk_ready && !snd_q;
+  // A global access detaches in CHECK (a v4 store once gathered) when its threads are one
+  // group (the sender holds one group's addresses).
+  logic one_group;
+  assign one_group  = Detach && (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
+  assign detach     = one_group && !v4_store;
+  assign go_now     = chk_global && slot_free_i && !v4_store;
+  assign enq_ok     = chk_ready && snd_q && snd_room_i && detach;
+  assign enq_go     = enq_ok && slot_free_i;
+  // A v4 store whose addresses passed gathers its elements while the sender still puts out
+  // the instructions before's requests (early): with element 3 on port b it then joins the
+  // sender's queue when there is room and a slot (gather_enq; a store of more than one group
+  // never does), or once the sender is done takes its slot and sends its first request in
+  // one cycle (gather_go).
+  logic early_go, early_wait, gather_go, gather_enq_ok, gather_enq;
+  assign early_go   = chk_passed && snd_q && v4_store;
+  assign early_wait = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 && early_q;
+  assign gather_go  = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 &&
+                      (!early_q || (!snd_q && slot_free_i));
+  assign gather_enq_ok = early_wait && snd_q && snd_room_i && one_group;
+  assign gather_enq = gather_enq_ok && slot_free_i;
+  assign done_fast_o = (go_now && detach) || enq_go;
+  // (A v4 store sends from GATHER's last cycle on: element 3 is on port b then.)
+  assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q || gather_go;
+  assign req_valid_o = sending && pend_q != '0 && !out_i[next_id_q];
+  assign req_fire_o  = req_valid_o && req_ready_i;
+  // Why a global instruction waits, besides the memory's back-pressure: every id in use (the
+  // next one still outstanding), or every slot of the in-flight table busy.
+  assign evt_id_wait_o   = sending && pend_q != '0 && out_i[next_id_q];
+  assign evt_slot_wait_o = (chk_global || enq_ok || (early_wait && (!snd_q || gather_enq_ok))) &&
+                           !slot_free_i;
+  assign evt_sender_wait_o = (state_q == simt_sm_pkg::LsCheck && chk_left_i == '0 && snd_q &&
+                              !early_go && !enq_ok) || (early_wait && snd_q && !gather_enq_ok);
+
+  always_comb begin
+    state_d     = state_q;
+    pend_d      = pend_q;
+    elem_d      = elem_q;
+    next_id_d   = next_id_q;
+    early_d     = early_q;
+    snd_take_o  = 1'b0;
+    snd_last_o  = 1'b0;
+    sh_start_o  = 1'b0;
+    alloc_o     = 1'b0;
+    sent_o      = 1'b0;
+    done_o      = 1'b0;
+    fault_o     = '0;
+    evt_stall_o = 1'b0;
+
+    if (req_fire_o) begin
+      pend_d    = pend_q & ~group_i;
+      next_id_d = next_id_q + 1'b1;
+    end
+
+    unique case (state_q)
+      simt_sm_pkg::LsIdle: begin
+        // The first error response, once nothing is in flight.
+        if (err_i && quiet_i) fault_o = err_fault_i;
+        if (start_i) begin
+          if (!snd_q) begin  // (else the sender's until it is done: below)
+            pend_d = exec_i;
+            elem_d = '0;
+          end
+          state_d = simt_sm_pkg::LsCheck;
+        end
+      end
+      simt_sm_pkg::LsCheck: begin
+        if (early_go) begin
+          // A v4 store gathers meanwhile (above), from element 0.
+          elem_d  = '0;
+          early_d = 1'b1;
+          state_d = simt_sm_pkg::LsGather;
+        end else if (enq_go) begin
+          // Done: it joins the sender's queue (above).
+          alloc_o    = 1'b1;
+          done_o     = 1'b1;
+          snd_take_o = 1'b1;
+          state_d    = simt_sm_pkg::LsIdle;
+        end else if (snd_q) begin
+          // The sender puts out the requests of the instructions before: CHECK acts (and a
+          // fault is reported) once it is done, so requests go out in instruction order.
+        end else if (chk_fault_i.cause != simt_pkg::FltNone) begin
+          fault_o = chk_fault_i;
+          state_d = simt_sm_pkg::LsIdle;
+        end else if (chk_left_i != '0) begin
+          // Another group's addresses are on the lanes' checks (checking): CHECK again.
+        end else if (cls_i.shared) begin
+          sh_start_o = 1'b1;
+          state_d    = simt_sm_pkg::LsShared;
+        end else if (slot_free_i) begin
+          // chk_global: the slot now, and the first request unless a v4 store gathers first.
+          alloc_o = 1'b1;
+          if (v4_store) begin
+            state_d = simt_sm_pkg::LsGather;
+          end else if (detach) begin
+            // Done: the sender takes the group's addresses and store data off the ports
+            // (which DE may read from the next cycle) and puts out what the first request
+            // below leaves.
+            done_o     = 1'b1;
+            snd_take_o = 1'b1;
+            state_d    = simt_sm_pkg::LsIdle;
+          end else begin
+            state_d = simt_sm_pkg::LsGlobal;
+          end
+        end
+      end
+      simt_sm_pkg::LsGather: begin
+        // Element elem_q of the group is on port b (simt_sm_lsu keeps elements 0-2), the next
+        // element's register is read meanwhile; with element 3 on the port the group's lines
+        // go out, one request a cycle (port b reads element 3 again while they do).
+        if (early_wait) begin
+          // Gathered early: the slot when it joins the sender's queue, or once the sender is
+          // done (and one is free) with the first request, then on as gathered after CHECK.
+          // Until then element 3 stays on port b.
+          alloc_o = gather_go || gather_enq;
+          early_d = !(gather_go || gather_enq);
+        end
+        if (early_wait && !gather_go && !gather_enq) begin
+          // (waiting)
+        end else if (elem_q == 2'd3 && one_group) begin
+          // Done (Detach): the sender keeps element 3 (elements 0-2 stay in the unit: the
+          // next v4 store gathers only after the sender is done) and puts out what the first
+          // request leaves.
+          done_o     = 1'b1;
+          snd_take_o = 1'b1;
+          state_d    = simt_sm_pkg::LsIdle;
+        end else if (elem_q == 2'd3) begin
+          state_d = simt_sm_pkg::LsGlobal;
+        end else begin
+          elem_d  = elem_q + 2'd1;
+        end
+      end
+      simt_sm_pkg::LsGlobal: ;
+      simt_sm_pkg::LsShared: begin
+        if (sh_done_i) begin
+          done_o  = 1'b1;
+          state_d = simt_sm_pkg::LsIdle;
+        end
+      end
+      default: state_d = simt_sm_pkg::LsIdle;
+    endcase
+
+    // Sending requests (GLOBAL, or CHECK's first request): the next group, element or the
+    // end. The first request of an instruction may go in CHECK, so the instruction may be
+    // done there (one line: one request).
+    if (sending) begin
+      evt_stall_o = !req_fire_o && !rsp_fire_i;
+      if (!snd_q && v4_store && req_fire_o && pend_d != '0 &&
+          (pend_d & simt_sm_pkg::group_of(pend_q, NumLanes)) == '0) begin
+        // The next group of a v4 store (fewer lanes than threads): gather its elements.
+        elem_d  = '0;
+        state_d = simt_sm_pkg::LsGather;
+      end else if (pend_d == '0) begin
+        // Every request sent: the core goes on while the responses come. The sender's last:
+        // the instruction in the unit (checking, or starting now) has the coalescer next.
+        sent_o     = 1'b1;
+        snd_last_o = 1'b1;
+        if (snd_q) begin
+          // The next in the sender's queue, else the instruction in the unit.
+          pend_d = snd_more_i ? snd_more_exec_i :
+                   (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
+          if (!early_q) elem_d = '0;  // (an early gather goes on)
+        end else begin
+          done_o  = 1'b1;
+          state_d = simt_sm_pkg::LsIdle;
+        end
+      end
+    end
+  end
+
+  // The register-file reads: while the unit works next cycle, the group its lanes need then
+  // (the check's next group, else the shared-memory unit's or the coalescer's) when it is
+  // not the group the ports hold, on port a the addresses, on port b the data, on port c
+  // cas's swap value; and a v4 store's element registers on port b (GATHER's next, or
+  // element 0 of the next group). Groups are read once after the check, in ascending order,
+  // so a group is never read again once its requests went out: the instruction's responses
+  // may write its own operands (ld r5, [r5]). In the cycle the unit is done it reads
+  // nothing (DE may read then: decode gives DE precedence, simt_sm asserts it), nor while a
+  // shared load's last words wait to be written (no group is left to read: a read of group 0
+  // then met the write of its last threads' results in one bank entry).
+  logic [4:0] first_next;
+  logic       reads, regroup;
+  always_comb begin
+    if (state_d == simt_sm_pkg::LsCheck && chk_left_next_i != '0 && chk_clean_next_i) begin
+      first_next = simt_sm_pkg::group_first(chk_left_next_i, NumLanes);
+    end else if (state_d == simt_sm_pkg::LsShared) begin
+      first_next = sh_first_next_i;
+    end else begin
+      // (While the sender works on, the unit's instruction has sent nothing yet.)
+      first_next = simt_sm_pkg::group_first(snd_busy_next_i ? exec_i : pend_d, NumLanes);
+    end
+  end
+  assign reads     = (start_i || state_q != simt_sm_pkg::LsIdle) &&
+                     state_d != simt_sm_pkg::LsIdle &&
+                     !(state_d == simt_sm_pkg::LsShared && !sh_pend_next_i);
+  assign regroup   = rf_grp_o != rd_grp_i;
+  assign rf_re_o   = reads && regroup;
+  assign rf_re_b_o = reads && ((reads_b_i && regroup) || v4_store);
+  assign rf_re_c_o = reads && cls_i.cas && regroup;
+  assign rf_rb_o   = v4_store ? rb_i + {3'd0, elem_d} : rb_i;
+  assign rf_grp_o  = PassW'(32'(first_next) >> $clog2(NumLanes));
+
+  assign state_o   = state_q;
+  assign elem_o    = elem_q;
+  assign early_o   = early_q;
+  assign pend_o    = pend_q;
+  assign next_id_o = next_id_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= simt_sm_pkg::LsIdle;
+      pend_q    <= '0;
+      elem_q    <= '0;
+      early_q   <= 1'b0;
+      next_id_q <= '0;
+    end else begin
+      state_q   <= state_d;
+      pend_q    <= pend_d;
+      elem_q    <= elem_d;
+      early_q   <= early_d;
+      next_id_q <= next_id_d;
+    end
+  end
+
+`ifdef VERILATOR
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(start_i && (state_q != simt_sm_pkg::LsIdle || exec_i == '0)))
+        else $error("sm lsu: start while busy or without executing lanes");
+      // Early: a v4 store gathering beside the sender, before its slot.
+      assert (!early_q || (state_q == simt_sm_pkg::LsGather && v4_store))
+        else $error("sm lsu: an early gather outside GATHER");
+      assert (!(req_valid_o && v4_store && !snd_q &&
+                !(state_q == simt_sm_pkg::LsGlobal ||
+                  (state_q == simt_sm_pkg::LsGather && elem_q == 2'd3))))
+        else $error("sm lsu: a v4 store's request before its group's elements are gathered");
+      // The sender: only with Detach, one instruction at a time (the next takes its slot after
+      // it), on a plain access of one group; done_fast_o is a done of CHECK.
+      assert (!(snd_q && !Detach))
+        else $error("sm lsu: the sender works without Detach");
+      assert (!(snd_q && (state_q == simt_sm_pkg::LsGlobal ||
+                          (state_q == simt_sm_pkg::LsGather && !early_q) ||
+                          state_q == simt_sm_pkg::LsShared)))
+        else $error("sm lsu: the sender works beside an attached access");
+      assert (!(alloc_o && snd_q && !snd_take_o))
+        else $error("sm lsu: a slot taken while the sender works on, not to join its queue");
+      assert (!(snd_q && (pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes)) != '0))
+        else $error("sm lsu: the sender holds threads of two groups");
+      assert (!(done_fast_o && !(done_o && state_q == simt_sm_pkg::LsCheck)))
+        else $error("sm lsu: a fast done outside CHECK's done");
+    end
+  end
+`endif
+
+endmodule
