@@ -79,7 +79,7 @@ module simt_sm_lsu #(
   input  logic [simt_sm_pkg::ImmCopies*32-1:0] imm_i,  // inst_i.imm, a copy per thread group
   output logic                   busy_o,         // takes no start_i (the sender may work on)
   output logic                   done_o,
-  output logic                   done_fast_o,    // done_o in CHECK from registered state alone
+  output logic                   done_fast_o,    // done_o from registered state alone
   output simt_sm_pkg::fault_t    fault_o,
   output logic [WarpW-1:0]       fault_warp_o,   // a late error's instruction (else warp_i)
   output logic [AddrW-1:0]       fault_pc_o,

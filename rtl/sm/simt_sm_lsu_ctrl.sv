@@ -40,7 +40,7 @@ module simt_sm_lsu_ctrl #(
   output logic [1:0]              elem_o,      // a v4 store's element on port b (GATHER)
   output logic                    early_o,     // ... gathered beside the sender, no slot yet
   output logic                    done_o,
-  output logic                    done_fast_o, // done_o in CHECK from registered state alone
+  output logic                    done_fast_o, // done_o in CHECK or GATHER, registered state alone
   output simt_sm_pkg::fault_t     fault_o,
 
   // The address check (simt_sm_lsu_addr).
@@ -142,7 +142,12 @@ module simt_sm_lsu_ctrl #(
                       (!early_q || (!snd_q && slot_free_i));
   assign gather_enq_ok = early_wait && snd_q && snd_room_i && one_group;
   assign gather_enq = gather_enq_ok && slot_free_i;
-  assign done_fast_o = (go_now && detach) || enq_go;
+  // A v4 store of one group is done in GATHER once its elements are gathered and it sends or
+  // joins the queue: from registered state too, so it retires there as well.
+  logic gather_done;
+  assign gather_done = state_q == simt_sm_pkg::LsGather && elem_q == 2'd3 && one_group &&
+                       (!early_q || gather_go || gather_enq);
+  assign done_fast_o = (go_now && detach) || enq_go || gather_done;
   // (A v4 store sends from GATHER's last cycle on: element 3 is on port b then.)
   assign sending    = state_q == simt_sm_pkg::LsGlobal || go_now || snd_q || gather_go;
   assign req_valid_o = sending && pend_q != '0 && !out_i[next_id_q];
@@ -369,8 +374,9 @@ module simt_sm_lsu_ctrl #(
         else $error("sm lsu: a slot taken while the sender works on, not to join its queue");
       assert (!(snd_q && (pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes)) != '0))
         else $error("sm lsu: the sender holds threads of two groups");
-      assert (!(done_fast_o && !(done_o && state_q == simt_sm_pkg::LsCheck)))
-        else $error("sm lsu: a fast done outside CHECK's done");
+      assert (!(done_fast_o && !(done_o && (state_q == simt_sm_pkg::LsCheck ||
+                                            state_q == simt_sm_pkg::LsGather))))
+        else $error("sm lsu: a fast done outside CHECK's or GATHER's done");
     end
   end
 `endif

@@ -60,6 +60,7 @@ struct Observed {
   uint32_t faultAddr = 0;
   int cycles = 0;          // to the last response (nothing in flight in the next cycle)
   int doneCycles = 0;      // to done_o (the core goes on)
+  int dones = 0, fastDones = 0;  // done_o, and those with done_fast_o (retired at once)
   int wbWaitCycles = 0;    // a response waited for the register file's write port
   int stallCycles = 0;     // the unit's memory-wait event
   int idWaitCycles = 0;    // ... a request waiting for its id (every id outstanding)
@@ -223,6 +224,8 @@ class LsuBench {
     sim_.eval();
     done_ = sim_->done_o;
     fault_ = sim_->fault_o;
+    ob.dones += sim_->done_o;
+    ob.fastDones += sim_->done_o && sim_->done_fast_o;
     ob.stallCycles += sim_->evt_stall_o;
     ob.idWaitCycles += sim_->evt_id_wait_o;
     ob.slotWaitCycles += sim_->evt_slot_wait_o;
@@ -1149,6 +1152,8 @@ void v4StoreGathersBesideTheSender(int lanes) {
     EXPECT_EQ(at[static_cast<size_t>(loadLines)], at[static_cast<size_t>(loadLines - 1)] + 1)
         << "the v4 store's first request follows the load's last";
     EXPECT_EQ(ob.senderWaitCycles, 0) << "its gather done, it joins the sender's queue";
+    EXPECT_EQ(ob.dones, 2);
+    EXPECT_EQ(ob.fastDones, 2) << "both are done from registered state (the core retires them at once)";
     EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
     // Two v4 stores: the second gathers beside the first's requests and follows them at once.
     Observed two;
@@ -1159,6 +1164,7 @@ void v4StoreGathersBesideTheSender(int lanes) {
     EXPECT_EQ(at[static_cast<size_t>(storeLines)], at[static_cast<size_t>(storeLines - 1)] + (lanes == 32 ? 1 : 3))
         << "the second v4 store's first request follows the first's last";
     EXPECT_EQ(two.senderWaitCycles, 0);
+    EXPECT_EQ(two.fastDones, 2) << "a v4 store's done in GATHER is a fast one";
     EXPECT_TRUE(bench.memory() == bench.model().global()) << "global memory differs";
     (void)cfg;
   });
