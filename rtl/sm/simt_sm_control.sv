@@ -12,10 +12,12 @@
 // Wake tokens become divergence-unit requests (WAKE, WAKECHECK) between instructions,
 // alternating with issue, or in the middle of a barrier request the barrier unit cannot
 // take while it wakes (the wake returns there: ret_q). The sequencer commands the unit
-// (cmd_i) and follows its answer (status_o).
+// (cmd_i) and follows its answer (status_o; its busy and issue terms with the divergence
+// unit's readiness last: simt_sm_control_answer).
 //
 // The unit owns the warps' run state (wdone: nothing left to run, wactive: has active
-// threads) and shows the scheduler each warp's state, with this cycle's changes bypassed.
+// threads) and shows the scheduler each warp's state, with this cycle's changes bypassed
+// (simt_sm_warp_state).
 module simt_sm_control #(
   parameter int NumWarps = 8,
   parameter int NumCtas  = 4,
@@ -134,8 +136,6 @@ module simt_sm_control #(
   logic [31:0]              du_guard_d, du_guard_q;
   logic                     bu_exit_d, bu_exit_q;  // exit: tell the barrier unit afterwards
   logic                     counted_d, counted_q;  // counts as an issued instruction
-  logic [NumWarps-1:0]      wdone_d, wdone_q;
-  logic [NumWarps-1:0]      wactive_d, wactive_q;
 
   // The query port: the warp in flight or just woken (its state read back), else debug.
   assign qry_warp_o = dbg_sel_i ? dbg_warp_i :
@@ -144,6 +144,8 @@ module simt_sm_control #(
   // EXEC hands plain and control instructions to the divergence unit in the same cycle
   // (memory and barrier instructions and faults go elsewhere first); a plain one retires
   // then (fast).
+  logic go;  // EXEC hands its instruction to this unit (not a memory or FP one, no fault)
+  assign go = cmd_i.exec && !cmd_i.exec_fault && !((cls_i.mem || cls_i.fpu) && exec_mask_i != '0);
   logic direct, ex_simple, fast, issue_try, issue_due;
   logic mem_direct;  // a load or store done in the load/store unit's CHECK: DuNext now
   // The wake token offered goes to the divergence unit in this cycle: from WAKE, or already
@@ -191,8 +193,6 @@ module simt_sm_control #(
     du_guard_d = du_guard_q;
     bu_exit_d  = bu_exit_q;
     counted_d  = counted_q;
-    wdone_d    = wdone_q;
-    wactive_d  = wactive_q;
 
     du_valid_o      = 1'b0;
     bu_valid_o      = 1'b0;
@@ -205,10 +205,6 @@ module simt_sm_control #(
     hold_o          = 1'b0;
     evt_o           = '0;
 
-    if (launch_warp_i) begin
-      wdone_d[launch_slot_i]   = 1'b0;
-      wactive_d[launch_slot_i] = 1'b1;
-    end
     if (launch_du_i) du_valid_o = 1'b1;
     if (launch_bu_i) begin
       bu_valid_o = 1'b1;
@@ -229,8 +225,7 @@ module simt_sm_control #(
 
     unique case (state_q)
       simt_sm_pkg::CtIdle: begin
-        if (cmd_i.exec && !cmd_i.exec_fault &&
-            !((cls_i.mem || cls_i.fpu) && exec_mask_i != '0)) begin
+        if (go) begin
           // An arrival without participants still tells the unit (a TIMEOUT may be measured
           // from any thread's arrival); it claims nothing and nobody sleeps.
           if ((cls_i.arrive || cls_i.bottom || inst_i.op == simt_pkg::OpBarReset) &&
@@ -293,9 +288,7 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtCheck: begin
-        wactive_d[w_i] = qry_active_i != '0;
-        wdone_d[w_i]   = qry_done_i;
-        retire_o       = 1'b1;
+        retire_o       = 1'b1;  // (the warp's new state: simt_sm_warp_state)
         state_nx       = simt_sm_pkg::CtIdle;
         evt_o[simt_sm_pkg::PerfInsts]   = counted_q;
         evt_o[simt_sm_pkg::PerfThreads] = counted_q;
@@ -310,9 +303,7 @@ module simt_sm_control #(
           issue_due = 1'b1;
           issue_try = 1'b0;
           state_nx  = simt_sm_pkg::CtWake;
-          if (du_wake_ready_i) begin
-            wactive_d[wake_slot_i] = 1'b1;
-            wdone_d[wake_slot_i]   = 1'b0;
+          if (du_wake_ready_i) begin  // (the woken warp runs again: warp_wake)
             state_nx               = simt_sm_pkg::CtIdle;
             issue_try              = cmd_i.issue_base;
           end
@@ -324,9 +315,7 @@ module simt_sm_control #(
         if (du_wake_ready_i) begin
           if (du_wake_fast_i) begin
             // The warp slept with no active thread and now runs the woken ones: nothing to
-            // read back, and the next warp (the woken one, say) issues now.
-            wactive_d[wake_slot_i] = 1'b1;
-            wdone_d[wake_slot_i]   = 1'b0;
+            // read back, and the next warp (the woken one, say) issues now (warp_wake).
             state_nx               = wake_ret_state;
             issue_try              = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
           end else begin
@@ -336,9 +325,7 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtWakeCheck: begin
-        wactive_d[wake_w_q] = qry_active_i != '0;
-        wdone_d[wake_w_q]   = qry_done_i;
-        state_nx            = wake_ret_state;
+        state_nx            = wake_ret_state;  // (the warp's new state: simt_sm_warp_state)
         // The next warp (the woken one, say: its new state is bypassed to the scheduler)
         // issues now when IDLE would only issue.
         issue_try = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
@@ -430,66 +417,24 @@ module simt_sm_control #(
     end
   end
 
-  // The answer to the sequencer leaves out this cycle's wake commands: it reads busy_d and
-  // ret_launch only in EXEC, CTRL and WAKE, never in the IDLE or LAUNCH cycle that commands a
-  // wake, and so the scheduler's choice behind those commands stays off the path from the
-  // divergence unit's answer to the next issue.
-  //
-  // Whether the request is taken (for a control instruction the end of the divergence unit's
-  // fast path) enters the answer last: what the unit does next if this cycle's request is
-  // taken (_r) and if not (_nr), each from the state and the commands alone, asserted equal
-  // to the next-state block's. (In a state without a request the two agree.)
-  logic go;        // EXEC hands its instruction to this unit
-  logic busy_r, busy_nr, try_r, try_nr;
-  logic ret_idle;  // a wake ends idle (not inside a barrier request)
-  assign go       = cmd_i.exec && !cmd_i.exec_fault &&
-                    !((cls_i.mem || cls_i.fpu) && exec_mask_i != '0);
-  assign ret_idle = ret_q != simt_sm_pkg::RetBarReq && ret_q != simt_sm_pkg::RetExitBu;
-  always_comb begin
-    busy_r  = 1'b1;
-    busy_nr = 1'b1;
-    try_r   = 1'b0;
-    try_nr  = 1'b0;
-    unique case (state_q)
-      simt_sm_pkg::CtIdle: begin
-        // A plain instruction taken retires (a wake due then follows, if DE is empty); any
-        // other instruction, taken or not, keeps the unit busy.
-        // (A load/store or FP instruction's end, lsu_done, is left out: the sequencer reads
-        // busy_d in EXEC and CTRL only, never in the MEM or FPU cycle that ends it, and so
-        // the load/store unit's done after its requests stays off the path into the next
-        // issue; its done in CHECK, lsu_fast, from the unit's registered state, is in, as a
-        // plain instruction's retirement.)
-        busy_nr = go || cmd_i.lsu_fast;
-        busy_r  = (go && !(ex_simple && !(cmd_i.wake_next && !cmd_i.de_v))) ||
-                  (cmd_i.lsu_fast && cmd_i.wake_next && !cmd_i.de_v);
-        try_r   = (direct && cmd_i.issue_ok &&
-                   (ex_simple ? (!cmd_i.de_v || cmd_i.de_simple)
-                              : !(inst_i.op == simt_pkg::OpExit && exec_mask_i != '0))) ||
-                  (cmd_i.lsu_fast && cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple));
-      end
-      simt_sm_pkg::CtDu: try_r = !bu_exit_q && cmd_i.issue_ok;
-      simt_sm_pkg::CtCheck: begin
-        busy_r  = 1'b0;
-        busy_nr = wake_req;
-        try_nr  = !wake_req && cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple);
-        try_r   = wake_req ? cmd_i.issue_base : try_nr;
-      end
-      simt_sm_pkg::CtWake: begin
-        busy_r = !(du_wake_fast_i && ret_idle);
-        try_r  = du_wake_fast_i && ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
-      end
-      simt_sm_pkg::CtWakeCheck: begin
-        busy_r  = !ret_idle;
-        busy_nr = !ret_idle;
-        try_r   = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
-        try_nr  = try_r;
-      end
-      default: ;
-    endcase
-  end
+  // The answer to the sequencer, with whether the request is taken last
+  // (simt_sm_control_answer; asserted equal to the next-state block's below).
   logic ans_busy, ans_try;  // the answer's busy_d and issue_try
-  assign ans_busy = taken ? busy_r : busy_nr;
-  assign ans_try  = taken ? try_r : try_nr;
+  simt_sm_control_answer u_answer (
+    .state_i     (state_q),
+    .ret_i       (ret_q),
+    .cmd_i       (cmd_i),
+    .go_i        (go),
+    .direct_i    (direct),
+    .simple_i    (ex_simple),
+    .exit_i      (inst_i.op == simt_pkg::OpExit && exec_mask_i != '0),
+    .wake_req_i  (wake_req),
+    .bu_exit_i   (bu_exit_q),
+    .wake_fast_i (du_wake_fast_i),
+    .taken_i     (taken),
+    .busy_o      (ans_busy),
+    .try_o       (ans_try)
+  );
 
   logic ret_launch;  // a wake served from the launch ends: back to LAUNCH
   assign ret_launch = ret_q == simt_sm_pkg::RetLaunch &&
@@ -517,31 +462,34 @@ module simt_sm_control #(
   // (Outside the block above: the barrier unit's ready depends on it.)
   assign wake_ready_o = wake_req && du_wake_ready_i;
 
-  // What the scheduler sees of each warp; in CHECK the checked warp's new state straight
-  // from the divergence unit (it may issue again in the same cycle), likewise a woken one.
-  always_comb begin
-    warp_valid_o  = resident_i & ~wdone_q;
-    warp_active_o = wactive_q;
-    if (state_q == simt_sm_pkg::CtCheck) begin
-      warp_valid_o[w_i]  = resident_i[w_i] && !qry_done_i;
-      warp_active_o[w_i] = qry_active_i != '0;
-    end
-    if (state_q == simt_sm_pkg::CtWakeCheck) begin
-      warp_valid_o[wake_w_q]  = resident_i[wake_w_q] && !qry_done_i;
-      warp_active_o[wake_w_q] = qry_active_i != '0;
-    end
-    if (woken_o) begin
-      warp_valid_o[wake_slot_i]  = resident_i[wake_slot_i];
-      warp_active_o[wake_slot_i] = 1'b1;
-    end
-  end
+  // The warps' run state and the scheduler's view (simt_sm_warp_state): a launch, the state
+  // read back in CHECK (the instruction's warp) and WAKECHECK (the woken one), a woken warp
+  // running again (WAKE or CHECK, without a read-back).
+  logic warp_wake;
+  assign warp_wake = (state_q == simt_sm_pkg::CtCheck && wake_req && du_wake_ready_i) ||
+                     (state_q == simt_sm_pkg::CtWake && du_wake_ready_i && du_wake_fast_i);
+  simt_sm_warp_state #(.NumWarps(NumWarps)) u_warps (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .launch_i      (launch_warp_i),
+    .launch_slot_i (launch_slot_i),
+    .check_i       (state_q == simt_sm_pkg::CtCheck || state_q == simt_sm_pkg::CtWakeCheck),
+    .check_warp_i  ((state_q == simt_sm_pkg::CtWakeCheck) ? wake_w_q : w_i),
+    .qry_active_i  (qry_active_i),
+    .qry_done_i    (qry_done_i),
+    .wake_i        (warp_wake),
+    .woken_i       (woken_o),
+    .wake_slot_i   (wake_slot_i),
+    .resident_i    (resident_i),
+    .warp_valid_o  (warp_valid_o),
+    .warp_active_o (warp_active_o),
+    .wdone_o       (wdone_o),
+    .wactive_o     (wactive_o)
+  );
   assign woken_o      = (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) &&
                         du_wake_fast_i;
   assign woken_pc_o   = wake_resume_i;
   assign woken_mask_o = du_wake_mask_i;
-
-  assign wdone_o   = wdone_q;
-  assign wactive_o = wactive_q;
 
   // (Served during an exit's barrier request, or in the CHECK that retires an instruction:
   // after that instruction.)
@@ -563,8 +511,6 @@ module simt_sm_control #(
       du_guard_q <= '0;
       bu_exit_q  <= 1'b0;
       counted_q  <= 1'b0;
-      wdone_q    <= '0;
-      wactive_q  <= '0;
     end else begin
       state_q    <= state_d;
       ret_q      <= ret_d;
@@ -573,8 +519,6 @@ module simt_sm_control #(
       du_guard_q <= du_guard_d;
       bu_exit_q  <= bu_exit_d;
       counted_q  <= counted_d;
-      wdone_q    <= wdone_d;
-      wactive_q  <= wactive_d;
     end
   end
 
