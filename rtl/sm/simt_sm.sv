@@ -51,7 +51,7 @@ module simt_sm #(
   parameter bit HasFpu      = 1'b1,                  // FP32 lanes; 0: FP opcodes fault
   parameter int L1Bytes     = 16384,                 // L1 data cache (0: none)
   parameter int L1Ways      = 4,
-  parameter int L1Mshrs     = 64,
+  parameter int L1Mshrs     = 128,  // (docs/blocks/sm.md's parameter table: why 128)
   parameter int NumLanes    = 32,                    // physical ALU lanes: 32, 16 or 8
   // FP lanes (with HasFpu): NumLanes or a divisor of it; an FP instruction takes a pass per
   // group of FpLanes threads (an FP lane is about four ALU lanes' area).
