@@ -655,7 +655,8 @@ module simt_l1_cache #(
       plru_q         <= '0;
       mshr_valid_q   <= '0;
       mshr_line_q    <= '0;
-      mshr_wait_q    <= '0;
+      // (mshr_wait_q: no reset; an MSHR's wait bits are written whole when it is taken and
+      // read only while it is valid. Mshrs x request ids: 16 Kbit at 128 x 128.)
       mshr_noalloc_q <= '0;
       mq_valid_q     <= 1'b0;
       mq_id_q        <= '0;
