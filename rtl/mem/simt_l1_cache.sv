@@ -382,11 +382,14 @@ module simt_l1_cache #(
     do_pass     = 1'b0;
     stall_full  = 1'b0;
     stall_order = 1'b0;
-    // In a fill's install cycle only reads decide (a write's or an atomic's hit would meet the
-    // fill's data write and valid bits), and a read hit not in the fill's set (the hit's and
-    // the fill's pseudo-LRU updates); a decision there comes before the fill (a read merging
-    // into the MSHR being filled is answered from it).
-    if (a_valid_q && (!fill_now || a_read)) begin
+    // In a fill's install cycle only reads and write misses decide (a write's or an atomic's
+    // hit would meet the fill's data write and valid bits; a write miss of another line only
+    // goes on to memory, and its line is none the fill installs: that would be an MSHR's,
+    // match), and a read hit not in the fill's set (the hit's and the fill's pseudo-LRU
+    // updates); a decision there comes before the fill (a read merging into the MSHR being
+    // filled is answered from it). (Until 2026-12-06 writes waited: a streaming kernel's
+    // stores then waited a cycle for every line filled.)
+    if (a_valid_q && (!fill_now || a_read || (a_write && !hit && !match))) begin
       if (match_noalloc) begin
         // A fill that may not install (invalidated in flight): wait for it, then miss.
         stall_order = 1'b1;
@@ -801,8 +804,9 @@ module simt_l1_cache #(
       if (fill_now) begin
         assert (mshr_valid_q[fill_m] && mshr_wait_q[32'(fill_m) * NumIds +: NumIds] != '0)
           else $error("l1_cache: a fill for an idle MSHR");
-        assert (!(a_adv && (!a_read || (do_hit_read && a_set == fill_set))))
-          else $error("l1_cache: a write, atomic or same-set hit decided in a fill cycle");
+        assert (!(a_adv && ((!a_read && !(a_write && do_pass && !hit)) ||
+                            (do_hit_read && a_set == fill_set))))
+          else $error("l1_cache: a write hit, atomic or same-set hit decided in a fill cycle");
       end
       if (ans_valid_q && ans_fill_q) begin
         assert (ans_wait_q != '0) else $error("l1_cache: a fill answered with nobody waiting");

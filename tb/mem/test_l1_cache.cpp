@@ -404,6 +404,7 @@ class L1Bench {
   void sample() {
     auto& d = sim_.dut();
     fillSet_ = -1;
+    writeMissNow_ = false;
     // Rule 1 on both of the cache's outputs: an offer not taken stays, payload included.
     {
       Offer rsp{d.core_rsp_valid_o != 0, d.core_rsp_id_o, d.core_rsp_err_o != 0, {}};
@@ -468,6 +469,7 @@ class L1Bench {
           else if ((got == L1Cache::Outcome::Merge || got == L1Cache::Outcome::Alloc) && e.mshr != want.mshr)
             fail(ctx + ": MSHR " + std::to_string(e.mshr) + ", model " + std::to_string(want.mshr));
           p.decided = true;
+          writeMissNow_ = p.req.kind() == L1Cache::Kind::Write && !e.hit;
           if (cov_) {
             const bool rd = p.req.kind() == L1Cache::Kind::Read, wr = p.req.kind() == L1Cache::Kind::Write;
             cov_->hit(rd ? (got == L1Cache::Outcome::ReadHit ? "read hit" : got == L1Cache::Outcome::Merge ? "read merge" : "read alloc")
@@ -488,7 +490,8 @@ class L1Bench {
         if (cov_) {
           // Reads decide in a fill's install cycle, before it (a merge into the line being
           // filled is answered from the fill).
-          cov_->sample("read decided in a fill cycle", d.evt_lookup_o);
+          cov_->sample("read decided in a fill cycle", d.evt_lookup_o && !writeMissNow_);
+          cov_->sample("write miss decided in a fill cycle", d.evt_lookup_o && writeMissNow_);
           cov_->sample("read merged into the fill being installed",
                        d.evt_lookup_o && d.evt_merge_o && d.evt_mshr_o == m);
         }
@@ -646,6 +649,7 @@ class L1Bench {
   std::map<uint32_t, Pending> pending_;
   std::deque<uint32_t> inA_;  // accepted, not yet decided (in order)
   int fillSet_ = -1;          // the set of the fill installed this cycle (observe)
+  bool writeMissNow_ = false; // the lookup decided this cycle is a write miss (observe)
   std::array<bool, 16> fillErr_{};
   uint64_t accepted_ = 0;
   std::vector<Event> events_;
@@ -723,7 +727,8 @@ void randomTraffic(const char* name) {
                 "error answered (region)", "stall: MSHRs full", "stall: order (line in flight)",
                 "all MSHRs busy", "response out of order", "core response back-pressure",
                 "memory request back-pressure", "invalidate all", "memory reordered",
-                "read decided in a fill cycle", "read merged into the fill being installed",
+                "read decided in a fill cycle", "write miss decided in a fill cycle",
+                "read merged into the fill being installed",
                 "request taken during its set's fill"});
     L1Bench<G> b(seed, &cov);
     const int n = 4000 * lengthScale();
