@@ -22,10 +22,11 @@ name, path = sys.argv[1:3]
 j = json.load(open(path))
 s = j["stats"]
 m, l1 = s.get("mem", {}), s.get("l1", {})
-# Why global accesses waited (docs/blocks/sm.md, counters 4, 22 and 24-28, each counted on
-# its own): a request not taken, every MSHR busy, a request id, an in-flight slot, the
-# sender busy with the instruction before; no warp to issue while loads are in flight.
-waits = (f"  waits: port {s.get('memory_wait_cycles', 0)} mshr {l1.get('mshr_full_cycles', 0)} "
+# Why global accesses waited (docs/blocks/sm.md, counters 29, 24-28 and 22, each counted on
+# its own): a request offered and not taken (the L1's or the port's back-pressure), every
+# MSHR busy, a request id, an in-flight slot, the sender busy with the instruction before;
+# no warp to issue while loads are in flight.
+waits = (f"  waits: refused {s.get('memory_refused_cycles', 0)} mshr {l1.get('mshr_full_cycles', 0)} "
          f"id {s.get('memory_id_wait_cycles', 0)} slot {s.get('memory_slot_wait_cycles', 0)} "
          f"sender {s.get('memory_sender_wait_cycles', 0)} "
          f"idle {s.get('idle_memory_cycles', 0)}")

@@ -1196,6 +1196,7 @@ module simt_sm #(
     perf_evt[simt_sm_pkg::PerfIdWait]     = lsu_evt_id_wait;
     perf_evt[simt_sm_pkg::PerfSlotWait]   = lsu_evt_slot_wait;
     perf_evt[simt_sm_pkg::PerfSenderWait] = lsu_evt_sender_wait;
+    perf_evt[simt_sm_pkg::PerfMemRefused] = lsu_mem_req_valid && !lsu_mem_req_ready;
     perf_evt[simt_sm_pkg::PerfDuStall]  = ctl_evt[simt_sm_pkg::PerfDuStall] |
                                           launch_evt_du_stall;
   end

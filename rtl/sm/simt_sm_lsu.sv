@@ -473,7 +473,7 @@ module simt_sm_lsu #(
 
   simt_sm_lsu_sender #(
     .NumLanes (NumLanes),
-    .Depth    (SendDepth)
+    .Depth    (Detach ? SendDepth : 0)  // (without Detach nothing joins a queue)
   ) u_sender (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

@@ -24,14 +24,15 @@
 // value).
 module simt_sm_lsu_sender #(
   parameter int  NumLanes = 32,
-  parameter int  Depth    = 4,
-  localparam int CntW     = $clog2(Depth + 1),
+  parameter int  Depth    = 4,  // 0: no queue (the unit without Detach: take_i never comes)
   localparam int EntW     = 32 + NumLanes * 160 + 6  // exec, addr, data, elems, v4, store, amo
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   take_i,
-  input  logic [31:0]            exec_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic [31:0]            exec_i,   // (exec_i, done_i: unused without a queue)
+  /* verilator lint_on UNUSEDSIGNAL */
   input  logic [NumLanes*32-1:0] addr_i,
   input  logic [NumLanes*32-1:0] data_i,
   input  logic                   gather_i, // GATHER: element elem_i of the group on data_i
@@ -41,7 +42,9 @@ module simt_sm_lsu_sender #(
   input  logic                   v4_i,
   input  logic                   store_i,
   input  logic [3:0]             amo_i,    // simt_mem_pkg::amo_e (AmoNone: not an atomic)
+  /* verilator lint_off UNUSEDSIGNAL */
   input  logic                   done_i,   // the last request of the instruction sending
+  /* verilator lint_on UNUSEDSIGNAL */
   output logic                   busy_o,   // an instruction's requests are still to send
   output logic                   busy_next_o,  // ... in the next cycle
   output logic                   room_o,   // another instruction may be taken
@@ -57,10 +60,6 @@ module simt_sm_lsu_sender #(
   output logic [3:0]             amo_o
 );
 
-  // Entry i at [i*EntW +: EntW], the head at 0: {exec, addr, data, elems, v4, store, amo}.
-  logic [Depth*EntW-1:0] ent_d, ent_q;
-  logic [CntW-1:0]       cnt_d, cnt_q;
-  logic                  pop, push;
   // The gather register (elements 0-2), and what an entry keeps beside the data.
   logic [NumLanes*96-1:0] v4d_d, v4d_q, elems;
   always_comb begin
@@ -73,38 +72,77 @@ module simt_sm_lsu_sender #(
       if (cas_i) elems[l*96 +: 32] = swap_i[l*32 +: 32];
     end
   end
-  assign pop  = done_i && cnt_q != '0;
-  assign push = take_i && !(done_i && cnt_q == '0);
-
-  always_comb begin
-    logic [CntW-1:0] at;
-    ent_d = ent_q;
-    cnt_d = cnt_q;
-    if (pop) begin
-      for (int i = 0; i + 1 < Depth; i++) ent_d[i*EntW +: EntW] = ent_q[(i+1)*EntW +: EntW];
-      cnt_d = cnt_q - 1'b1;
-    end
-    at = cnt_d;
-    if (push) begin
-      for (int i = 0; i < Depth; i++) begin
-        if (at == CntW'(i)) begin
-          ent_d[i*EntW +: EntW] = {exec_i, addr_i, data_i, elems, v4_i, store_i, amo_i};
-        end
+  // The queue: entry i at [i*EntW +: EntW], the head at 0: {exec, addr, data, elems, v4,
+  // store, amo}.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [EntW-1:0] head;  // (its threads: the sequencing's pend_q)
+  /* verilator lint_on UNUSEDSIGNAL */
+  if (Depth > 0) begin : g_queue
+    localparam int CntW = $clog2(Depth + 1);
+    logic [Depth*EntW-1:0] ent_d, ent_q;
+    logic [CntW-1:0]       cnt_d, cnt_q;
+    logic                  pop, push;
+    assign pop  = done_i && cnt_q != '0;
+    assign push = take_i && !(done_i && cnt_q == '0);
+    always_comb begin
+      logic [CntW-1:0] at;
+      ent_d = ent_q;
+      cnt_d = cnt_q;
+      if (pop) begin
+        for (int i = 0; i + 1 < Depth; i++) ent_d[i*EntW +: EntW] = ent_q[(i+1)*EntW +: EntW];
+        cnt_d = cnt_q - 1'b1;
       end
-      cnt_d = cnt_d + 1'b1;
+      at = cnt_d;
+      if (push) begin
+        for (int i = 0; i < Depth; i++) begin
+          if (at == CntW'(i)) begin
+            ent_d[i*EntW +: EntW] = {exec_i, addr_i, data_i, elems, v4_i, store_i, amo_i};
+          end
+        end
+        cnt_d = cnt_d + 1'b1;
+      end
     end
+    assign busy_o      = cnt_q != '0;
+    assign busy_next_o = cnt_d != '0;
+    assign room_o      = cnt_q != CntW'(Depth);
+    assign more_o      = 32'(cnt_q) > 1;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [EntW-1:0] second;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign head        = ent_q[0 +: EntW];
+    assign second      = (Depth > 1) ? ent_q[(Depth > 1 ? 1 : 0)*EntW +: EntW] : '0;
+    assign more_exec_o = second[EntW-1 -: 32];
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) cnt_q <= '0;
+      else         cnt_q <= cnt_d;
+    end
+    // The copies: no reset (read only while their entry is taken).
+    always_ff @(posedge clk_i) ent_q <= ent_d;
+`ifdef VERILATOR
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        assert (!(push && !room_o && !pop))
+          else $error("sm lsu sender: an instruction taken with every entry busy");
+      end
+    end
+`endif
+  end else begin : g_no_queue
+    // (No flip-flops: the queue's copies would be kept, never written, by synthesis.)
+    assign busy_o      = 1'b0;
+    assign busy_next_o = 1'b0;
+    assign room_o      = 1'b0;
+    assign more_o      = 1'b0;
+    assign more_exec_o = '0;
+    assign head        = '0;
+`ifdef VERILATOR
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        assert (!take_i) else $error("sm lsu sender: an instruction taken without a queue");
+      end
+    end
+`endif
   end
 
-  assign busy_o      = cnt_q != '0;
-  assign busy_next_o = cnt_d != '0;
-  assign room_o      = cnt_q != CntW'(Depth);
-  assign more_o      = 32'(cnt_q) > 1;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [EntW-1:0] head, second;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign head    = ent_q[0 +: EntW];
-  assign second  = (Depth > 1) ? ent_q[(Depth > 1 ? 1 : 0)*EntW +: EntW] : '0;
-  assign more_exec_o = second[EntW-1 -: 32];
   logic [NumLanes*96-1:0] e012;  // the request's elements 0-2 (or cas's swap values)
   assign addr_o  = busy_o ? head[6 + NumLanes*128 +: NumLanes*32] : addr_i;
   assign b_o     = busy_o ? head[6 + NumLanes*96 +: NumLanes*32] : data_i;
@@ -122,24 +160,8 @@ module simt_sm_lsu_sender #(
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cnt_q <= '0;
-      v4d_q <= '0;
-    end else begin
-      cnt_q <= cnt_d;
-      v4d_q <= v4d_d;
-    end
+    if (!rst_ni) v4d_q <= '0;
+    else         v4d_q <= v4d_d;
   end
-  // The copies: no reset (read only while their entry is taken).
-  always_ff @(posedge clk_i) ent_q <= ent_d;
-
-`ifdef VERILATOR
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      assert (!(push && !room_o && !pop))
-        else $error("sm lsu sender: an instruction taken with every entry busy");
-    end
-  end
-`endif
 
 endmodule

@@ -113,7 +113,7 @@ package simt_sm_pkg;
 
   // Performance counters (docs/blocks/sm.md, "Performance counters").
   // 16-21 are the L1's and the per-warp miss rate (outside this unit's counters).
-  localparam int NumPerf = 29;
+  localparam int NumPerf = 30;
   localparam int PerfCycles = 0, PerfInsts = 1, PerfThreads = 2, PerfIdle = 3,
                  PerfMemStall = 4, PerfDuStall = 5, PerfArrivals = 6, PerfWakes = 7,
                  PerfRefused = 8, PerfYields = 9, PerfPops = 10, PerfDiscards = 11,
@@ -122,9 +122,11 @@ package simt_sm_pkg;
                  // Memory stalls by cause (counter 4 is every cycle a global access waits):
                  // the L1 holds a read miss with every MSHR busy, or a request behind a
                  // write/atomic to its line; the load/store unit waits for a request id, for
-                 // a slot of its in-flight table, or (CHECK) for its sender.
+                 // a slot of its in-flight table, or (CHECK) for its sender; a request
+                 // offered and not taken (the L1's or the port's back-pressure, whether or
+                 // not a response moves: counter 4 counts only cycles where none does).
                  PerfL1MshrFull = 24, PerfL1Order = 25, PerfIdWait = 26, PerfSlotWait = 27,
-                 PerfSenderWait = 28;
+                 PerfSenderWait = 28, PerfMemRefused = 29;
 
   /* verilator lint_on UNUSEDPARAM */
 

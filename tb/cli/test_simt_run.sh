@@ -82,6 +82,9 @@ case $CASE in
     # are refused with the range.
     expect_rc "$(run "$K/vector_add.s" --mem-outstanding 1 --mem-latency 7 --dump c:4)" 0
     expect_out 'c: 101 105 109 113'
+    # ... and the requests the memory refuses meanwhile are counted (counter 29).
+    expect_rc "$(run "$K/vector_add.s" --mem-outstanding 1 --mem-latency 7 --json -)" 0
+    expect_out '"memory_refused_cycles":[1-9]'
     expect_rc "$(run "$K/vector_add.s" --mem-outstanding 0)" 1
     expect_err 'mem-outstanding takes 1 to 65536 requests'
     expect_rc "$(run "$K/vector_add.s" --mem-latency 0)" 1
