@@ -288,8 +288,8 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtCheck: begin
-        retire_o       = 1'b1;  // (the warp's new state: simt_sm_warp_state)
-        state_nx       = simt_sm_pkg::CtIdle;
+        retire_o = 1'b1;  // (the warp's new state: simt_sm_warp_state)
+        state_nx = simt_sm_pkg::CtIdle;
         evt_o[simt_sm_pkg::PerfInsts]   = counted_q;
         evt_o[simt_sm_pkg::PerfThreads] = counted_q;
         // The next warp issues in this cycle when IDLE would only issue and the instruction
@@ -304,8 +304,8 @@ module simt_sm_control #(
           issue_try = 1'b0;
           state_nx  = simt_sm_pkg::CtWake;
           if (du_wake_ready_i) begin  // (the woken warp runs again: warp_wake)
-            state_nx               = simt_sm_pkg::CtIdle;
-            issue_try              = cmd_i.issue_base;
+            state_nx  = simt_sm_pkg::CtIdle;
+            issue_try = cmd_i.issue_base;
           end
         end
       end
@@ -316,8 +316,8 @@ module simt_sm_control #(
           if (du_wake_fast_i) begin
             // The warp slept with no active thread and now runs the woken ones: nothing to
             // read back, and the next warp (the woken one, say) issues now (warp_wake).
-            state_nx               = wake_ret_state;
-            issue_try              = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
+            state_nx  = wake_ret_state;
+            issue_try = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;
           end else begin
             state_nx = simt_sm_pkg::CtWakeCheck;
           end
@@ -325,7 +325,7 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtWakeCheck: begin
-        state_nx            = wake_ret_state;  // (the warp's new state: simt_sm_warp_state)
+        state_nx = wake_ret_state;  // (the warp's new state: simt_sm_warp_state)
         // The next warp (the woken one, say: its new state is bypassed to the scheduler)
         // issues now when IDLE would only issue.
         issue_try = ret_q == simt_sm_pkg::RetNone && cmd_i.issue_ok;

@@ -1,7 +1,6 @@
 // Load/store unit: a warp's loads, stores and atomics on global memory over the line-wide
 // memory port (docs/blocks/mem_port.md) and on the on-chip shared memory it owns
-// (docs/blocks/sm.md, "The load/store unit"). This file joins its parts and holds the data
-// between them (the request's instruction and data, a v4 store's gathered elements):
+// (docs/blocks/sm.md, "The load/store unit"). This file joins its parts:
 //
 //   simt_sm_lsu_ctrl      the sequencing: an instruction's steps, its requests, the
 //                         register-file reads of the next cycle
@@ -10,7 +9,9 @@
 //                         effect; the fault names the first thread in ISA order)
 //   simt_sm_lsu_shared    banked shared memory, conflicts serialised
 //   simt_sm_lsu_coalesce  a global access's next request: one per distinct line
-//   simt_sm_lsu_sender    the copies from which a done instruction sends its further requests
+//   simt_sm_lsu_sender    the queue of done instructions' copies from which their requests
+//                         go out; the next request's instruction and data; a v4 store's
+//                         gathered elements
 //   simt_sm_lsu_inflight  global instructions in flight, the register scoreboard
 //   simt_sm_lsu_response  the memory's responses into the register file (the v4 drain,
 //                         simt_sm_lsu_drain, at 32 lanes), the first error response

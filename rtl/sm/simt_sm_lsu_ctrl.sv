@@ -233,9 +233,10 @@ module simt_sm_lsu_ctrl #(
         end
       end
       simt_sm_pkg::LsGather: begin
-        // Element elem_q of the group is on port b (simt_sm_lsu keeps elements 0-2), the next
-        // element's register is read meanwhile; with element 3 on the port the group's lines
-        // go out, one request a cycle (port b reads element 3 again while they do).
+        // Element elem_q of the group is on port b (the sender's gather register keeps
+        // elements 0-2), the next element's register is read meanwhile; with element 3 on the
+        // port the group's lines go out, one request a cycle (port b reads element 3 again
+        // while they do).
         if (early_wait) begin
           // Gathered early: the slot when it joins the sender's queue, or once the sender is
           // done (and one is free) with the first request, then on as gathered after CHECK.
@@ -246,9 +247,8 @@ module simt_sm_lsu_ctrl #(
         if (early_wait && !gather_go && !gather_enq) begin
           // (waiting)
         end else if (elem_q == 2'd3 && one_group) begin
-          // Done (Detach): the sender keeps element 3 (elements 0-2 stay in the unit: the
-          // next v4 store gathers only after the sender is done) and puts out what the first
-          // request leaves.
+          // Done (Detach): it joins the sender's queue with its elements (0-2 from the gather
+          // register, 3 from port b), and the sender puts out what the first request leaves.
           done_o     = 1'b1;
           snd_take_o = 1'b1;
           state_d    = simt_sm_pkg::LsIdle;
