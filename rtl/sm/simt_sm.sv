@@ -318,7 +318,8 @@ module simt_sm #(
   logic                      lsu_sh_we;  // a shared load writes (MEM): the FP unit waits
   logic                      lsu_de_hazard, de_hazard, de_membar;
   logic [31:0]               de_regs;
-  logic [NumWarps-1:0]       lsu_freed, lsu_warp_busy, sb_wait;
+  logic [NumWarps-1:0]       lsu_warp_busy, sb_wait;
+  logic [LsuSlots-1:0]       lsu_hazard_slots, lsu_freed_slots;
   logic [MemIdW-1:0]         l1_lookup_id;  // the request an L1 decision is about
   // The instruction in DE waits for a load of its warp (the scoreboard: it is given back).
   assign de_hazard = de_v && (lsu_de_hazard || fpu_de_hazard);
@@ -487,7 +488,8 @@ module simt_sm #(
   simt_sm_issue #(
     .NumWarps  (NumWarps),
     .NumCtas   (NumCtas),
-    .ImemDepth (ImemDepth)
+    .ImemDepth (ImemDepth),
+    .Slots     (LsuSlots)
   ) u_issue (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -502,7 +504,10 @@ module simt_sm #(
     .retire_i        (sched_retire),
     .sb_back_i       (de_back && de_hazard),
     .sb_warp_i       (de_w),
-    .sb_freed_i      (lsu_freed | {NumWarps{fpu_freed}}),
+    .sb_slots_i      (lsu_hazard_slots),
+    .sb_fpu_i        (fpu_de_hazard),
+    .sb_slot_freed_i (lsu_freed_slots),
+    .sb_fpu_freed_i  (fpu_freed),
     .sb_wait_o       (sb_wait),
     .warp_cta_i      (wcta),
     .cta_id_i        (cid),
@@ -754,7 +759,8 @@ module simt_sm #(
     .de_regs_i          (de_regs),
     .de_membar_i        (de_membar),
     .de_hazard_o        (lsu_de_hazard),
-    .freed_o            (lsu_freed),
+    .de_hazard_slots_o  (lsu_hazard_slots),
+    .freed_slots_o      (lsu_freed_slots),
     .warp_busy_o        (lsu_warp_busy),
     .look_id_i          (l1_lookup_id),
     .look_warp_o        (l1_lookup_warp),
@@ -1197,6 +1203,7 @@ module simt_sm #(
     perf_evt[simt_sm_pkg::PerfSlotWait]   = lsu_evt_slot_wait;
     perf_evt[simt_sm_pkg::PerfSenderWait] = lsu_evt_sender_wait;
     perf_evt[simt_sm_pkg::PerfMemRefused] = lsu_mem_req_valid && !lsu_mem_req_ready;
+    perf_evt[simt_sm_pkg::PerfSbBack]   = de_back && de_hazard;
     perf_evt[simt_sm_pkg::PerfDuStall]  = ctl_evt[simt_sm_pkg::PerfDuStall] |
                                           launch_evt_du_stall;
   end

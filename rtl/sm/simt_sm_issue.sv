@@ -17,12 +17,17 @@
 //
 // Warps waiting for a load (the register scoreboard is the load/store unit's in-flight
 // table): an instruction given back from DE because it reads or writes a register a load of
-// its warp has still to write (sb_back_i) keeps its warp from the scheduler until one of
-// that warp's memory instructions completes (sb_freed_i), so other warps fill the time.
+// its warp has still to write (sb_back_i) keeps its warp from the scheduler, so other warps
+// fill the time, until every in-flight slot it waits for has freed (sb_slots_i, remembered
+// per warp and cleared by sb_slot_freed_i) and, if it also waited for the FP unit
+// (sb_fpu_i), a result of that unit is written (sb_fpu_freed_i). Waking at the last of its
+// slots rather than the first spares the issue slot the instruction would take to find its
+// second load still out (a v4 add of two loads: three tries an iteration down to two).
 module simt_sm_issue #(
   parameter int NumWarps  = 8,
   parameter int NumCtas   = 4,
   parameter int ImemDepth = 1024,
+  parameter int Slots     = 8,     // the load/store unit's in-flight slots
   localparam int WarpW    = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW     = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int ImemAW   = $clog2(ImemDepth),
@@ -43,9 +48,12 @@ module simt_sm_issue #(
   input  logic [NumWarps-1:0]       warp_active_i,
   input  logic [NumWarps-1:0]       warp_stall_i,     // token queue being serviced
   input  logic [NumWarps-1:0]       retire_i,         // instruction retired or given back
-  input  logic                      sb_back_i,        // DE's instruction waits for a load
+  input  logic                      sb_back_i,        // DE's instruction waits (a hazard)
   input  logic [WarpW-1:0]          sb_warp_i,
-  input  logic [NumWarps-1:0]       sb_freed_i,       // warps whose load/store slot freed
+  input  logic [Slots-1:0]          sb_slots_i,       // ... for these load/store slots
+  input  logic                      sb_fpu_i,         // ... for the FP unit
+  input  logic [Slots-1:0]          sb_slot_freed_i,  // load/store slots freed this cycle
+  input  logic                      sb_fpu_freed_i,   // an FP result written this cycle
   output logic [NumWarps-1:0]       sb_wait_o,
   input  logic [NumWarps*CtaW-1:0]  warp_cta_i,
   input  logic [NumCtas*16-1:0]     cta_id_i,         // %ctaid per resident CTA
@@ -96,7 +104,9 @@ module simt_sm_issue #(
 );
 
   logic [NumWarps-1:0] held_d, held_q;
-  logic [NumWarps-1:0] sb_wait_d, sb_wait_q;
+  logic [NumWarps-1:0] sb_wait;
+  logic [NumWarps*Slots-1:0] sb_slots_d, sb_slots_q;  // per warp: the slots it waits for
+  logic [NumWarps-1:0] sb_fpu_d, sb_fpu_q;            // per warp: waits for the FP unit
   logic [3:0]          held_id_d [NumWarps];
   logic [3:0]          held_id_q [NumWarps];
   logic [AddrW-1:0]    held_pc_d [NumWarps];
@@ -141,7 +151,7 @@ module simt_sm_issue #(
     .warp_valid_i      (warp_valid_i),
     .warp_active_i     (warp_active_i),
     .inst_valid_i      ({NumWarps{1'b1}}),
-    .warp_stall_i      (warp_stall_i | sb_wait_q),
+    .warp_stall_i      (warp_stall_i | sb_wait),
     .retire_i          (retire_i),
     .warp_cta_i        (warp_cta_i),
     .prog_prio_i       ('0),
@@ -212,10 +222,17 @@ module simt_sm_issue #(
 
   always_comb begin
     held_d      = held_q;
-    // A freed slot may have been the one waited for: the warp tries again. (A warp whose slot
-    // frees in the very cycle it is given back does not wait.)
-    sb_wait_d   = sb_wait_q & ~sb_freed_i;
-    if (sb_back_i && !sb_freed_i[sb_warp_i]) sb_wait_d[sb_warp_i] = 1'b1;
+    // A warp waits for the slots its instruction found busy, less those freeing in this very
+    // cycle; it tries again when none is left. Its next instruction, fetched behind the first
+    // and given back after it, adds nothing: the warp starts again at the first.
+    sb_fpu_d    = sb_fpu_q & ~{NumWarps{sb_fpu_freed_i}};
+    for (int i = 0; i < NumWarps; i++) begin
+      sb_slots_d[i*Slots +: Slots] = sb_slots_q[i*Slots +: Slots] & ~sb_slot_freed_i;
+      if (sb_back_i && sb_warp_i == WarpW'(i) && !sb_wait[i]) begin
+        sb_slots_d[i*Slots +: Slots] = sb_slots_i & ~sb_slot_freed_i;
+        sb_fpu_d[i]                  = sb_fpu_i && !sb_fpu_freed_i;
+      end
+    end
     // DE lasts one cycle: the instruction moves on or is issued again, unless it waits for
     // EXEC's passes (the fetched word stays in the instruction memory's read register).
     de_v_d      = de_hold_i && de_v_q;
@@ -242,7 +259,12 @@ module simt_sm_issue #(
   end
 
   assign held_o        = held_q;
-  assign sb_wait_o     = sb_wait_q;
+  always_comb begin
+    for (int i = 0; i < NumWarps; i++) begin
+      sb_wait[i] = sb_slots_q[i*Slots +: Slots] != '0 || sb_fpu_q[i];
+    end
+  end
+  assign sb_wait_o     = sb_wait;
   assign sched_valid_o = sched_valid;
   assign sched_warp_o  = sched_warp;
   assign issue_pc_o    = issue_pc;
@@ -254,7 +276,8 @@ module simt_sm_issue #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       held_q      <= '0;
-      sb_wait_q   <= '0;
+      sb_slots_q  <= '0;
+      sb_fpu_q    <= '0;
       de_v_q      <= 1'b0;
       de_w_q      <= '0;
       de_pc_q     <= '0;
@@ -265,7 +288,8 @@ module simt_sm_issue #(
       end
     end else begin
       held_q      <= held_d;
-      sb_wait_q   <= sb_wait_d;
+      sb_slots_q  <= sb_slots_d;
+      sb_fpu_q    <= sb_fpu_d;
       de_v_q      <= de_v_d;
       de_w_q      <= de_w_d;
       de_pc_q     <= de_pc_d;
@@ -286,8 +310,10 @@ module simt_sm_issue #(
         else $error("sm issue: a warp issued while DE holds an instruction");
       assert (!(hold_i && issued_o))
         else $error("sm issue: a warp held and issued in one cycle");
-      assert (!(issued_o && sb_wait_q[sched_warp]))
+      assert (!(issued_o && sb_wait[sched_warp]))
         else $error("sm issue: a warp waiting for a load issued");
+      assert (!(sb_back_i && sb_slots_i == '0 && !sb_fpu_i))
+        else $error("sm issue: an instruction given back for a hazard that names no cause");
     end
   end
 `endif

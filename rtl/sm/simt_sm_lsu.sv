@@ -97,7 +97,8 @@ module simt_sm_lsu #(
   input  logic [31:0]            de_regs_i,
   input  logic                   de_membar_i,
   output logic                   de_hazard_o,
-  output logic [NumWarps-1:0]    freed_o,
+  output logic [Slots-1:0]       de_hazard_slots_o,  // ... the slots DE's instruction waits for
+  output logic [Slots-1:0]       freed_slots_o,  // slots that free this cycle
   output logic [NumWarps-1:0]    warp_busy_o,    // warps whose registers a slot still needs
   input  logic [IdW-1:0]         look_id_i,
   output logic [WarpW-1:0]       look_warp_o,
@@ -302,6 +303,7 @@ module simt_sm_lsu #(
   logic [NumIds-1:0]      out;
   logic                   rsp_ret;
   logic [IdW-1:0]         rsp_ret_id;
+  logic [NumIds-1:0]      rsp_ret_ids;
   logic                   slot_free, alloc, sent, req_fire, rsp_fire;
   logic [31:0]            rsp_lanes;
   logic                   rsp_writes, rsp_v4;
@@ -336,6 +338,7 @@ module simt_sm_lsu #(
     .out_o        (out),
     .rsp_i        (rsp_ret),  // an id given back
     .rsp_id_i     (rsp_ret_id),
+    .rsp_ids_i    (rsp_ret_ids),
     .look_rsp_id_i (mem_rsp_id_i),
     .rsp_lanes_o  (rsp_lanes),
     .rsp_writes_o (rsp_writes),
@@ -350,10 +353,11 @@ module simt_sm_lsu #(
     .de_w_i       (de_w_i),
     .de_regs_i    (de_regs_i),
     .de_membar_i  (de_membar_i),
-    .de_hazard_o  (de_hazard_o),
-    .freed_o      (freed_o),
-    .warp_busy_o  (warp_busy_o),
-    .quiet_o      (quiet_o_inflight)
+    .de_hazard_o       (de_hazard_o),
+    .de_hazard_slots_o (de_hazard_slots_o),
+    .freed_slots_o     (freed_slots_o),
+    .warp_busy_o       (warp_busy_o),
+    .quiet_o           (quiet_o_inflight)
   );
 
   assign mem_req_id_o    = next_id_q;
@@ -392,6 +396,7 @@ module simt_sm_lsu #(
     .fire_o          (rsp_fire),
     .ret_o           (rsp_ret),
     .ret_id_o        (rsp_ret_id),
+    .ret_ids_o       (rsp_ret_ids),
     .sh_we_i         (sh_rf_we),
     .sh_waddr_i      ({warp_i, inst_i.rd}),
     .sh_wdata_i      (sh_rf_wdata),

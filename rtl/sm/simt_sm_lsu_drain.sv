@@ -3,15 +3,18 @@
 //
 // A v4 load's line holds four elements for each of its lanes (a 64-byte line: four lanes);
 // the register file takes one register a lane a cycle, so one line alone needs four cycles
-// of the write port while 28 lanes stay idle. The drain takes a line in one cycle
-// (take_i: its lanes must have nothing left to write, pend_o), writes element 0 on its lanes
-// then and keeps elements 1-3 of each lane, written one a cycle with the next lines' lanes
-// beside them: each lane has its own register address ({warp, register}, we_o with
-// waddr_o), so the port writes up to one line a cycle. The lines advance together, one
-// element each cycle the port is the unit's (go_i): a line taken in cycle t writes its last
-// element in the third cycle of go_i after t, when its id is given back (ret_o: the
-// in-flight table frees it then, and with it the scoreboard's registers). Lines of different
-// instructions and warps may be in the drain together.
+// of the write port while 28 lanes stay idle. The drain takes a line in one cycle (take_i:
+// its lanes must have nothing left to write, pend_o), whether or not the write port is the
+// unit's then, and keeps each lane's elements, its next register and its line's id. Each
+// cycle the port is the unit's (go_i) every lane with an element left writes it at its own
+// register address ({warp, register}, we_o with waddr_o; a line taken in that cycle writes
+// its element 0 at once), so while another unit holds the port the lines wait in the drain
+// and the memory's responses still come in, and afterwards up to eight lines (32 lanes)
+// advance a cycle. A line is done when its lanes write their last element, all in the same
+// cycle (they were taken together and advance together); several lines may end in one
+// cycle, so their ids go back as a set (ret_o: the in-flight table frees them then, and with
+// them the scoreboard's registers). Lines of different instructions and warps may be in the
+// drain together.
 //
 // The caller takes a line only when the four registers' entries were written since their
 // warp's launch (the register file's first write of an entry writes every lane, so it needs
@@ -22,12 +25,13 @@ module simt_sm_lsu_drain #(
   parameter int  IdW       = 6,
   parameter int  LineBytes = 64,
   localparam int WordW     = $clog2(LineBytes) - 2,
-  localparam int NumQuads  = LineBytes / 16
+  localparam int NumQuads  = LineBytes / 16,
+  localparam int NumIds    = 1 << IdW
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   go_i,          // the write port is the unit's this cycle
-  input  logic                   take_i,        // a v4 load's line comes in (needs go_i)
+  input  logic                   take_i,        // a v4 load's line comes in
   input  logic [IdW-1:0]         take_id_i,
   input  logic [31:0]            take_lanes_i,
   input  logic [RfAW-1:0]        take_addr_i,   // {warp, rd}
@@ -38,19 +42,17 @@ module simt_sm_lsu_drain #(
   output logic [31:0]            we_o,
   output logic [32*RfAW-1:0]     waddr_o,       // lane l's register: [l*RfAW +: RfAW]
   output logic [32*32-1:0]       wdata_o,
-  output logic                   ret_o,         // a line's last element is written now
-  output logic [IdW-1:0]         ret_id_o
+  output logic [NumIds-1:0]      ret_o          // lines whose last elements are written now
 );
 
-  // Per lane l: elements left (0-3, [l*2 +: 2]), the next register ([l*RfAW +: RfAW]), the
-  // elements still to write ([l*96 +: 96]); flat vectors (Yosys 0.23 takes whole unpacked
-  // arrays in no assignment, and no packed arrays of more than one dimension).
-  logic [32*2-1:0]    left_d, left_q;
+  // Per lane l: elements left (0-4, [l*3 +: 3]), the next register ([l*RfAW +: RfAW]), the
+  // elements still to write ([l*128 +: 128], the next in the low word), its line's id; flat
+  // vectors (Yosys 0.23 takes whole unpacked arrays in no assignment, and no packed arrays of
+  // more than one dimension).
+  logic [32*3-1:0]    left_d, left_q;
   logic [32*RfAW-1:0] addr_d, addr_q;
-  logic [32*96-1:0]   data_d, data_q;
-  // Per line in the drain, by age (stage s: taken s + 1 cycles of go_i ago): its id.
-  logic [2:0]         vld_d, vld_q;
-  logic [3*IdW-1:0]   id_d, id_q;
+  logic [32*128-1:0]  data_d, data_q;
+  logic [32*IdW-1:0]  id_d, id_q;
 
   // The register after a: the next of its warp (v4 registers wrap from r31 to r0, as ISA.md).
   function automatic logic [RfAW-1:0] next_reg(logic [RfAW-1:0] a);
@@ -62,6 +64,7 @@ module simt_sm_lsu_drain #(
     waddr_o = '0;
     wdata_o = '0;
     pend_o  = '0;
+    ret_o   = '0;
     for (int l = 0; l < 32; l++) begin
       logic [127:0]     elems;  // the taken line's four elements of lane l: its quad
       logic [WordW-1:0] word;
@@ -70,51 +73,47 @@ module simt_sm_lsu_drain #(
       for (int q = 0; q < NumQuads; q++) begin
         if (32'(word) / 4 == q) elems = take_data_i[q*128 +: 128];
       end
-      left_d[l*2 +: 2]       = left_q[l*2 +: 2];
+      left_d[l*3 +: 3]       = left_q[l*3 +: 3];
       addr_d[l*RfAW +: RfAW] = addr_q[l*RfAW +: RfAW];
-      data_d[l*96 +: 96]     = data_q[l*96 +: 96];
-      pend_o[l] = left_q[l*2 +: 2] != 2'd0;
-      if (go_i && left_q[l*2 +: 2] != 2'd0) begin
+      data_d[l*128 +: 128]   = data_q[l*128 +: 128];
+      id_d[l*IdW +: IdW]     = id_q[l*IdW +: IdW];
+      pend_o[l] = left_q[l*3 +: 3] != 3'd0;
+      if (go_i && left_q[l*3 +: 3] != 3'd0) begin
         we_o[l]                 = 1'b1;
         waddr_o[l*RfAW +: RfAW] = addr_q[l*RfAW +: RfAW];
-        wdata_o[l*32 +: 32]     = data_q[l*96 +: 32];
-        left_d[l*2 +: 2]        = left_q[l*2 +: 2] - 2'd1;
+        wdata_o[l*32 +: 32]     = data_q[l*128 +: 32];
+        left_d[l*3 +: 3]        = left_q[l*3 +: 3] - 3'd1;
         addr_d[l*RfAW +: RfAW]  = next_reg(addr_q[l*RfAW +: RfAW]);
-        data_d[l*96 +: 96]      = {32'd0, data_q[l*96 + 32 +: 64]};
+        data_d[l*128 +: 128]    = {32'd0, data_q[l*128 + 32 +: 96]};
+        if (left_q[l*3 +: 3] == 3'd1) ret_o[id_q[l*IdW +: IdW]] = 1'b1;
       end
       if (take_i && take_lanes_i[l]) begin
-        we_o[l]                 = 1'b1;
-        waddr_o[l*RfAW +: RfAW] = take_addr_i;
-        wdata_o[l*32 +: 32]     = elems[31:0];
-        left_d[l*2 +: 2]        = 2'd3;
-        addr_d[l*RfAW +: RfAW]  = next_reg(take_addr_i);
-        data_d[l*96 +: 96]      = elems[127:32];
+        id_d[l*IdW +: IdW] = take_id_i;
+        if (go_i) begin
+          we_o[l]                 = 1'b1;
+          waddr_o[l*RfAW +: RfAW] = take_addr_i;
+          wdata_o[l*32 +: 32]     = elems[31:0];
+          left_d[l*3 +: 3]        = 3'd3;
+          addr_d[l*RfAW +: RfAW]  = next_reg(take_addr_i);
+          data_d[l*128 +: 128]    = {32'd0, elems[127:32]};
+        end else begin
+          left_d[l*3 +: 3]        = 3'd4;
+          addr_d[l*RfAW +: RfAW]  = take_addr_i;
+          data_d[l*128 +: 128]    = elems;
+        end
       end
     end
   end
-
-  always_comb begin
-    vld_d = vld_q;
-    id_d  = id_q;
-    if (go_i) begin
-      vld_d = {vld_q[1:0], take_i};
-      id_d  = {id_q[0 +: 2*IdW], take_id_i};
-    end
-  end
-  assign busy_o   = vld_q != '0;
-  assign ret_o    = go_i && vld_q[2];
-  assign ret_id_o = id_q[2*IdW +: IdW];
+  assign busy_o = pend_o != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      vld_q  <= '0;
       left_q <= '0;
     end else begin
-      vld_q  <= vld_d;
       left_q <= left_d;
     end
   end
-  // Contents: read only while their lane or stage holds a line.
+  // Contents: read only while their lane holds a line.
   always_ff @(posedge clk_i) begin
     addr_q <= addr_d;
     data_q <= data_d;
@@ -124,16 +123,16 @@ module simt_sm_lsu_drain #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      assert (!(take_i && (!go_i || take_lanes_i == '0 || (take_lanes_i & pend_o) != '0)))
-        else $error("sm lsu drain: a line taken without the port, lanes, or onto busy lanes");
-      // A stage holds a line exactly when some lane has its count of elements left.
-      for (int s = 0; s < 3; s++) begin
-        logic any;
-        any = 1'b0;
-        for (int l = 0; l < 32; l++) any |= left_q[l*2 +: 2] == 2'(3 - s);
-        assert (vld_q[s] == any)
-          else $error("sm lsu drain: stage %0d valid %0d, lanes with %0d left %0d", s,
-                      vld_q[s], 3 - s, any);
+      assert (!(take_i && (take_lanes_i == '0 || (take_lanes_i & pend_o) != '0)))
+        else $error("sm lsu drain: a line taken without lanes, or onto busy lanes");
+      // A line's lanes stay together: the lanes of one id have the same count left.
+      for (int l = 1; l < 32; l++) begin
+        for (int k = 0; k < l; k++) begin
+          assert (!(pend_o[l] && pend_o[k] && id_q[l*IdW +: IdW] == id_q[k*IdW +: IdW] &&
+                    left_q[l*3 +: 3] != left_q[k*3 +: 3]))
+            else $error("sm lsu drain: lanes %0d and %0d of id %0d apart", k, l,
+                        id_q[l*IdW +: IdW]);
+        end
       end
     end
   end

@@ -7,14 +7,16 @@
 // remembers what its responses need (warp, destination register, whether they write it, v4,
 // each lane's word in its line, the PC for a late error) while the warp and the others go on
 // issuing. Each request id remembers its slot, lanes and line (a v4 load's line carries all
-// four elements). A slot is free again when it is sent and none of its ids is outstanding (the
-// warp is named on freed_o). Up to Sending instructions send at a time, one after the other
+// four elements). A slot is free again when it is sent and none of its ids is outstanding
+// (freed_slots_o). Up to Sending instructions send at a time, one after the other
 // in the order they took their slots (a queue of their slots): a request belongs to the
 // oldest.
 //
 // The scoreboard is this table: the instruction in DE of warp de_w_i has a hazard when a
 // busy slot of that warp writes a register it reads or writes (de_regs_i; a load's writes
-// come back late, so RAW and WAW both wait), or, for membar, when the warp has any slot busy.
+// come back late, so RAW and WAW both wait), or, for membar, when the warp has any slot busy;
+// de_hazard_slots_o names those slots, so that the issue unit wakes the warp when the last of
+// them frees (freed_slots_o), not at the first slot of the warp that frees.
 module simt_sm_lsu_inflight #(
   parameter int  NumWarps  = 8,
   parameter int  IdW       = 4,
@@ -51,6 +53,7 @@ module simt_sm_lsu_inflight #(
   output logic [NumIds-1:0]      out_o,      // ids outstanding
   input  logic                   rsp_i,      // an id given back (its response written)
   input  logic [IdW-1:0]         rsp_id_i,
+  input  logic [NumIds-1:0]      rsp_ids_i,  // ids given back as a set (the v4 drain's lines)
   input  logic [IdW-1:0]         look_rsp_id_i,  // the response on the port: what it needs
   output logic [31:0]            rsp_lanes_o,
   output logic                   rsp_writes_o,
@@ -70,7 +73,8 @@ module simt_sm_lsu_inflight #(
   input  logic [31:0]            de_regs_i,  // registers the instruction in DE reads or writes
   input  logic                   de_membar_i,
   output logic                   de_hazard_o,
-  output logic [NumWarps-1:0]    freed_o,    // warps whose slot frees this cycle
+  output logic [Slots-1:0]       de_hazard_slots_o,  // ... the slots it waits for
+  output logic [Slots-1:0]       freed_slots_o,  // slots that free this cycle
   output logic [NumWarps-1:0]    warp_busy_o,  // warps whose registers a slot still needs
   output logic                   quiet_o     // no slot busy
 );
@@ -135,9 +139,10 @@ module simt_sm_lsu_inflight #(
     sq_d      = sq_q;
     sn_d      = sn_q;
     out_d     = out_q;
-    freed_o   = '0;
+    freed_slots_o = '0;
     if (req_i) out_d[req_id_i] = 1'b1;
     if (rsp_i) out_d[rsp_id_i] = 1'b0;
+    out_d = out_d & ~rsp_ids_i;
     if (alloc_i) busy_d[free_slot] = 1'b1;
     // The oldest's last request leaves the queue (with none sending: the one taken now, whose
     // first request was its last, never joins it).
@@ -153,11 +158,11 @@ module simt_sm_lsu_inflight #(
     end
     // A slot frees once it was sent in an earlier cycle: its last request goes in the cycle
     // it is sent (asserted), so that cycle it still has an id out; reading the registered
-    // queue keeps the coalescer's last-request decision off freed_o and the issue unit.
+    // queue keeps the coalescer's last-request decision off freed_slots_o and the issue unit.
     for (int s = 0; s < Slots; s++) begin
       if (busy_q[s] && !sending[s] && !has_out[s]) begin
-        busy_d[s]             = 1'b0;
-        freed_o[sl_warp_q[s]] = 1'b1;
+        busy_d[s]        = 1'b0;
+        freed_slots_o[s] = 1'b1;
       end
     end
   end
@@ -191,7 +196,8 @@ module simt_sm_lsu_inflight #(
 
   // The scoreboard: registers a busy slot of warp de_w_i will still write.
   always_comb begin
-    de_hazard_o = 1'b0;
+    de_hazard_o       = 1'b0;
+    de_hazard_slots_o = '0;
     for (int s = 0; s < Slots; s++) begin
       logic [31:0] regs;
       regs = '0;
@@ -201,7 +207,8 @@ module simt_sm_lsu_inflight #(
         end
       end
       if (busy_q[s] && sl_warp_q[s] == de_w_i && ((regs & de_regs_i) != '0 || de_membar_i)) begin
-        de_hazard_o = 1'b1;
+        de_hazard_o          = 1'b1;
+        de_hazard_slots_o[s] = 1'b1;
       end
     end
   end
@@ -243,6 +250,8 @@ module simt_sm_lsu_inflight #(
       assert (!(alloc_i && !free_o)) else $error("sm lsu: a slot taken with none free");
       assert (!(req_i && (!(alloc_i || sn_q != '0) || out_q[req_id_i])))
         else $error("sm lsu: a request outside a sending slot, or on an outstanding id");
+      assert ((rsp_ids_i & ~out_q) == '0)
+        else $error("sm lsu: an id given back (drain) that is not outstanding");
       assert (!(rsp_i && !out_q[rsp_id_i]))
         else $error("sm lsu: a response to no outstanding request");
       assert (!(sent_i && sn_q == '0 && !alloc_i))

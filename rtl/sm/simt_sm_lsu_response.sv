@@ -8,10 +8,10 @@
 // line is written one element a cycle (rd + element on its lanes) and taken with its last.
 // With the drain (Drain: 32 lanes with the sender), a v4 load's line whose four registers
 // were written since launch (rf_used_i, at rf_uaddr_o) and whose lanes have nothing left in
-// the drain goes there instead: taken in one cycle, written beside the lines before it, its
-// id given back with its last element; any other response that writes waits until the drain
-// is empty, one that does not (a store's) until no id is given back in the cycle. The ids
-// go back to the in-flight table through ret_o.
+// the drain goes there instead: taken in one cycle even while another unit writes, written
+// beside the lines before it, its id given back with its last element; any other response
+// that writes waits until the drain is empty; a store's is always taken. The ids go back to
+// the in-flight table: a response's through ret_o, the drain's lines as a set (ret_ids_o).
 //
 // The register-file write of the load/store unit is chosen here: the shared-memory unit's
 // (the instruction in the unit), a response's (late: any warp) or the drain's (an address a
@@ -56,6 +56,7 @@ module simt_sm_lsu_response #(
   output logic                     fire_o,     // a response taken
   output logic                     ret_o,
   output logic [IdW-1:0]           ret_id_o,
+  output logic [NumIds-1:0]        ret_ids_o,  // the drain's lines done this cycle
 
   // The shared-memory unit's write (on the lanes of one group).
   input  logic [31:0]              sh_we_i,
@@ -84,9 +85,8 @@ module simt_sm_lsu_response #(
   // ---- Taking a response ---------------------------------------------------------------------
   logic             port_taken, rsp_wr, rsp_v4ld, rsp_out;
   logic [1:0]       wb_elem_d, wb_elem_q;  // a v4 load's element written this cycle
-  logic             dr_ok, dr_held, dr_take, dr_busy, dr_ret;
+  logic             dr_ok, dr_held, dr_take, dr_busy;
   logic [31:0]      dr_pend;
-  logic [IdW-1:0]   dr_ret_id;
   assign port_taken = rf_busy_i || sh_we_i != '0;
   assign rsp_out    = mem_rsp_valid_i && out_i[mem_rsp_id_i];
   assign rsp_v4ld   = v4_i && writes_i && !mem_rsp_err_i;
@@ -94,19 +94,28 @@ module simt_sm_lsu_response #(
   // the registers written since launch.)
   assign dr_ok      = Drain && rsp_v4ld && rf_used_i == '1 && (lanes_i & dr_pend) == '0 &&
                       wb_elem_q == 2'd0;
-  assign dr_take    = rsp_out && dr_ok && !port_taken;
-  assign dr_held    = Drain && !dr_ok && (writes_i ? dr_busy : dr_ret);
+  assign dr_take    = rsp_out && dr_ok;
+  assign dr_held    = Drain && !dr_ok && writes_i && dr_busy;
   assign rsp_wr     = rsp_out && writes_i && !port_taken && !mem_rsp_err_i && !dr_ok &&
                       !dr_held;
-  assign mem_rsp_ready_o = !(writes_i && port_taken) && !dr_held &&
+  assign mem_rsp_ready_o = !(writes_i && port_taken && !dr_ok) && !dr_held &&
                            !(rsp_v4ld && !dr_ok && wb_elem_q != 2'd3);
-  assign wb_wait_o  = (rsp_out && writes_i && port_taken) || (dr_busy && port_taken);
+  // The core stops issuing (wb_wait_o) while a response that writes waits for the port, or
+  // the drain has waited for it three cycles running: the drain buffers the lines that come
+  // meanwhile, so an instruction's write need not hold the issue (stream_v4 at 100 / 64:
+  // two issue cycles lost for every ALU write while the drain held a line), yet warps that
+  // issue every cycle cannot starve it.
+  logic [1:0] dr_denied_d, dr_denied_q;  // cycles running the drain held a line without the port
+  assign dr_denied_d = !(dr_busy && port_taken) ? 2'd0 :
+                       (dr_denied_q == 2'd3)    ? 2'd3 : dr_denied_q + 2'd1;
+  assign wb_wait_o  = (rsp_out && writes_i && port_taken && !mem_rsp_ready_o) ||
+                      (dr_busy && port_taken && dr_denied_q == 2'd3);
   assign wb_elem_d  = (rsp_wr && rsp_v4ld) ? wb_elem_q + 2'd1 : wb_elem_q;
   assign rf_uaddr_o = {warp_i, reg_i};
   assign fire_o     = rsp_out && mem_rsp_ready_o;
   // An id goes back with its response, or (a line in the drain) with its last element.
-  assign ret_o      = (fire_o && !dr_take) || dr_ret;
-  assign ret_id_o   = dr_ret ? dr_ret_id : mem_rsp_id_i;
+  assign ret_o      = fire_o && !dr_take;
+  assign ret_id_o   = mem_rsp_id_i;
 
   // A response's words for its lanes, each from its place in the line (the lanes' word
   // offsets as taken at the start, v4: the element written this cycle), on the lanes of its
@@ -200,8 +209,7 @@ module simt_sm_lsu_response #(
       .we_o         (dr_we),
       .waddr_o      (dr_waddr),
       .wdata_o      (dr_wdata),
-      .ret_o        (dr_ret),
-      .ret_id_o     (dr_ret_id)
+      .ret_o        (ret_ids_o)
     );
   end else begin : g_no_drain
     assign dr_pend   = '0;
@@ -209,19 +217,20 @@ module simt_sm_lsu_response #(
     assign dr_we     = '0;
     assign dr_waddr  = '0;
     assign dr_wdata  = '0;
-    assign dr_ret    = 1'b0;
-    assign dr_ret_id = '0;
+    assign ret_ids_o = '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wb_elem_q   <= '0;
+      dr_denied_q <= '0;
       err_q       <= 1'b0;
       err_fault_q <= '0;
       err_warp_q  <= '0;
       err_pc_q    <= '0;
     end else begin
       wb_elem_q   <= wb_elem_d;
+      dr_denied_q <= dr_denied_d;
       err_q       <= err_d;
       err_fault_q <= err_fault_d;
       err_warp_q  <= err_warp_d;
@@ -239,9 +248,9 @@ module simt_sm_lsu_response #(
       // The write puts a response's words on the lanes of one group.
       assert (!(fire_o && (lanes_i & ~simt_sm_pkg::group_of(lanes_i, NumLanes)) != '0))
         else $error("sm lsu: a response's threads in two groups");
-      // The drain: one id given back a cycle, and no other write beside its own.
-      assert (!(dr_ret && fire_o && !dr_take))
-        else $error("sm lsu: the drain gives an id back beside another response");
+      // The drain: no other write beside its own; a response's id is not among its lines'.
+      assert (!(ret_o && ret_ids_o[ret_id_o]))
+        else $error("sm lsu: an id given back by a response and the drain");
       assert (!(dr_busy && (rsp_wr || (sh_we_i != '0 && dr_we != '0))))
         else $error("sm lsu: a register write beside the drain's");
     end

@@ -113,7 +113,7 @@ package simt_sm_pkg;
 
   // Performance counters (docs/blocks/sm.md, "Performance counters").
   // 16-21 are the L1's and the per-warp miss rate (outside this unit's counters).
-  localparam int NumPerf = 30;
+  localparam int NumPerf = 31;
   localparam int PerfCycles = 0, PerfInsts = 1, PerfThreads = 2, PerfIdle = 3,
                  PerfMemStall = 4, PerfDuStall = 5, PerfArrivals = 6, PerfWakes = 7,
                  PerfRefused = 8, PerfYields = 9, PerfPops = 10, PerfDiscards = 11,
@@ -126,7 +126,9 @@ package simt_sm_pkg;
                  // offered and not taken (the L1's or the port's back-pressure, whether or
                  // not a response moves: counter 4 counts only cycles where none does).
                  PerfL1MshrFull = 24, PerfL1Order = 25, PerfIdWait = 26, PerfSlotWait = 27,
-                 PerfSenderWait = 28, PerfMemRefused = 29;
+                 PerfSenderWait = 28, PerfMemRefused = 29,
+                 // An instruction given back from DE by the scoreboard (it issues again).
+                 PerfSbBack = 30;
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -40,7 +40,7 @@ inline std::string faultCauseText(int cause, uint32_t addr) {
   }
 }
 
-// The performance counters 2-19 and 22-29 (docs/blocks/sm.md) as the run's statistics;
+// The performance counters 2-19 and 22-30 (docs/blocks/sm.md) as the run's statistics;
 // perf(n) reads counter n. Cycles (0) and warp-instructions (1) are RunResult fields of their own.
 template <class Perf>
 void perfStats(Perf&& perf, std::map<std::string, uint64_t>& stats) {
@@ -64,6 +64,7 @@ void perfStats(Perf&& perf, std::map<std::string, uint64_t>& stats) {
   stats["memory_slot_wait_cycles"] = perf(27);
   stats["memory_sender_wait_cycles"] = perf(28);
   stats["memory_refused_cycles"] = perf(29);
+  stats["scoreboard_give_backs"] = perf(30);
   stats["l1.hits"] = perf(16);
   stats["l1.misses"] = perf(17);
   stats["l1.mshr_merges"] = perf(18);
@@ -72,6 +73,6 @@ void perfStats(Perf&& perf, std::map<std::string, uint64_t>& stats) {
   stats["l1.order_wait_cycles"] = perf(25);
 }
 // Counters 0..kPerfStatCounters-1 are the ones the statistics read.
-constexpr int kPerfStatCounters = 30;
+constexpr int kPerfStatCounters = 31;
 
 }  // namespace simt::rtl

@@ -69,6 +69,7 @@ struct Observed {
   int conflictCycles = 0;  // the unit's bank-conflict event
   int splitWrites = 0;     // register writes of the v4 drain (an address a lane)
   bool splitOverlap = false;  // ... one with lanes of two lines at different elements
+  bool takenBesideWrite = false;  // a load's line taken while another unit wrote (the drain)
   int maxOutstanding = 0;
   bool reordered = false;  // a response overtook an older request's
   int errorRequest = -1;   // the first request answered with an error (response order)
@@ -343,6 +344,8 @@ class LsuBench {
       if (it != issued_.end()) {
         if (it != issued_.begin()) ob.reordered = true;
         if (sim_->mem_rsp_err_i && ob.errorRequest < 0) ob.errorRequest = it->index;
+        // Only the v4 drain takes a load's line while another unit has the write port.
+        ob.takenBesideWrite |= it->read && sim_->rf_busy_i && !sim_->mem_rsp_err_i;
         issued_.erase(it);
       }
       port_->take();
@@ -359,7 +362,7 @@ class LsuBench {
       // The lanes it serves are the model's bookkeeping; the port does not carry them.
       seen.lanes = 0;
       for (const Issued& i : issued_) EXPECT_NE(i.id, r.id) << "an id reused while outstanding";
-      issued_.push_back({r.id, static_cast<int>(ob.requests.size())});
+      issued_.push_back({r.id, static_cast<int>(ob.requests.size()), !r.write});
       ob.maxOutstanding = std::max(ob.maxOutstanding, static_cast<int>(issued_.size()));
       ob.requests.push_back(std::move(seen));
       port_->accept(r);
@@ -414,6 +417,7 @@ class LsuBench {
   struct Issued {
     uint32_t id;
     int index;
+    bool read;  // a load's (its response writes registers)
   };
 
   SmLsu::Config cfg_;
@@ -591,7 +595,8 @@ void randomInstructionsMatchTheModel(int lanes) {
                 "merged_store", "bank_conflict", "broadcast", "all_lanes", "imm_address", "shared_clear",
                 "writeback_wait"});
     // At 32 lanes: v4 loads' lines through the drain, two or more at once (an address a lane).
-    if (lanes == 32) cov.define({"v4_drain", "v4_drain_overlap"});
+    // A line taken into the drain while another unit has the write port (it waits there).
+    if (lanes == 32) cov.define({"v4_drain", "v4_drain_overlap", "v4_drain_beside_write"});
     // A seed that leaves a bin unhit runs on, up to 4x the instructions, until every bin is.
     const int n = 400 * lengthScale();
     int phase = -1;
@@ -658,6 +663,7 @@ void randomInstructionsMatchTheModel(int lanes) {
       if (lanes == 32) {
         cov.sample("v4_drain", got.splitWrites > 0);
         cov.sample("v4_drain_overlap", got.splitOverlap);
+        cov.sample("v4_drain_beside_write", got.takenBesideWrite);
       }
       cov.sample("imm_address", in.immB);
       for (const auto& rq : want.requests) {

@@ -471,6 +471,27 @@ TEST(SmRtl, IndependentInstructionsRunWhileALoadIsInFlight) {
   EXPECT_GE(c.stats.at("cosim_memory_windows_checked"), 1u);
 }
 
+// The scoreboard wakes a warp when the last load its instruction waits for is written, not at
+// the first: an add of two loads, the second of 32 lines (a lane a line, the last written
+// over 100 cycles after the first at the default bandwidth), waits once (in DE both are out:
+// three independent adds let the second take its in-flight slot first) and issues once the
+// second is written. Counter 30 counts give-backs: 2 for the one wait (a lone warp is
+// fetched again in the cycle DE gives it back, before its wait is registered: given back
+// again). Waking it at the first load's response made that 4.
+TEST(SmRtl, AnInstructionWaitingForTwoLoadsWaitsOnce) {
+  const std::string src = ".launch ctas=1 threads=32\n.data\nv: .word 7\nw: .zero 2048\n.text\n"
+                          "mov r1, %tid\nshl r1, r1, 6\n"  // 64 bytes a lane: a line each
+                          "ld.global r2, [v]\nld.global r3, [r1+w]\n"
+                          "add r5, r5, 1\nadd r5, r5, 1\nadd r5, r5, 1\nadd r4, r2, r3\nexit\n";
+  RunConfig cfg;
+  cfg.memLatency = 40;
+  const RunResult r = runRtl(src, cfg);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.stats.at("scoreboard_give_backs"), 2u);
+  const RunResult c = cosim::Cosim(assembler::assemble(src, "inline.s"), cfg).run();
+  ASSERT_EQ(c.status, RunStatus::Ok) << c.message;
+}
+
 // A CTA whose warps are done retires while its stores are still being acknowledged (they write
 // no register; the memory performs requests in the order it takes them), but not while a load
 // of it is in flight (its registers and warp slots wait for the response). Four CTAs of 256
