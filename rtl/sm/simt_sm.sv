@@ -282,6 +282,7 @@ module simt_sm #(
 
   // Execute
   logic [31:0]               exe_rf_we;
+  logic                      exe_rf_link;  // EXEC's write is cal's link (r31)
   logic [NumLanes*32-1:0]    exe_rf_wdata;
   logic                      exe_pred_we;
   logic [32*7-1:0]           exe_pred_wdata;
@@ -335,9 +336,6 @@ module simt_sm #(
   logic [AddrW-1:0]          woken_pc, iss_pc;
   logic [31:0]               woken_mask, iss_active;
   logic [NumWarps-1:0]       sched_wvalid, sched_wactive, du_stalled, wdone, wactive;
-  logic [31:0]               ctl_rf_we;
-  logic [RfAW-1:0]           ctl_rf_waddr;
-  logic [NumLanes*32-1:0]    ctl_rf_wdata;
   logic [simt_sm_pkg::NumPerf-1:0] ctl_evt;
   logic                      du_valid, du_ready, du_next_ready, du_has_target, du_yield_fired;
   logic                      du_wake_fast, du_wake_ready;
@@ -560,7 +558,7 @@ module simt_sm #(
   logic [RfAW-1:0]  rf_waddr;
   logic [NumLanes*32-1:0] rf_wdata;  // on the lanes
   // EXEC's instruction may write the port this cycle (an ALU instruction, cal's link, which
-  // control writes from the instruction alone): known from registers, so a load's or FP
+  // the execute unit writes from the instruction alone): known from registers, so a load's or FP
   // result's write-back (and the memory response behind it) does not wait on EXEC's lanes,
   // faults or the divergence unit's answer; an ALU instruction with no executing thread
   // still holds the port for its cycle.
@@ -569,16 +567,14 @@ module simt_sm #(
   // term from the unit's registers rather than its write decision.
   logic             rf_claim_exec;
   logic             rf_busy_core;  // a unit of the instruction in flight writes
-  assign rf_claim_exec = (exec_stage && cls.alu) || ctl_rf_we != '0;
+  assign rf_claim_exec = exec_stage && (cls.alu || inst.op == simt_pkg::OpCal);
   assign rf_busy_core  = rf_claim_exec || fpu_wb_want;
   always_comb begin
-    rf_we    = exe_rf_we | lsu_rf_we | fpu_rf_we | ctl_rf_we;
-    rf_wdata = ((exe_rf_we != '0) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata |
-               ((ctl_rf_we != '0) ? ctl_rf_wdata : '0);
-    rf_waddr = {w, inst.rd};
+    rf_we    = exe_rf_we | lsu_rf_we | fpu_rf_we;
+    rf_wdata = ((exe_rf_we != '0) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata;
+    rf_waddr = {w, exe_rf_link ? 5'd31 : inst.rd};
     if (lsu_rf_we != '0)      rf_waddr = lsu_rf_waddr;
     else if (fpu_rf_we != '0) rf_waddr = fpu_rf_waddr;
-    else if (ctl_rf_we != '0) rf_waddr = ctl_rf_waddr;
   end
 
   simt_sm_decode #(
@@ -702,8 +698,10 @@ module simt_sm #(
     .cfg_ntid_i        (cfg_ntid_i),
     .cfg_nctaid_i      (cfg_nctaid_i),
     .cycle_i           (cycle),
+    .pc_i              (pc),
     .rf_we_o           (exe_rf_we),
     .rf_wdata_o        (exe_rf_wdata),
+    .rf_link_o         (exe_rf_link),
     .pred_we_o         (exe_pred_we),
     .pred_wdata_o      (exe_pred_wdata),
     .fault_o           (exe_fault)
@@ -1018,12 +1016,10 @@ module simt_sm #(
     .dbg_warp_i         (dbg_warp_i),
     .inst_i             (inst),
     .cls_i              (cls),
-    .exec_stage_i       (exec_stage),
     .w_i                (w),
     .pc_i               (pc),
     .guard_i            (guard),
     .exec_mask_i        (exec),
-    .pass_threads_i     (pass_threads),
     .opa_i              (opa),
     .cta_i              (w_cta),
     .launch_warp_i      (launch_warp),
@@ -1074,9 +1070,6 @@ module simt_sm #(
     .woken_pc_o         (woken_pc),
     .woken_mask_o       (woken_mask),
     .hold_o             (ctl_hold),
-    .rf_we_o            (ctl_rf_we),
-    .rf_waddr_o         (ctl_rf_waddr),
-    .rf_wdata_o         (ctl_rf_wdata),
     .wdone_o            (wdone),
     .wactive_o          (wactive),
     .trace_wake_late_o  (trace_wake_late_o),
@@ -1292,10 +1285,12 @@ module simt_sm #(
       if (de_v) assert (de_regs == simt_sm_pkg::inst_regs(de_word))
         else $error("sm: DE's predecoded registers %h are not its word's %h", de_regs,
                     simt_sm_pkg::inst_regs(de_word));
-      assert ($onehot0({exe_rf_we != '0, lsu_rf_we != '0,
-                        fpu_rf_we != '0, ctl_rf_we != '0}))
-        else $error("sm: two register-file writers in one cycle (exe %h lsu %h fpu %h ctl %h)",
-                    exe_rf_we, lsu_rf_we, fpu_rf_we, ctl_rf_we);
+      assert ($onehot0({exe_rf_we != '0, lsu_rf_we != '0, fpu_rf_we != '0}))
+        else $error("sm: two register-file writers in one cycle (exe %h lsu %h fpu %h)",
+                    exe_rf_we, lsu_rf_we, fpu_rf_we);
+      // cal's link goes to r31 of EXEC's warp.
+      if (exe_rf_link && exe_rf_we != '0) assert (rf_waddr == {w, 5'd31})
+        else $error("sm: cal's link written to %h", rf_waddr);
       // The write data are ORed: no unit drives data next to another's write.
       if (lsu_rf_we == '0) assert (lsu_rf_wdata == '0)
         else $error("sm: load/store unit write data without a write");

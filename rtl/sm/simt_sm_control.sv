@@ -24,7 +24,6 @@ module simt_sm_control #(
   parameter int NumLanes = 32,
   localparam int WarpW   = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW    = (NumCtas > 1) ? $clog2(NumCtas) : 1,
-  localparam int RfAW    = WarpW + 5,
   localparam int AddrW   = 22
 ) (
   input  logic                      clk_i,
@@ -45,12 +44,10 @@ module simt_sm_control #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  simt_sm_pkg::cls_t         cls_i,           // its classes
   /* verilator lint_on UNUSEDSIGNAL */
-  input  logic                      exec_stage_i,    // an instruction is in EXEC (any pass)
   input  logic [WarpW-1:0]          w_i,
   input  logic [AddrW-1:0]          pc_i,
   input  logic [31:0]               guard_i,
   input  logic [31:0]               exec_mask_i,
-  input  logic [31:0]               pass_threads_i,  // the threads of EXEC's pass
   input  logic [NumLanes*32-1:0]    opa_i,           // COUNT from ra: port a's group, the
                                                      // lowest executing thread's (DE's read)
   input  logic [CtaW-1:0]           cta_i,           // its resident CTA
@@ -112,11 +109,6 @@ module simt_sm_control #(
   output logic [AddrW-1:0]          woken_pc_o,
   output logic [31:0]               woken_mask_o,
   output logic                      hold_o,          // the arrival was refused
-
-  // cal's link register, written in EXEC.
-  output logic [31:0]               rf_we_o,
-  output logic [RfAW-1:0]           rf_waddr_o,
-  output logic [NumLanes*32-1:0]    rf_wdata_o,      // on the lanes
 
   // Warp state, trace, events.
   output logic [NumWarps-1:0]       wdone_o,
@@ -444,21 +436,10 @@ module simt_sm_control #(
                        issue_due};
   assign retired_o  = evt_o[simt_sm_pkg::PerfInsts];
 
-  // cal writes its link register (the return address, in its executing threads) in EXEC,
-  // from the instruction alone: the divergence unit computes the same mask and address
-  // (asserted below), but waiting for its answer would chain its whole step into the
-  // register file's write port, and from there into the load/store and FP units' write-backs.
-  // (cal does not fault in EXEC; nothing reads r31 of the warp before it issues again.) With
-  // fewer lanes than threads it writes one group a pass (the register file's banks take one
-  // group a cycle).
+  // cal's link register is written in EXEC by the execute unit, from the instruction alone;
+  // the divergence unit's link must be the same (asserted below).
   logic [AddrW-1:0] link_pc;
-  assign link_pc    = pc_i + 1'b1;
-  assign rf_we_o    = (exec_stage_i && inst_i.op == simt_pkg::OpCal) ?
-                      exec_mask_i & pass_threads_i : '0;
-  assign rf_waddr_o = {w_i, 5'd31};
-  always_comb begin
-    for (int l = 0; l < NumLanes; l++) rf_wdata_o[l*32 +: 32] = 32'(link_pc);
-  end
+  assign link_pc = pc_i + 1'b1;
   // (Outside the block above: the barrier unit's ready depends on it.)
   assign wake_ready_o = wake_req && du_wake_ready_i;
 

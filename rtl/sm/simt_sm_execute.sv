@@ -8,12 +8,20 @@
 // warp's place in its CTA and the launch. The sequencer sends memory, control and barrier
 // instructions on to their units after one cycle. A param read outside the params, or a
 // trap, is a fault (fault_o).
+//
+// cal writes its link register here too (the return address in r31 of its executing
+// threads, rf_link_o), from the instruction alone: the divergence unit computes the same mask
+// and address (simt_sm_control asserts it), but waiting for its answer would chain its whole
+// step into the register file's write port, and from there into the load/store and FP units'
+// write-backs. (cal does not fault in EXEC; nothing reads r31 of the warp before it issues
+// again.)
 module simt_sm_execute #(
   parameter int NumWarps   = 8,
   parameter int NumLanes   = 32,
   localparam int NumPasses = 32 / NumLanes,
   localparam int PassW     = (NumPasses > 1) ? $clog2(NumPasses) : 1,
-  localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1
+  localparam int WarpW     = (NumWarps > 1) ? $clog2(NumWarps) : 1,
+  localparam int AddrW     = 22
 ) (
   input  logic                       valid_i,       // the instruction is in EXEC
   /* verilator lint_off UNUSEDSIGNAL */
@@ -40,9 +48,11 @@ module simt_sm_execute #(
   input  logic [15:0]                cfg_ntid_i,
   input  logic [15:0]                cfg_nctaid_i,
   input  logic [31:0]                cycle_i,
+  input  logic [AddrW-1:0]           pc_i,          // cal's link: pc_i + 1
 
   output logic [31:0]                rf_we_o,
   output logic [NumLanes*32-1:0]     rf_wdata_o,    // on the lanes (rf_we_o: the pass's threads)
+  output logic                       rf_link_o,     // the write is cal's link (r31, not rd)
   output logic                       pred_we_o,
   output logic [32*7-1:0]            pred_wdata_o,
   output simt_sm_pkg::fault_t        fault_o
@@ -92,6 +102,8 @@ module simt_sm_execute #(
 
   logic [31:0] res [NumLanes];  // per lane: the register result
   logic [NumLanes-1:0] pr;      // ... the predicate result
+  logic [AddrW-1:0] link_pc;  // cal's return address
+  assign link_pc = pc_i + 1'b1;
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
       unique case (inst_i.op)
@@ -112,6 +124,7 @@ module simt_sm_execute #(
             default:              res[l] = '0;
           endcase
         end
+        simt_pkg::OpCal: res[l] = 32'(link_pc);
         default: res[l] = alu_res[l];
       endcase
     end
@@ -159,7 +172,9 @@ module simt_sm_execute #(
     end
   end
 
-  assign rf_we_o   = (valid_i && cls_i.alu && !param_fault) ? exec_i & threads_i : '0;
+  assign rf_link_o = inst_i.op == simt_pkg::OpCal;
+  assign rf_we_o   = (valid_i && (cls_i.alu || rf_link_o) && !param_fault) ? exec_i & threads_i
+                                                                           : '0;
   assign pred_we_o = valid_i && cls_i.pred;
 
 endmodule
