@@ -21,8 +21,9 @@
 // fill the time, until every in-flight slot it waits for has freed (sb_slots_i, remembered
 // per warp and cleared by sb_slot_freed_i) and, if it also waited for the FP unit
 // (sb_fpu_i), a result of that unit is written (sb_fpu_freed_i). Waking at the last of its
-// slots rather than the first spares the issue slot the instruction would take to find its
-// second load still out (a v4 add of two loads: three tries an iteration down to two).
+// slots rather than the first spares the issue slots the instruction took to find another
+// of its loads still out (stream_v4's add of two v4 loads: given back three times an
+// iteration, now once).
 module simt_sm_issue #(
   parameter int NumWarps  = 8,
   parameter int NumCtas   = 4,
