@@ -41,7 +41,7 @@ def main():
     if conf is None or args.config not in BUDGET:
         sys.exit("ff_budget: no budget for configuration %r (known: %s)" %
                  (args.config, ", ".join(sorted(BUDGET))))
-    _, top, params = conf[0], conf[1], conf[2]
+    top, params = conf[1], conf[2]
     srcs = " ".join(synth_flow.sources())
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "prep.log")
