@@ -301,7 +301,9 @@ module simt_sm_lsu #(
   // ---- Global memory: the in-flight table and the scoreboard --------------------------------
   // (The v4 drain's: a line taken, an id given back; below.)
   logic [NumIds-1:0]      out;
-  logic [NumIds-1:0]      rsp_ret;  // ids given back
+  logic                   rsp_ret;
+  logic [IdW-1:0]         rsp_ret_id;
+  logic [NumIds-1:0]      rsp_ret_ids;
   logic                   slot_free, alloc, sent, req_fire, rsp_fire;
   logic [31:0]            rsp_lanes;
   logic                   rsp_writes, rsp_v4;
@@ -334,7 +336,9 @@ module simt_sm_lsu #(
     .req_lanes_i  (group),
     .req_line_i   (line_addr[31:OffW]),
     .out_o        (out),
-    .ret_i        (rsp_ret),
+    .rsp_i        (rsp_ret),  // an id given back
+    .rsp_id_i     (rsp_ret_id),
+    .rsp_ids_i    (rsp_ret_ids),
     .look_rsp_id_i (mem_rsp_id_i),
     .rsp_lanes_o  (rsp_lanes),
     .rsp_writes_o (rsp_writes),
@@ -391,6 +395,8 @@ module simt_sm_lsu #(
     .line_i          (rsp_line),
     .fire_o          (rsp_fire),
     .ret_o           (rsp_ret),
+    .ret_id_o        (rsp_ret_id),
+    .ret_ids_o       (rsp_ret_ids),
     .sh_we_i         (sh_rf_we),
     .sh_waddr_i      ({warp_i, inst_i.rd}),
     .sh_wdata_i      (sh_rf_wdata),

@@ -51,7 +51,9 @@ module simt_sm_lsu_inflight #(
   input  logic [31:0]            req_lanes_i,
   input  logic [31:OffW]         req_line_i,
   output logic [NumIds-1:0]      out_o,      // ids outstanding
-  input  logic [NumIds-1:0]      ret_i,      // ids given back (their responses written)
+  input  logic                   rsp_i,      // an id given back (its response written)
+  input  logic [IdW-1:0]         rsp_id_i,
+  input  logic [NumIds-1:0]      rsp_ids_i,  // ids given back as a set (the v4 drain's lines)
   input  logic [IdW-1:0]         look_rsp_id_i,  // the response on the port: what it needs
   output logic [31:0]            rsp_lanes_o,
   output logic                   rsp_writes_o,
@@ -139,7 +141,8 @@ module simt_sm_lsu_inflight #(
     out_d     = out_q;
     freed_slots_o = '0;
     if (req_i) out_d[req_id_i] = 1'b1;
-    out_d = out_d & ~ret_i;
+    if (rsp_i) out_d[rsp_id_i] = 1'b0;
+    out_d = out_d & ~rsp_ids_i;
     if (alloc_i) busy_d[free_slot] = 1'b1;
     // The oldest's last request leaves the queue (with none sending: the one taken now, whose
     // first request was its last, never joins it).
@@ -247,8 +250,10 @@ module simt_sm_lsu_inflight #(
       assert (!(alloc_i && !free_o)) else $error("sm lsu: a slot taken with none free");
       assert (!(req_i && (!(alloc_i || sn_q != '0) || out_q[req_id_i])))
         else $error("sm lsu: a request outside a sending slot, or on an outstanding id");
-      assert ((ret_i & ~out_q) == '0)
-        else $error("sm lsu: an id given back that is not outstanding");
+      assert ((rsp_ids_i & ~out_q) == '0)
+        else $error("sm lsu: an id given back (drain) that is not outstanding");
+      assert (!(rsp_i && !out_q[rsp_id_i]))
+        else $error("sm lsu: a response to no outstanding request");
       assert (!(sent_i && sn_q == '0 && !alloc_i))
         else $error("sm lsu: sent with no instruction sending");
       assert (!(alloc_i && sn_q == QW'(Sending) && !sent_i))

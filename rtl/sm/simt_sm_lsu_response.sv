@@ -11,7 +11,7 @@
 // the drain goes there instead: taken in one cycle even while another unit writes, written
 // beside the lines before it, its id given back with its last element; any other response
 // that writes waits until the drain is empty; a store's is always taken. The ids go back to
-// the in-flight table as a set (ret_o: a response's with it, the drain's lines that end).
+// the in-flight table: a response's through ret_o, the drain's lines as a set (ret_ids_o).
 //
 // The register-file write of the load/store unit is chosen here: the shared-memory unit's
 // (the instruction in the unit), a response's (late: any warp) or the drain's (an address a
@@ -54,7 +54,9 @@ module simt_sm_lsu_response #(
   input  logic [32*(OffW-2)-1:0]   words_i,    // each thread's word in its line
   input  logic [31:OffW]           line_i,
   output logic                     fire_o,     // a response taken
-  output logic [NumIds-1:0]        ret_o,      // ids given back this cycle
+  output logic                     ret_o,
+  output logic [IdW-1:0]           ret_id_o,
+  output logic [NumIds-1:0]        ret_ids_o,  // the drain's lines done this cycle
 
   // The shared-memory unit's write (on the lanes of one group).
   input  logic [31:0]              sh_we_i,
@@ -85,7 +87,6 @@ module simt_sm_lsu_response #(
   logic [1:0]       wb_elem_d, wb_elem_q;  // a v4 load's element written this cycle
   logic             dr_ok, dr_held, dr_take, dr_busy;
   logic [31:0]      dr_pend;
-  logic [NumIds-1:0] dr_ret;  // the drain's lines whose last elements are written now
   assign port_taken = rf_busy_i || sh_we_i != '0;
   assign rsp_out    = mem_rsp_valid_i && out_i[mem_rsp_id_i];
   assign rsp_v4ld   = v4_i && writes_i && !mem_rsp_err_i;
@@ -113,10 +114,8 @@ module simt_sm_lsu_response #(
   assign rf_uaddr_o = {warp_i, reg_i};
   assign fire_o     = rsp_out && mem_rsp_ready_o;
   // An id goes back with its response, or (a line in the drain) with its last element.
-  always_comb begin
-    ret_o = dr_ret;
-    if (fire_o && !dr_take) ret_o[mem_rsp_id_i] = 1'b1;
-  end
+  assign ret_o      = fire_o && !dr_take;
+  assign ret_id_o   = mem_rsp_id_i;
 
   // A response's words for its lanes, each from its place in the line (the lanes' word
   // offsets as taken at the start, v4: the element written this cycle), on the lanes of its
@@ -210,7 +209,7 @@ module simt_sm_lsu_response #(
       .we_o         (dr_we),
       .waddr_o      (dr_waddr),
       .wdata_o      (dr_wdata),
-      .ret_o        (dr_ret)
+      .ret_o        (ret_ids_o)
     );
   end else begin : g_no_drain
     assign dr_pend   = '0;
@@ -218,7 +217,7 @@ module simt_sm_lsu_response #(
     assign dr_we     = '0;
     assign dr_waddr  = '0;
     assign dr_wdata  = '0;
-    assign dr_ret    = '0;
+    assign ret_ids_o = '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -250,7 +249,7 @@ module simt_sm_lsu_response #(
       assert (!(fire_o && (lanes_i & ~simt_sm_pkg::group_of(lanes_i, NumLanes)) != '0))
         else $error("sm lsu: a response's threads in two groups");
       // The drain: no other write beside its own; a response's id is not among its lines'.
-      assert (!(fire_o && !dr_take && dr_ret[mem_rsp_id_i]))
+      assert (!(ret_o && ret_ids_o[ret_id_o]))
         else $error("sm lsu: an id given back by a response and the drain");
       assert (!(dr_busy && (rsp_wr || (sh_we_i != '0 && dr_we != '0))))
         else $error("sm lsu: a register write beside the drain's");
