@@ -18,6 +18,7 @@ PROOFS=(
   "simt_fifo|-set Width 4 -set Depth 3"
   "simt_fifo|-set Width 4 -set Depth 4"
   "simt_rr_arbiter|-set N 5"
+  "simt_sm_lane_alu|"
   "simt_thread_select|-set MaxThreads 32 -set PhysW 6"
   "simt_barrier_slots|-set NumSlots 4 -set BarW 3 -set PrioW 2 -set FifoDepth 3"
   "simt_warp_scheduler|-set NumWarps 5 -set PrioW 3 -set NumCtas 2 -set NumBarIds 2 -set TagW 3"

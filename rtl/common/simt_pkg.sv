@@ -126,6 +126,50 @@ package simt_pkg;
     DuLaunch   = 5'd17   // guard = threads, target = start address
   } du_op_e;
 
+  // The core's requests to its divergence unit and barrier unit (simt_sm_sync) and their
+  // answers: the SM's launch unit makes its own (a warp's threads, a CTA's thread count), its
+  // control unit passes them on or makes the instruction's. Each request's valid, ready and
+  // warp slot or CTA beside it are plain ports (those widths follow the parameters). Here,
+  // beside du_op_e: Yosys 0.23 takes no enum of another package in a struct.
+  localparam int PcW = 22;  // instruction addresses
+
+  // A divergence-unit request (rtl/divergence/simt_divergence_unit.sv).
+  typedef struct packed {
+    du_op_e         op;
+    logic [31:0]    guard;        // the threads it concerns
+    logic           has_target;   // sync/brk/cont: uncovered threads take target (a
+                                  // fallback), else wait
+    logic [PcW-1:0] target;
+  } du_req_t;
+
+  // The divergence unit's answer, beside its ready.
+  typedef struct packed {
+    logic           next_ready;   // a DuNext would be taken (the unit's state alone)
+    logic           wake_ready;   // a DuBarWake is taken (its own terms)
+    logic [31:0]    link_mask;    // cal: the threads whose link register is written ...
+    logic [PcW-1:0] link_value;   // ... with this
+    logic           yield_fired;  // a yield's token was pushed or merged
+    logic           wake_fast;    // a sleeping warp woken this cycle ...
+    logic [31:0]    wake_mask;    // ... with these threads active
+  } du_ans_t;
+
+  // A barrier-unit request (rtl/barrier/simt_barrier_table.sv's operations).
+  localparam logic [2:0] BuLaunch = 3'd0, BuExit = 3'd1, BuArrive = 3'd2, BuReset = 3'd3,
+                         BuBottom = 3'd4;
+  typedef struct packed {
+    logic [2:0]  op;              // BuLaunch ... BuBottom
+    logic [11:0] count;           // launch: the CTA's threads; exit: the threads leaving;
+                                  // an arrival's COUNT
+  } bu_req_t;
+
+  // The barrier unit's answer, beside its ready.
+  typedef struct packed {
+    logic       refused;          // the arrival's barrier id is busy: the warp is held
+    logic       pass;             // a late arrival at a .pass barrier: it continues
+    logic       sleep;            // a bottom: the thread inside the section sleeps ...
+    logic [4:0] sleep_lane;       // ... this one
+  } bu_ans_t;
+
   // ---------------------------------------------------------------------------------------
   // Token-queue maintenance operations (runtime port of simt_token_deque)
   // ---------------------------------------------------------------------------------------

@@ -226,9 +226,9 @@ module simt_sm #(
   logic                      launch_sh_we;
   logic [NumCtas-1:0]        cta_finished;
   logic [WarpW-1:0]          launch_slot, launch_du_warp;
-  logic [31:0]               launch_du_mask;
+  simt_pkg::du_req_t         launch_du_req;
   logic [CtaW-1:0]           launch_bu_cta;
-  logic [11:0]               launch_bu_count;
+  simt_pkg::bu_req_t         launch_bu_req;
   logic [ShAW-1:0]           launch_sh_waddr;
   logic                      launch_evt_du_stall;
   logic [NumWarps-1:0]       resident;
@@ -337,19 +337,18 @@ module simt_sm #(
   logic [31:0]               woken_mask, iss_active;
   logic [NumWarps-1:0]       sched_wvalid, sched_wactive, du_stalled, wdone, wactive;
   logic [simt_sm_pkg::NumPerf-1:0] ctl_evt;
-  logic                      du_valid, du_ready, du_next_ready, du_has_target, du_yield_fired;
-  logic                      du_wake_fast, du_wake_ready;
+  logic                      du_valid, du_ready;
+  simt_pkg::du_req_t         du_req;
+  simt_pkg::du_ans_t         du_ans;
   logic                      du_evt_pop, du_evt_discard, qry_done, qry_busy;
-  simt_pkg::du_op_e          du_op;
   logic [WarpW-1:0]          du_warp, qry_warp, wake_slot;
-  logic [31:0]               du_guard, du_link_mask, du_wake_mask, wake_mask;
-  logic [AddrW-1:0]          du_target, du_link_value, wake_resume;
-  logic                      bu_valid, bu_ready, bu_refused, bu_pass, bu_sleep, bu_wake_valid;
+  logic [31:0]               wake_mask;
+  logic [AddrW-1:0]          wake_resume;
+  logic                      bu_valid, bu_ready, bu_wake_valid;
+  simt_pkg::bu_req_t         bu_req;
+  simt_pkg::bu_ans_t         bu_ans;
   logic                      wake_ready;
-  logic [2:0]                bu_op;
   logic [CtaW-1:0]           bu_cta;
-  logic [11:0]               bu_count;
-  logic [4:0]                bu_sleep_lane;
 
   // ---------------------------------------------------------------------------------------
   // Units
@@ -459,11 +458,11 @@ module simt_sm #(
     .first_warp_o       (launch_first),
     .du_valid_o         (launch_du),
     .du_warp_o          (launch_du_warp),
-    .du_mask_o          (launch_du_mask),
+    .du_req_o           (launch_du_req),
     .du_ready_i         (du_ready),
     .bu_valid_o         (launch_bu),
     .bu_cta_o           (launch_bu_cta),
-    .bu_count_o         (launch_bu_count),
+    .bu_req_o           (launch_bu_req),
     .bu_ready_i         (bu_ready),
     .bu_wake_valid_i    (bu_wake_valid),
     .sh_we_o            (launch_sh_we),
@@ -1026,38 +1025,25 @@ module simt_sm #(
     .launch_slot_i      (launch_slot),
     .launch_du_i        (launch_du),
     .launch_du_warp_i   (launch_du_warp),
-    .launch_du_mask_i   (launch_du_mask),
+    .launch_du_req_i    (launch_du_req),
     .launch_bu_i        (launch_bu),
     .launch_bu_cta_i    (launch_bu_cta),
-    .launch_bu_count_i  (launch_bu_count),
+    .launch_bu_req_i    (launch_bu_req),
     .resident_i         (resident),
     .du_valid_o         (du_valid),
-    .du_op_o            (du_op),
     .du_warp_o          (du_warp),
-    .du_guard_o         (du_guard),
-    .du_has_target_o    (du_has_target),
-    .du_target_o        (du_target),
+    .du_req_o           (du_req),
     .du_ready_i         (du_ready),
-    .du_next_ready_i    (du_next_ready),
-    .du_wake_ready_i    (du_wake_ready),
-    .du_link_mask_i     (du_link_mask),
-    .du_link_value_i    (du_link_value),
-    .du_yield_fired_i   (du_yield_fired),
-    .du_wake_fast_i     (du_wake_fast),
-    .du_wake_mask_i     (du_wake_mask),
+    .du_ans_i           (du_ans),
     .qry_warp_o         (qry_warp),
     .qry_active_i       (dbg_active_o),
     .qry_done_i         (qry_done),
     .qry_busy_i         (qry_busy),
     .bu_valid_o         (bu_valid),
-    .bu_op_o            (bu_op),
     .bu_cta_o           (bu_cta),
-    .bu_count_o         (bu_count),
+    .bu_req_o           (bu_req),
     .bu_ready_i         (bu_ready),
-    .bu_refused_i       (bu_refused),
-    .bu_pass_i          (bu_pass),
-    .bu_sleep_i         (bu_sleep),
-    .bu_sleep_lane_i    (bu_sleep_lane),
+    .bu_ans_i           (bu_ans),
     .wake_valid_i       (bu_wake_valid),
     .wake_ready_o       (wake_ready),
     .wake_slot_i        (wake_slot),
@@ -1107,19 +1093,10 @@ module simt_sm #(
     .targets_i          (exec_stage && thread_targets),
     .wic_i              (w_wic),
     .du_valid_i         (du_valid),
-    .du_op_i            (du_op),
     .du_warp_i          (du_warp),
-    .du_guard_i         (du_guard),
-    .du_has_target_i    (du_has_target),
-    .du_target_i        (du_target),
+    .du_req_i           (du_req),
     .du_ready_o         (du_ready),
-    .du_next_ready_o    (du_next_ready),
-    .du_wake_ready_o    (du_wake_ready),
-    .du_link_mask_o     (du_link_mask),
-    .du_link_value_o    (du_link_value),
-    .du_yield_fired_o   (du_yield_fired),
-    .du_wake_fast_o     (du_wake_fast),
-    .du_wake_mask_o     (du_wake_mask),
+    .du_ans_o           (du_ans),
     .du_evt_pop_o       (du_evt_pop),
     .du_evt_discard_o   (du_evt_discard),
     .iss_warp_i         (sched_warp),
@@ -1149,14 +1126,10 @@ module simt_sm #(
     .mnt_rvalid_o       (mnt_rvalid_o),
     .mnt_rdata_o        (mnt_rdata_o),
     .bu_valid_i         (bu_valid),
-    .bu_op_i            (bu_op),
     .bu_cta_i           (bu_cta),
-    .bu_count_i         (bu_count),
+    .bu_req_i           (bu_req),
     .bu_ready_o         (bu_ready),
-    .bu_refused_o       (bu_refused),
-    .bu_pass_o          (bu_pass),
-    .bu_sleep_o         (bu_sleep),
-    .bu_sleep_lane_o    (bu_sleep_lane),
+    .bu_ans_o           (bu_ans),
     .wake_valid_o       (bu_wake_valid),
     .wake_ready_i       (wake_ready),
     .wake_slot_o        (wake_slot),
@@ -1325,8 +1298,9 @@ module simt_sm #(
         else $error("sm: DE read the ports while the load/store unit still uses them");
       assert (!(de_go && fpu_start))
         else $error("sm: DE read the ports while an FP instruction still needs its operands");
-      if (NumPasses == 1 && du_valid && (du_op == simt_pkg::DuBrx || du_op == simt_pkg::DuJmx ||
-                                         du_op == simt_pkg::DuRet))
+      if (NumPasses == 1 && du_valid && (du_req.op == simt_pkg::DuBrx ||
+                                         du_req.op == simt_pkg::DuJmx ||
+                                         du_req.op == simt_pkg::DuRet))
         assert (!de_go)
           else $error("sm: DE read the ports while the divergence unit reads the targets");
       if (bu_valid && inst.sub[0] && !inst.imm_b) assert (!de_go)

@@ -55,31 +55,22 @@ module simt_sm_control #(
   // Launch.
   input  logic                      launch_warp_i,   // a launched warp takes launch_slot_i
   input  logic [WarpW-1:0]          launch_slot_i,
-  input  logic                      launch_du_i,
+  input  logic                      launch_du_i,     // the launch's requests, passed on
   input  logic [WarpW-1:0]          launch_du_warp_i,
-  input  logic [31:0]               launch_du_mask_i,
+  input  simt_pkg::du_req_t         launch_du_req_i,
   input  logic                      launch_bu_i,
   input  logic [CtaW-1:0]           launch_bu_cta_i,
-  input  logic [11:0]               launch_bu_count_i,
+  input  simt_pkg::bu_req_t         launch_bu_req_i,
   input  logic [NumWarps-1:0]       resident_i,
 
   // Divergence unit (simt_sm_sync).
   output logic                      du_valid_o,
-  output simt_pkg::du_op_e          du_op_o,
   output logic [WarpW-1:0]          du_warp_o,
-  output logic [31:0]               du_guard_o,
-  output logic                      du_has_target_o,
-  output logic [AddrW-1:0]          du_target_o,
+  output simt_pkg::du_req_t         du_req_o,
   input  logic                      du_ready_i,
-  input  logic                      du_next_ready_i, // a DuNext would be taken (state alone)
-  input  logic                      du_wake_ready_i, // a DuBarWake is taken (its own terms)
   /* verilator lint_off UNUSEDSIGNAL */
-  input  logic [31:0]               du_link_mask_i,  // (checked against cal's write)
-  input  logic [AddrW-1:0]          du_link_value_i,
+  input  simt_pkg::du_ans_t         du_ans_i,        // (link: checked against cal's write)
   /* verilator lint_on UNUSEDSIGNAL */
-  input  logic                      du_yield_fired_i,
-  input  logic                      du_wake_fast_i,
-  input  logic [31:0]               du_wake_mask_i,
   output logic [WarpW-1:0]          qry_warp_o,
   input  logic [31:0]               qry_active_i,
   input  logic                      qry_done_i,
@@ -87,14 +78,10 @@ module simt_sm_control #(
 
   // Barrier unit (simt_sm_sync).
   output logic                      bu_valid_o,
-  output logic [2:0]                bu_op_o,
   output logic [CtaW-1:0]           bu_cta_o,
-  output logic [11:0]               bu_count_o,
+  output simt_pkg::bu_req_t         bu_req_o,
   input  logic                      bu_ready_i,
-  input  logic                      bu_refused_i,
-  input  logic                      bu_pass_i,
-  input  logic                      bu_sleep_i,
-  input  logic [4:0]                bu_sleep_lane_i,
+  input  simt_pkg::bu_ans_t         bu_ans_i,
   input  logic                      wake_valid_i,
   output logic                      wake_ready_o,
   input  logic [WarpW-1:0]          wake_slot_i,
@@ -161,9 +148,9 @@ module simt_sm_control #(
   // unit's handshake stays off the other operations' fast path (both asserted equal to the
   // unit's answer); any other's from the unit's answer.
   logic taken;
-  assign taken     = (ex_simple || mem_direct) ? du_next_ready_i :
+  assign taken     = (ex_simple || mem_direct) ? du_ans_i.next_ready :
                      (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) ?
-                     du_wake_ready_i : du_ready_i;
+                     du_ans_i.wake_ready : du_ready_i;
   assign fast      = (ex_simple || mem_direct) && taken;
 
   // A wake ends: back where it was served (ret_q), else idle.
@@ -188,9 +175,9 @@ module simt_sm_control #(
 
     du_valid_o      = 1'b0;
     bu_valid_o      = 1'b0;
-    bu_op_o         = 3'd2;
+    bu_req_o.op     = simt_pkg::BuArrive;
+    bu_req_o.count  = '0;
     bu_cta_o        = cta_i;
-    bu_count_o      = '0;
     issue_try       = 1'b0;
     issue_due       = 1'b0;
     retire_o        = 1'b0;
@@ -200,9 +187,8 @@ module simt_sm_control #(
     if (launch_du_i) du_valid_o = 1'b1;
     if (launch_bu_i) begin
       bu_valid_o = 1'b1;
-      bu_op_o    = 3'd0;
+      bu_req_o   = launch_bu_req_i;
       bu_cta_o   = launch_bu_cta_i;
-      bu_count_o = launch_bu_count_i;
     end
     if (cmd_i.exec) begin
       counted_d  = 1'b1;
@@ -231,31 +217,32 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtBarReq: begin
-        bu_valid_o = 1'b1;
-        bu_op_o    = cls_i.arrive ? 3'd2 : cls_i.bottom ? 3'd4 : 3'd3;
+        bu_valid_o  = 1'b1;
+        bu_req_o.op = cls_i.arrive ? simt_pkg::BuArrive :
+                      cls_i.bottom ? simt_pkg::BuBottom : simt_pkg::BuReset;
         if (inst_i.sub[0]) begin  // COUNT: immediate, or ra of the lowest participating lane
-          bu_count_o = inst_i.imm_b ? inst_i.imm[11:0]
-                                    : opa_i[(32'(simt_sm_pkg::lowest(exec_mask_i)) % NumLanes)*32
-                                            +: 12];
+          bu_req_o.count =
+              inst_i.imm_b ? inst_i.imm[11:0]
+                           : opa_i[(32'(simt_sm_pkg::lowest(exec_mask_i)) % NumLanes)*32 +: 12];
         end
         if (bu_ready_i) begin
           state_nx = simt_sm_pkg::CtDu;
           if (cls_i.arrive) begin
             evt_o[simt_sm_pkg::PerfArrivals] = exec_mask_i != '0;
-            if (bu_refused_i) begin
+            if (bu_ans_i.refused) begin
               // Held until the id is free; the instruction issues again then.
               evt_o[simt_sm_pkg::PerfRefused] = 1'b1;
               hold_o    = 1'b1;
               counted_d = 1'b0;
               state_nx  = simt_sm_pkg::CtCheck;
-            end else if (!bu_pass_i && exec_mask_i != '0) begin
+            end else if (!bu_ans_i.pass && exec_mask_i != '0) begin
               du_op_d    = simt_pkg::DuBarSleep;
               du_guard_d = exec_mask_i;
             end
-          end else if (cls_i.bottom && bu_sleep_i) begin
+          end else if (cls_i.bottom && bu_ans_i.sleep) begin
             // The thread inside the section sleeps at its bottom (blocking bottom).
             du_op_d    = simt_pkg::DuBarSleep;
-            du_guard_d = 32'd1 << bu_sleep_lane_i;
+            du_guard_d = 32'd1 << bu_ans_i.sleep_lane;
           end
         end else if (wake_valid_i) begin
           // The unit may be waking threads before it takes requests again.
@@ -269,8 +256,8 @@ module simt_sm_control #(
       simt_sm_pkg::CtExitBu: begin
         // Exits shrink the default COUNT of the CTA's barriers.
         bu_valid_o = 1'b1;
-        bu_op_o    = 3'd1;
-        bu_count_o = 12'(simt_sm_pkg::popcount32(exec_mask_i));
+        bu_req_o.op    = simt_pkg::BuExit;
+        bu_req_o.count = 12'(simt_sm_pkg::popcount32(exec_mask_i));
         if (bu_ready_i) begin
           state_nx = simt_sm_pkg::CtCheck;
         end else if (wake_valid_i) begin
@@ -295,7 +282,7 @@ module simt_sm_control #(
           issue_due = 1'b1;
           issue_try = 1'b0;
           state_nx  = simt_sm_pkg::CtWake;
-          if (du_wake_ready_i) begin  // (the woken warp runs again: warp_wake)
+          if (du_ans_i.wake_ready) begin  // (the woken warp runs again: warp_wake)
             state_nx  = simt_sm_pkg::CtIdle;
             issue_try = cmd_i.issue_base;
           end
@@ -303,9 +290,9 @@ module simt_sm_control #(
       end
 
       simt_sm_pkg::CtWake: begin
-        evt_o[simt_sm_pkg::PerfDuStall] = !du_wake_ready_i;
-        if (du_wake_ready_i) begin
-          if (du_wake_fast_i) begin
+        evt_o[simt_sm_pkg::PerfDuStall] = !du_ans_i.wake_ready;
+        if (du_ans_i.wake_ready) begin
+          if (du_ans_i.wake_fast) begin
             // The warp slept with no active thread and now runs the woken ones: nothing to
             // read back, and the next warp (the woken one, say) issues now (warp_wake).
             state_nx  = wake_ret_state;
@@ -331,7 +318,7 @@ module simt_sm_control #(
     if (wake_req) begin
       du_valid_o   = 1'b1;
       wake_w_d     = wake_slot_i;
-      evt_o[simt_sm_pkg::PerfWakes] = du_wake_ready_i;
+      evt_o[simt_sm_pkg::PerfWakes] = du_ans_i.wake_ready;
     end
 
     // The instruction's divergence-unit request: from EXEC already for plain and control
@@ -341,7 +328,7 @@ module simt_sm_control #(
       du_valid_o      = 1'b1;
       evt_o[simt_sm_pkg::PerfDuStall] = !du_ready_i && !direct && !mem_direct;
       if (taken) begin
-        evt_o[simt_sm_pkg::PerfYields] = inst_i.op == simt_pkg::OpYield && du_yield_fired_i;
+        evt_o[simt_sm_pkg::PerfYields] = inst_i.op == simt_pkg::OpYield && du_ans_i.yield_fired;
         if (ex_simple || mem_direct) begin
           // Retires here; the next warp issues when IDLE would only issue and the
           // instruction in DE (if any) is simple too.
@@ -374,27 +361,25 @@ module simt_sm_control #(
   // threads and resume address go from the barrier unit to the divergence unit's wake ports
   // directly, in simt_sm_sync.)
   always_comb begin
-    du_op_o         = du_op_q;
-    du_warp_o       = w_i;
-    du_guard_o      = du_guard_q;
-    du_has_target_o = 1'b1;
-    du_target_o     = inst_i.imm[AddrW-1:0];
+    du_req_o.op         = du_op_q;
+    du_req_o.guard      = du_guard_q;
+    du_req_o.has_target = 1'b1;
+    du_req_o.target     = inst_i.imm[AddrW-1:0];
+    du_warp_o           = w_i;
     if (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) begin
-      du_op_o   = simt_pkg::DuBarWake;  // its threads and resume address: see simt_sm_sync
-      du_warp_o = wake_slot_i;
+      du_req_o.op = simt_pkg::DuBarWake;  // its threads and resume address: see simt_sm_sync
+      du_warp_o   = wake_slot_i;
     end else if (launch_du_i) begin
-      du_op_o     = simt_pkg::DuLaunch;
-      du_warp_o   = launch_du_warp_i;
-      du_guard_o  = launch_du_mask_i;
-      du_target_o = '0;
+      du_req_o  = launch_du_req_i;
+      du_warp_o = launch_du_warp_i;
     end else begin
       // The instruction's: from EXEC (direct), else from DU.
       if (state_q == simt_sm_pkg::CtIdle) begin
-        du_op_o    = cls_i.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op) : simt_pkg::DuNext;
-        du_guard_o = guard_i;
+        du_req_o.op    = cls_i.ctrl ? simt_sm_pkg::ctrl_du_op(inst_i.op) : simt_pkg::DuNext;
+        du_req_o.guard = guard_i;
       end
-      du_has_target_o = (inst_i.op == simt_pkg::OpSync || inst_i.op == simt_pkg::OpBrk ||
-                         inst_i.op == simt_pkg::OpCont) ? inst_i.imm_b : 1'b1;
+      du_req_o.has_target = (inst_i.op == simt_pkg::OpSync || inst_i.op == simt_pkg::OpBrk ||
+                             inst_i.op == simt_pkg::OpCont) ? inst_i.imm_b : 1'b1;
     end
   end
 
@@ -422,7 +407,7 @@ module simt_sm_control #(
     .exit_i      (inst_i.op == simt_pkg::OpExit && exec_mask_i != '0),
     .wake_req_i  (wake_req),
     .bu_exit_i   (bu_exit_q),
-    .wake_fast_i (du_wake_fast_i),
+    .wake_fast_i (du_ans_i.wake_fast),
     .taken_i     (taken),
     .busy_o      (ans_busy),
     .try_o       (ans_try)
@@ -431,7 +416,7 @@ module simt_sm_control #(
   logic ret_launch;  // a wake served from the launch ends: back to LAUNCH
   assign ret_launch = ret_q == simt_sm_pkg::RetLaunch &&
                       (state_q == simt_sm_pkg::CtWakeCheck ||
-                       (state_q == simt_sm_pkg::CtWake && du_wake_fast_i));
+                       (state_q == simt_sm_pkg::CtWake && du_ans_i.wake_fast));
   assign status_o   = {ans_busy, ret_launch, state_q == simt_sm_pkg::CtCheck, fast, ans_try,
                        issue_due};
   assign retired_o  = evt_o[simt_sm_pkg::PerfInsts];
@@ -441,14 +426,14 @@ module simt_sm_control #(
   logic [AddrW-1:0] link_pc;
   assign link_pc = pc_i + 1'b1;
   // (Outside the block above: the barrier unit's ready depends on it.)
-  assign wake_ready_o = wake_req && du_wake_ready_i;
+  assign wake_ready_o = wake_req && du_ans_i.wake_ready;
 
   // The warps' run state and the scheduler's view (simt_sm_warp_state): a launch, the state
   // read back in CHECK (the instruction's warp) and WAKECHECK (the woken one), a woken warp
   // running again (WAKE or CHECK, without a read-back).
   logic warp_wake;
-  assign warp_wake = (state_q == simt_sm_pkg::CtCheck && wake_req && du_wake_ready_i) ||
-                     (state_q == simt_sm_pkg::CtWake && du_wake_ready_i && du_wake_fast_i);
+  assign warp_wake = (state_q == simt_sm_pkg::CtCheck && wake_req && du_ans_i.wake_ready) ||
+                     (state_q == simt_sm_pkg::CtWake && du_ans_i.wake_ready && du_ans_i.wake_fast);
   simt_sm_warp_state #(.NumWarps(NumWarps)) u_warps (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -468,20 +453,21 @@ module simt_sm_control #(
     .wactive_o     (wactive_o)
   );
   assign woken_o      = (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) &&
-                        du_wake_fast_i;
+                        du_ans_i.wake_fast;
   assign woken_pc_o   = wake_resume_i;
-  assign woken_mask_o = du_wake_mask_i;
+  assign woken_mask_o = du_ans_i.wake_mask;
 
   // (Served during an exit's barrier request, or in the CHECK that retires an instruction:
   // after that instruction.)
   assign trace_wake_late_o   = ret_q == simt_sm_pkg::RetExitBu ||
                                (state_q == simt_sm_pkg::CtCheck && counted_q);
   assign trace_bar_accept_o  = state_q == simt_sm_pkg::CtBarReq && bu_ready_i &&
-                               cls_i.arrive && !bu_refused_i;
+                               cls_i.arrive && !bu_ans_i.refused;
   // (A refused arrival changes nothing in the unit and does not retire: not counted.)
   assign trace_bu_req_o      = (state_q == simt_sm_pkg::CtBarReq ||
                                 state_q == simt_sm_pkg::CtExitBu) && bu_ready_i &&
-                               !(state_q == simt_sm_pkg::CtBarReq && cls_i.arrive && bu_refused_i);
+                               !(state_q == simt_sm_pkg::CtBarReq && cls_i.arrive &&
+                                 bu_ans_i.refused);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -509,19 +495,19 @@ module simt_sm_control #(
       if (state_q == simt_sm_pkg::CtWake) assert (resident_i[wake_slot_i])
         else $error("sm: barrier wake for a warp that is not resident");
       // A blocking bottom puts to sleep the thread in the section, which is in this warp.
-      if (state_q == simt_sm_pkg::CtBarReq && bu_ready_i && cls_i.bottom && bu_sleep_i)
-        assert (exec_mask_i[bu_sleep_lane_i])
+      if (state_q == simt_sm_pkg::CtBarReq && bu_ready_i && cls_i.bottom && bu_ans_i.sleep)
+        assert (exec_mask_i[bu_ans_i.sleep_lane])
         else $error("sm: bottom sleep of a thread that is not in the section");
-      if (du_valid_o && du_ready_i && du_op_o == simt_pkg::DuCal)
-        assert (du_link_mask_i == exec_mask_i && du_link_value_i == link_pc)
+      if (du_valid_o && du_ready_i && du_req_o.op == simt_pkg::DuCal)
+        assert (du_ans_i.link_mask == exec_mask_i && du_ans_i.link_value == link_pc)
         else $error("sm control: cal's link %h@%h, the divergence unit's %h@%h",
-                    exec_mask_i, link_pc, du_link_mask_i, du_link_value_i);
-      if (wake_req) assert (du_wake_ready_i == du_ready_i)
+                    exec_mask_i, link_pc, du_ans_i.link_mask, du_ans_i.link_value);
+      if (wake_req) assert (du_ans_i.wake_ready == du_ready_i)
         else $error("sm control: a wake taken %b, by its own terms %b", du_ready_i,
-                    du_wake_ready_i);
-      if ((direct && ex_simple) || mem_direct) assert (du_next_ready_i == du_ready_i)
+                    du_ans_i.wake_ready);
+      if ((direct && ex_simple) || mem_direct) assert (du_ans_i.next_ready == du_ready_i)
         else $error("sm control: a plain instruction's request taken %b, by the state %b",
-                    du_ready_i, du_next_ready_i);
+                    du_ready_i, du_ans_i.next_ready);
       // The answer with the readiness last is the next-state block's.
       assert (!(cmd_i.lsu_fast && (!cmd_i.lsu_done || state_q != simt_sm_pkg::CtIdle)))
         else $error("sm control: a fast done of the load/store unit while busy");

@@ -10,18 +10,23 @@ module simt_sm_lane_alu (
   output logic          cmp_o      // setp
 );
 
-  logic signed [31:0] sa, sb;
+  // One subtractor serves sub and both orderings (min, max, setp), written out so that the
+  // sharing does not depend on which comparisons Yosys's alumacc happens to merge: a < b
+  // unsigned is the borrow of a - b; signed, the sign of a - b when a and b have the same
+  // sign (no overflow), else a's sign.
+  logic signed [31:0] sa;
+  logic        [32:0] diff;  // {borrow, a - b}
   logic               lt_s, lt_u;
   assign sa   = a_i;
-  assign sb   = b_i;
-  assign lt_s = sa < sb;
-  assign lt_u = a_i < b_i;
+  assign diff = {1'b0, a_i} - {1'b0, b_i};
+  assign lt_u = diff[32];
+  assign lt_s = (a_i[31] != b_i[31]) ? a_i[31] : diff[31];
 
   always_comb begin
     result_o = '0;
     unique case (op_i)
       simt_pkg::OpAdd:  result_o = a_i + b_i;
-      simt_pkg::OpSub:  result_o = a_i - b_i;
+      simt_pkg::OpSub:  result_o = diff[31:0];
       simt_pkg::OpMul:  result_o = a_i * b_i;
       simt_pkg::OpAnd:  result_o = a_i & b_i;
       simt_pkg::OpOr:   result_o = a_i | b_i;
@@ -55,5 +60,21 @@ module simt_sm_lane_alu (
       default: cmp_o = 1'b0;
     endcase
   end
+
+  // The orderings from the subtractor are the comparisons they replace: checked in every
+  // simulation, and proven for all operands (scripts/formal.sh).
+`ifdef VERILATOR
+  always_comb begin
+    assert (lt_u == (a_i < b_i) && lt_s == (sa < $signed(b_i)))
+      else $error("lane alu: %h vs %h ordered lt_u %b lt_s %b", a_i, b_i, lt_u, lt_s);
+  end
+`endif
+`ifdef FORMAL
+  always_comb begin
+    assert (lt_u == (a_i < b_i));
+    assert (lt_s == (sa < $signed(b_i)));
+    assert (result_o == a_i - b_i || op_i != simt_pkg::OpSub);
+  end
+`endif
 
 endmodule

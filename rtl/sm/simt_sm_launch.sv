@@ -55,11 +55,11 @@ module simt_sm_launch #(
   output logic                          first_warp_o,     // ... the CTA's first warp
   output logic                          du_valid_o,       // divergence-unit launch
   output logic [WarpW-1:0]              du_warp_o,
-  output logic [31:0]                   du_mask_o,
+  output simt_pkg::du_req_t             du_req_o,
   input  logic                          du_ready_i,
   output logic                          bu_valid_o,       // barrier-unit thread count
   output logic [CtaW-1:0]               bu_cta_o,
-  output logic [11:0]                   bu_count_o,
+  output simt_pkg::bu_req_t             bu_req_o,
   input  logic                          bu_ready_i,
   input  logic                          bu_wake_valid_i,
   output logic                          sh_we_o,          // shared-memory clear
@@ -236,11 +236,20 @@ module simt_sm_launch #(
   assign first_warp_o   = warp_valid_o && wwarp == '0;
   assign du_valid_o     = active_i && state_q == simt_sm_pkg::LnDu;
   assign du_warp_o      = lslot_q;
-  assign du_mask_o      = lmask_q;
+  always_comb begin  // the warp's threads start at the kernel's first instruction
+    du_req_o            = '0;
+    du_req_o.op         = simt_pkg::DuLaunch;
+    du_req_o.guard      = lmask_q;
+    du_req_o.has_target = 1'b1;
+  end
   assign evt_du_stall_o = du_valid_o && !du_ready_i;
   assign bu_valid_o     = active_i && state_q == simt_sm_pkg::LnBu;
   assign bu_cta_o       = lcta_q;
-  assign bu_count_o     = cfg_ntid_i[11:0];
+  always_comb begin  // the CTA's threads: its barriers' default COUNT
+    bu_req_o       = '0;
+    bu_req_o.op    = simt_pkg::BuLaunch;
+    bu_req_o.count = cfg_ntid_i[11:0];
+  end
   assign wait_wake_o    = bu_valid_o && !bu_ready_i && bu_wake_valid_i;
   assign sh_we_o        = active_i && state_q == simt_sm_pkg::LnSh && sh_left;
   assign sh_waddr_o     = ShAW'(lcta_q) * ShAW'(SharedWords) + lcnt_q[ShAW-1:0];
