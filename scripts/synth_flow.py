@@ -243,6 +243,7 @@ ECP5_DEVICE = ["--85k", "--package", "CABGA381", "--speed", "6"]   # the ULX3S's
 # A seed's nextpnr run is stopped after this long (--pnr-timeout): the core's seeds route in
 # 10 to 20 minutes two at a time (2026-11-28); one that does not converge would run for hours.
 PNR_TIMEOUT_S = 90 * 60
+MAP_MHZ = None   # --map-mhz: the clock the core's LUTs are mapped for, if not its target's
 ECP5_CAPACITY = {"comb": 83640, "ff": 83640, "dp16kd": 208, "mult18": 156}
 ECP5_SHELL_LPF = os.path.join(ROOT, "constraints", "ecp5_shell.lpf")
 OVERFULL = 1.2   # hierarchical synthesis above this share of the device: not flattened
@@ -529,7 +530,7 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         t2 = time.time()
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
              ecp5_synth_script(synth_top, synth_params, srcs, net, stat, flatten=False,
-                               target_mhz=target)])
+                               target_mhz=MAP_MHZ or opts.get("map_mhz", target))])
         unit_rows = ecp5_units(os.path.join(ROOT, stat), synth_top)
         units_s = round(time.time() - t2)
     overfull = False
@@ -541,7 +542,8 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
     else:
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5.log"), "-p",
              ecp5_synth_script(synth_top, synth_params, srcs, net,
-                               os.path.join(rel, "ecp5_stat.json"), target_mhz=target)])
+                               os.path.join(rel, "ecp5_stat.json"),
+                               target_mhz=MAP_MHZ or opts.get("map_mhz", target))])
         t_synth = time.time() - t0 - units_s
         cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
@@ -921,11 +923,15 @@ def main():
     ap.add_argument("--synth-only", action="store_true",
                     help="ECP5: synthesize and name the deepest logic path, without placing; "
                          "prints the figures and keeps the cached ones (docs unchanged)")
+    ap.add_argument("--map-mhz", type=float, metavar="MHZ",
+                    help="ECP5: map the core's LUTs for this clock instead of the "
+                         "configuration's (ABC9's -D; for trying mappings, with --synth-only)")
     ap.add_argument("--bitstream", metavar="BOARD", help="build BOARD's bitstream (ulx3s)")
     ap.add_argument("--config", default="", help="with --bitstream: the ECP5 configuration")
     args = ap.parse_args()
-    global PNR_TIMEOUT_S
+    global PNR_TIMEOUT_S, MAP_MHZ
     PNR_TIMEOUT_S = args.pnr_timeout * 60
+    MAP_MHZ = args.map_mhz
     os.makedirs(OUT, exist_ok=True)
     if args.bitstream:
         bitstream(args.bitstream, args.config, 1)

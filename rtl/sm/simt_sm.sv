@@ -304,6 +304,7 @@ module simt_sm #(
   logic                      lsu_evt_id_wait, lsu_evt_slot_wait, l1_stall_full, l1_stall_order;
   logic                      lsu_evt_sender_wait;
   logic [4:0]                lsu_rf_rb;
+  logic [1:0]                lsu_rf_elem;
   logic [PassW-1:0]          lsu_rf_grp;
   logic [31:0]               lsu_rf_we;
   logic [RfAW-1:0]           lsu_rf_waddr;
@@ -623,6 +624,7 @@ module simt_sm #(
     .lsu_re_b_i      (lsu_rf_re_b),
     .lsu_re_c_i      (lsu_rf_re_c),
     .lsu_rb_i        (lsu_rf_rb),
+    .lsu_elem_i      (lsu_rf_elem),
     .lsu_grp_i       (lsu_rf_grp),
     .rf_we_i         (rf_we),
     .rf_waddr_i      (rf_waddr),
@@ -765,6 +767,7 @@ module simt_sm #(
     .rf_re_b_o          (lsu_rf_re_b),
     .rf_re_c_o          (lsu_rf_re_c),
     .rf_rb_o            (lsu_rf_rb),
+    .rf_elem_o          (lsu_rf_elem),
     .rf_grp_o           (lsu_rf_grp),
     .opa_i              (opa),
     .opb_i              (opb),

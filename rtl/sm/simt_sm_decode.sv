@@ -81,6 +81,7 @@ module simt_sm_decode #(
   input  logic                       lsu_re_b_i,
   input  logic                       lsu_re_c_i,
   input  logic [4:0]                 lsu_rb_i,
+  input  logic [1:0]                 lsu_elem_i,  // lsu_rb_i is EXEC's rb + this (v4 store)
   input  logic [PassW-1:0]           lsu_grp_i,
   input  logic [31:0]                rf_we_i,        // threads of one group
   input  logic [RfAW-1:0]            rf_waddr_i,
@@ -266,15 +267,34 @@ module simt_sm_decode #(
   // are looked up from registers and the group, known late (the load/store unit's next group
   // follows its coalescer), only picks one: the group is not on a path through a
   // (warp, register, group) lookup.
-  logic [NumPasses-1:0] ua_ex, ub_ex, uc_ex;
+  // Port b's register is rb, or (a v4 store's element registers) rb + the load/store unit's
+  // element, also known late (it follows the coalescer): the bits of rb .. rb + 3 are looked
+  // up from registers and the element picks one, like the group (the board core's longest
+  // path ran through rb + element into this lookup, 2026-12-06). The lookups take EXEC's
+  // warp's bits first, shared by all of them.
+  logic [32*NumPasses-1:0] used_w;  // EXEC's warp's bits, entry reg * NumPasses + group
+  logic [NumPasses-1:0]    ua_ex, ub_ex, uc_ex;
+  logic [NumPasses-1:0]    ub_el [4];
+  assign used_w = used_q[32'(w_q) * 32 * NumPasses +: 32 * NumPasses];
+  logic [4:0] ex_ra, ex_rb [4];
   always_comb begin
+    ex_ra = (ir.op == simt_pkg::OpRet) ? 5'd31 : ir.ra;
+    for (int e = 0; e < 4; e++) ex_rb[e] = ir.rb + 5'(e);  // (wraps, as the unit's rb + e)
     for (int g = 0; g < NumPasses; g++) begin
-      ua_ex[g] = used_q[bank_addr({w_q, (ir.op == simt_pkg::OpRet) ? 5'd31 : ir.ra},
-                                  PassW'(g))];
-      ub_ex[g] = used_q[bank_addr({w_q, pass_rd_i ? ir.rb : lsu_rb_i}, PassW'(g))];
-      uc_ex[g] = used_q[bank_addr({w_q, ir.sub}, PassW'(g))];
+      ua_ex[g] = used_w[32'(ex_ra) * NumPasses + g];
+      uc_ex[g] = used_w[32'(ir.sub) * NumPasses + g];
+      for (int e = 0; e < 4; e++) ub_el[e][g] = used_w[32'(ex_rb[e]) * NumPasses + g];
+      ub_ex[g] = ub_el[pass_rd_i ? 2'd0 : lsu_elem_i][g];
     end
   end
+  // DE's read looks its bits up from DE's own address, not from the read port's (a mux that
+  // also carries the load/store unit's late group: sharing it put that group on the path to
+  // these bits, the board core's longest, 2026-12-06).
+  logic [BankAW-1:0] de_raddr_a, de_raddr_b, de_raddr_c;
+  assign de_raddr_a = bank_addr({de_w_i, (de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra},
+                                de_grp);
+  assign de_raddr_b = bank_addr({de_w_i, de_inst.rb}, de_grp);
+  assign de_raddr_c = bank_addr({de_w_i, de_inst.sub}, de_grp);
   logic used_a_d, used_b_d, used_c_d;
   logic [NumLanes*3-1:0] used_cp;
   logic [NumLanes-1:0]   used_cp_a, used_cp_b, used_cp_c;
@@ -283,9 +303,9 @@ module simt_sm_decode #(
     used_b_d = rd_b ? ub_ex[rd_grp] : used_cp_b[0];
     used_c_d = rd_c ? uc_ex[rd_grp] : used_cp_c[0];
     if (de_go_i) begin
-      used_a_d = used_q[raddr_a];
-      used_b_d = de_need_b ? used_q[raddr_b] : used_cp_b[0];
-      used_c_d = de_need_c ? used_q[raddr_c] : used_cp_c[0];
+      used_a_d = used_q[de_raddr_a];
+      used_b_d = de_need_b ? used_q[de_raddr_b] : used_cp_b[0];
+      used_c_d = de_need_c ? used_q[de_raddr_c] : used_cp_c[0];
     end
   end
   simt_copies #(.Width(3), .Copies(NumLanes)) u_used_copies (
@@ -427,11 +447,15 @@ module simt_sm_decode #(
       // asserts the unit is done then and needs no data).
       assert ($onehot0({pass_rd_i, (lsu_re_i || lsu_re_b_i || lsu_re_c_i) && !de_go_i, de_go_i}))
         else $error("sm decode: two readers of the register file in one cycle");
-      // The entry bits looked up per group for EXEC's instruction are the read's own.
-      if (!de_go_i)
-        assert ((!rd_a || used_a_d == used_q[raddr_a]) && (!rd_b || used_b_d == used_q[raddr_b]) &&
-                (!rd_c || used_c_d == used_q[raddr_c]))
-          else $error("sm decode: the entry bits of EXEC's read differ from its entries'");
+      // The entry bits looked up per group and element for EXEC's instruction, and DE's from
+      // its own address, are the read's own.
+      if (lsu_re_b_i && !pass_rd_i && !de_go_i)
+        assert (lsu_rb_i == ir.rb + 5'(lsu_elem_i))
+          else $error("sm decode: the unit reads r%0d on port b, not rb + %0d", lsu_rb_i,
+                      lsu_elem_i);
+      assert ((!rd_a || used_a_d == used_q[raddr_a]) && (!rd_b || used_b_d == used_q[raddr_b]) &&
+              (!rd_c || used_c_d == used_q[raddr_c]))
+        else $error("sm decode: the entry bits of the read differ from its entries'");
       assert ((rf_we_i & ~simt_sm_pkg::group_of(rf_we_i, NumLanes)) == '0)
         else $error("sm decode: a register write %h to threads of two groups", rf_we_i);
       for (int l = 0; l < NumLanes; l++) begin

@@ -109,6 +109,7 @@ module simt_sm_lsu #(
   output logic                   rf_re_b_o,
   output logic                   rf_re_c_o,
   output logic [4:0]             rf_rb_o,
+  output logic [1:0]             rf_elem_o,   // rf_rb_o is the instruction's rb + this
   output logic [PassW-1:0]       rf_grp_o,
   input  logic [NumLanes*32-1:0] opa_i,
   input  logic [NumLanes*32-1:0] opb_i,
@@ -469,6 +470,7 @@ module simt_sm_lsu #(
     .rf_re_b_o         (rf_re_b_o),
     .rf_re_c_o         (rf_re_c_o),
     .rf_rb_o           (rf_rb_o),
+    .rf_elem_o         (rf_elem_o),
     .rf_grp_o          (rf_grp_o),
     .rd_grp_i          (rd_grp_i),
     .evt_stall_o       (evt_stall_o),

@@ -66,18 +66,40 @@ module simt_sm_lsu_coalesce #(
   // is w's, and gives element w mod 4.
   logic [OffW-3:0]     word [NumLanes];
   logic [NumLanes-1:0] group;
+  logic [NumLanes-1:0] on_line;  // lanes on the leader's line
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      /* verilator lint_off UNUSEDSIGNAL */
-      logic [31:0] a;  // word-aligned (checked)
-      /* verilator lint_on UNUSEDSIGNAL */
-      a        = lane_addr[l];
-      word[l]  = a[OffW-1:2];
-      group[l] = pend[l] && (a[31:OffW] == leader_addr[31:OffW]) &&
-                 (!single_i || leader == 5'(l));
+      word[l]  = lane_addr[l][OffW-1:2];
+      group[l] = pend[l] && on_line[l] && (!single_i || leader == 5'(l));
     end
   end
   assign group_o = 32'(group) << first;
+
+  // At up to 8 lanes every pair of lanes is compared, and a lane is on the leader's line
+  // when its pair with the leader (one-hot, from a carry chain) matches: the compares no
+  // longer wait for the leader's address (its priority encoder and mux), the board core's
+  // longest chain (2026-12-06). The pairs grow as the square of the lanes: at more lanes the
+  // leader's address is compared with each lane's.
+  if (NumLanes <= 8) begin : g_pairs
+    logic [NumLanes-1:0] lead1h;  // the leader, one-hot
+    logic [NumLanes-1:0] same [NumLanes];  // same[l][k]: lane k < l on lane l's line
+    assign lead1h = pend & (~pend + 1'b1);
+    always_comb begin
+      for (int l = 0; l < NumLanes; l++) begin
+        for (int k = 0; k < NumLanes; k++) begin
+          // (The leader is the lowest lane still to request: never above a lane that is.)
+          same[l][k] = (k == l) || (k < l && lane_addr[l][31:OffW] == lane_addr[k][31:OffW]);
+        end
+        on_line[l] = (lead1h & same[l]) != '0;
+      end
+    end
+  end else begin : g_leader
+    always_comb begin
+      for (int l = 0; l < NumLanes; l++) begin
+        on_line[l] = lane_addr[l][31:OffW] == leader_addr[31:OffW];
+      end
+    end
+  end
 
   // Word by word, the highest lane of the group on it (its index), then a mux on the index:
   // ECP5 LUTs stay about NumLanes per bit, where one-hot selects and an AND-OR tree let the
@@ -117,6 +139,12 @@ module simt_sm_lsu_coalesce #(
 
 `ifdef VERILATOR
   always_comb begin
+    for (int l = 0; l < NumLanes; l++) begin
+      if (pend[l])
+        assert (on_line[l] == (lane_addr[l][31:OffW] == leader_addr[31:OffW]))
+          else $error("lsu coalesce: lane %0d's line match with the leader's is %b", l,
+                      on_line[l]);
+    end
     if (pend_i != '0) begin
       assert (group_o[leader_o]) else $error("lsu coalesce: the leader is not in its request");
       assert ((group_o & ~pend_i) == '0) else $error("lsu coalesce: a lane requested twice");

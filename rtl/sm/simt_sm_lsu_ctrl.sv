@@ -87,6 +87,7 @@ module simt_sm_lsu_ctrl #(
   output logic                    rf_re_b_o,
   output logic                    rf_re_c_o,
   output logic [4:0]              rf_rb_o,
+  output logic [1:0]              rf_elem_o,       // ... rb_i + this (a v4 store's element)
   output logic [PassW-1:0]        rf_grp_o,
   input  logic [PassW-1:0]        rd_grp_i,
 
@@ -325,7 +326,8 @@ module simt_sm_lsu_ctrl #(
   assign rf_re_o   = reads && regroup;
   assign rf_re_b_o = reads && ((reads_b_i && regroup) || v4_store);
   assign rf_re_c_o = reads && cls_i.cas && regroup;
-  assign rf_rb_o   = v4_store ? rb_i + {3'd0, elem_d} : rb_i;
+  assign rf_elem_o = v4_store ? elem_d : 2'd0;
+  assign rf_rb_o   = rb_i + {3'd0, rf_elem_o};
   assign rf_grp_o  = PassW'(32'(first_next) >> $clog2(NumLanes));
 
   assign state_o   = state_q;
