@@ -33,6 +33,7 @@ import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -487,7 +488,7 @@ def ecp5_synth_script(top, params, srcs, out_json, stat_json, flatten=True, targ
 
 
 def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=True,
-                 pnr_only=False, place_it=True):
+                 pnr_only=False, place_it=True, race=False):
     work = os.path.join(OUT, name)
     os.makedirs(work, exist_ok=True)
     srcs = " ".join(sources())
@@ -577,6 +578,8 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
                 "--timing-allow-fail", "--quiet", "--log", log]
             if not board:
                 cmd += ["--freq", str(target)]
+            if race:
+                return place_racing(seed, cmd, log)
             # A seed whose routing does not converge would run for hours: stopped at the limit
             # (--pnr-timeout), it counts as not routed and the median is over the others.
             if run(cmd, check=False, timeout=PNR_TIMEOUT_S).returncode is None:
@@ -586,6 +589,30 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
                 print("synth: %s: seed %d not routed within %d min, stopped" % (
                     name, seed, PNR_TIMEOUT_S // 60), flush=True)
             return nextpnr_ecp5_report(os.path.join(ROOT, log))
+        # race (a bitstream): the first seed routed at the target clock stops the others,
+        # so one seed whose routing does not converge (router2's overuse rising for good,
+        # which happens to one placement in three or so) costs no more than the wait for
+        # another that routes.
+        routed = threading.Event()
+        def place_racing(seed, cmd, log):
+            with open(os.devnull, "w") as devnull:
+                proc = subprocess.Popen(cmd, cwd=ROOT, stdout=devnull, stderr=subprocess.STDOUT)
+            deadline = time.time() + PNR_TIMEOUT_S
+            while proc.poll() is None:
+                if routed.is_set() or time.time() > deadline:
+                    proc.kill()
+                    proc.wait()
+                    why = ("another seed routed first" if routed.is_set()
+                           else "not routed within %d min (--pnr-timeout)" % (PNR_TIMEOUT_S // 60))
+                    with open(os.path.join(ROOT, log), "a") as f:
+                        f.write("synth_flow: seed %d stopped: %s\n" % (seed, why))
+                    print("synth: %s: seed %d stopped: %s" % (name, seed, why), flush=True)
+                    break
+                time.sleep(2)
+            rep = nextpnr_ecp5_report(os.path.join(ROOT, log))   # (stopped: fmax None)
+            if rep["fmax"] is not None and rep["fmax"] >= target:
+                routed.set()
+            return rep
         # The seeds side by side, one per core (nextpnr under WebAssembly is single-threaded;
         # the core's placement and routing take most of an hour each).
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(
@@ -882,7 +909,8 @@ def bitstream(board_name, config, seeds):
             "bitstream: (%s)." % note,
             "*" * 78]), flush=True)
     t0 = time.time()
-    r = measure_ecp5(name, top, params, target, opts, seeds, units=opts.get("units", False))
+    r = measure_ecp5(name, top, params, target, opts, seeds, units=opts.get("units", False),
+                     race=True)
     if r.get("pnr_failed"):
         sys.exit("bitstream: %s WAS NOT PLACED AND ROUTED: nextpnr failed or was stopped "
                  "(%d of %d logic slots by synthesis; %s)" % (
@@ -934,7 +962,8 @@ def main():
     MAP_MHZ = args.map_mhz
     os.makedirs(OUT, exist_ok=True)
     if args.bitstream:
-        bitstream(args.bitstream, args.config, 1)
+        # One placement seed per core (at most 3), the first routed at the clock kept.
+        bitstream(args.bitstream, args.config, max(1, min(3, os.cpu_count() or 1)))
         return
     t_start = time.time()
     results = []
