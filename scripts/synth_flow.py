@@ -113,16 +113,10 @@ def ice40_script(top):
             % (top, os.path.join(ROOT, "scripts", "yosys", "ice40_coarse_noshare.ys"), top))
 
 
-def run(cmd, log=None, check=True, timeout=None):
-    """Runs cmd from the repository; with a timeout (seconds) a run that takes longer is
-    stopped and returned with returncode None (its output so far, and why)."""
-    try:
-        res = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        res = subprocess.CompletedProcess(cmd, None, out + "\nsynth_flow: stopped after %d s "
-                                          "(the limit)\n" % timeout)
+def run(cmd, log=None, check=True):
+    """Runs cmd from the repository, its output into log if given."""
+    res = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
     if log:
         with open(log, "w") as f:
             f.write(res.stdout)
@@ -531,7 +525,7 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         t2 = time.time()
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5_units.log"), "-p",
              ecp5_synth_script(synth_top, synth_params, srcs, net, stat, flatten=False,
-                               target_mhz=MAP_MHZ or opts.get("map_mhz", target))])
+                               target_mhz=MAP_MHZ or target)])
         unit_rows = ecp5_units(os.path.join(ROOT, stat), synth_top)
         units_s = round(time.time() - t2)
     overfull = False
@@ -544,7 +538,7 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
         run([venv_tool("yosys"), "-q", "-l", os.path.join(rel, "ecp5.log"), "-p",
              ecp5_synth_script(synth_top, synth_params, srcs, net,
                                os.path.join(rel, "ecp5_stat.json"),
-                               target_mhz=MAP_MHZ or opts.get("map_mhz", target))])
+                               target_mhz=MAP_MHZ or target)])
         t_synth = time.time() - t0 - units_s
         cells = yosys_stat_totals(os.path.join(work, "ecp5_stat.json"))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
@@ -570,6 +564,11 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
     if fits and place_it:
         t1 = time.time()
         lpf = board["lpf"] if board else ECP5_SHELL_LPF
+        # A seed whose routing does not converge (router2's overuse rising for good, about
+        # one placement in three) would run for hours: stopped at the limit (--pnr-timeout),
+        # it counts as not routed and the median is over the others. With race (a bitstream)
+        # the first seed routed at the target clock also stops the others.
+        routed = threading.Event()
         def place(seed):
             log = os.path.join(rel, "pnr%d.log" % seed)
             cmd = [venv_tool("nextpnr-ecp5")] + ECP5_DEVICE + [
@@ -578,31 +577,14 @@ def measure_ecp5(name, top, params, target, opts, seeds, units=False, bitstream=
                 "--timing-allow-fail", "--quiet", "--log", log]
             if not board:
                 cmd += ["--freq", str(target)]
-            if race:
-                return place_racing(seed, cmd, log)
-            # A seed whose routing does not converge would run for hours: stopped at the limit
-            # (--pnr-timeout), it counts as not routed and the median is over the others.
-            if run(cmd, check=False, timeout=PNR_TIMEOUT_S).returncode is None:
-                with open(os.path.join(ROOT, log), "a") as f:
-                    f.write("synth_flow: seed %d stopped after %d min (--pnr-timeout)\n" % (
-                        seed, PNR_TIMEOUT_S // 60))
-                print("synth: %s: seed %d not routed within %d min, stopped" % (
-                    name, seed, PNR_TIMEOUT_S // 60), flush=True)
-            return nextpnr_ecp5_report(os.path.join(ROOT, log))
-        # race (a bitstream): the first seed routed at the target clock stops the others,
-        # so one seed whose routing does not converge (router2's overuse rising for good,
-        # which happens to one placement in three or so) costs no more than the wait for
-        # another that routes.
-        routed = threading.Event()
-        def place_racing(seed, cmd, log):
             with open(os.devnull, "w") as devnull:
                 proc = subprocess.Popen(cmd, cwd=ROOT, stdout=devnull, stderr=subprocess.STDOUT)
             deadline = time.time() + PNR_TIMEOUT_S
             while proc.poll() is None:
-                if routed.is_set() or time.time() > deadline:
+                if (race and routed.is_set()) or time.time() > deadline:
                     proc.kill()
                     proc.wait()
-                    why = ("another seed routed first" if routed.is_set()
+                    why = ("another seed routed first" if race and routed.is_set()
                            else "not routed within %d min (--pnr-timeout)" % (PNR_TIMEOUT_S // 60))
                     with open(os.path.join(ROOT, log), "a") as f:
                         f.write("synth_flow: seed %d stopped: %s\n" % (seed, why))

@@ -50,7 +50,7 @@ module simt_barrier_table #(
   input  logic             rst_ni,
   input  logic             req_valid_i,
   output logic             req_ready_o,
-  input  logic [2:0]       req_op_i,        // 0 launch, 1 exit, 2 arrive, 3 reset, 4 bottom
+  input  logic [2:0]       req_op_i,        // simt_pkg::BuLaunch (0) .. BuBottom (4)
   input  logic [CtaW-1:0]  req_cta_i,
   input  logic [3:0]       req_id_i,
   input  logic [WarpW-1:0] req_warp_i,
@@ -131,8 +131,6 @@ module simt_barrier_table #(
   output logic [TagW-1:0]  sb_upd_tag_o
 );
 
-  localparam logic [2:0] OpLaunch = 3'd0, OpExit = 3'd1, OpArrive = 3'd2, OpReset = 3'd3,
-                         OpBottom = 3'd4;
   localparam logic [1:0] KindSync = 2'd0;
   // What a wake pass wakes: a simple portion's sleepers, a finished section's bottom sleepers,
   // and for a reset the top sleepers (waiting or queued), then the bottom sleepers.
@@ -320,7 +318,7 @@ module simt_barrier_table #(
   logic             ck_done;        // nobody waiting and every expected participant passed
   always_comb begin
     if (st_q != StIdle)                ck_ent = ent_q;
-    else if (accept && req_op_i == OpLaunch) ck_ent = EntW'({req_cta_i, exit_id});
+    else if (accept && req_op_i == simt_pkg::BuLaunch) ck_ent = EntW'({req_cta_i, exit_id});
     else if (accept)                   ck_ent = req_ent;
     else                               ck_ent = tptr_q;
   end
@@ -543,7 +541,7 @@ module simt_barrier_table #(
         end else if (accept) begin
           ent_d = req_ent;
           unique case (req_op_i)
-            OpLaunch: begin
+            simt_pkg::BuLaunch: begin
               // A new CTA in this resident slot starts with every barrier idle: an instance
               // the previous CTA left unfinished (COUNT never reached) is not its.
               nonex_d[req_cta_i] = req_count_i;
@@ -556,7 +554,7 @@ module simt_barrier_table #(
                 stat_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
               end
             end
-            OpExit: begin
+            simt_pkg::BuExit: begin
               nonex_d[req_cta_i] = nonex_q[req_cta_i] - req_count_i;
               if (exit_found) begin
                 ent_d  = EntW'({req_cta_i, exit_id});
@@ -564,14 +562,14 @@ module simt_barrier_table #(
                 st_d   = StScan;
               end
             end
-            OpReset: begin
+            simt_pkg::BuReset: begin
               if (busy_q[ck_ent]) begin
                 w_d     = '0;
                 wmode_d = WkRstTop;
                 st_d    = StWake;
               end
             end
-            OpBottom: begin
+            simt_pkg::BuBottom: begin
               // Only the thread inside the section finishes it; others are not in it.
               // The search for the section's next thread starts after this one.
               if (bot_hit) begin
@@ -590,7 +588,7 @@ module simt_barrier_table #(
                 end
               end
             end
-            OpArrive: begin
+            simt_pkg::BuArrive: begin
               if (req_mask_i == '0) begin
                 // Only non-participants: they never wait and never claim the id; measured
                 // from any thread's arrival, a timeout's clock starts (or restarts) here. At
@@ -814,7 +812,7 @@ module simt_barrier_table #(
           assert (u_ts.mem[own_cta][sel_lane*TsW +: TsW] == {3'b110, own_ent[3:0]})
             else $error("barrier_table: section wake of a thread that is not a queued member");
         end
-        if (accept && req_op_i == OpArrive && !resp_refused_o && !resp_pass_o &&
+        if (accept && req_op_i == simt_pkg::BuArrive && !resp_refused_o && !resp_pass_o &&
             req_warp_i == WarpW'(w)) begin
           assert (m_cta == req_cta_i && (sl_m[w*32 +: 32] & req_mask_i) == '0)
             else $error("barrier_table: a sleeping thread arrived again");
@@ -1015,7 +1013,7 @@ module simt_barrier_table #(
   // woken is a queued member asleep at the section's id; a bottom sleeper is asleep.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      if (accept && req_op_i == OpArrive && !resp_refused_o && !resp_pass_o) begin
+      if (accept && req_op_i == simt_pkg::BuArrive && !resp_refused_o && !resp_pass_o) begin
         // waiting (WaitW bits) never wraps: the waiters are asleep, at most Thr.
         assert (!ww_en || ((busy_q[req_ent] ? int'(waiting_q[req_ent]) : 0) + int'(req_pop) <= Thr))
           else $error("barrier_table: waiting overflow on arrival");
@@ -1049,7 +1047,7 @@ module simt_barrier_table #(
       assert (!wake_valid_o || st_q == StWake || cs_wake)
         else $error("barrier_table: wake outside a wake pass");
       // One scoreboard update per cycle covers every change, except a launch's.
-      assert ($countones(sb_chg) <= 1 || (accept && req_op_i == OpLaunch))
+      assert ($countones(sb_chg) <= 1 || (accept && req_op_i == simt_pkg::BuLaunch))
         else $error("barrier_table: %0d scoreboard changes in one cycle", $countones(sb_chg));
       // The reported tag is one read at the port's entry: it must be the reported entry's.
       assert (!sb_upd_valid_o || !busy_d[sb_upd_idx_o] || sb_upd_tag_o ==

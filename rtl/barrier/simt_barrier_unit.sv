@@ -40,7 +40,7 @@ module simt_barrier_unit #(
   // Requests.
   input  logic              req_valid_i,
   output logic              req_ready_o,
-  input  logic [2:0]        req_op_i,        // 0 launch, 1 exit, 2 arrive, 3 reset, 4 bottom
+  input  logic [2:0]        req_op_i,        // simt_pkg::BuLaunch (0) .. BuBottom (4)
   input  logic [CtaW-1:0]   req_cta_i,
   input  logic [3:0]        req_id_i,
   input  logic [WarpW-1:0]  req_warp_i,

@@ -184,10 +184,14 @@ module simt_sm_decode #(
   simt_sm_pkg::inst_t ir;
   /* verilator lint_on UNUSEDSIGNAL */
   assign ir = ir_q;
+  // Port a's register, DE's and EXEC's: ra, or r31 for ret (its return address).
+  logic [4:0] de_ra, ex_ra;
+  assign de_ra = (de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra;
+  assign ex_ra = (ir.op == simt_pkg::OpRet) ? 5'd31 : ir.ra;
   always_comb begin
     rd_w   = w_q;
     rd_grp = lsu_grp_i;
-    rd_ra  = (ir.op == simt_pkg::OpRet) ? 5'd31 : ir.ra;
+    rd_ra  = ex_ra;
     rd_rb  = lsu_rb_i;
     rd_rc  = ir.sub;
     rd_a   = lsu_re_i;
@@ -203,7 +207,7 @@ module simt_sm_decode #(
     if (de_go_i) begin  // DE's read wins (the load/store unit is done: simt_sm asserts it)
       rd_w   = de_w_i;
       rd_grp = de_grp;
-      rd_ra  = (de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra;
+      rd_ra  = de_ra;
       rd_rb  = de_inst.rb;
       rd_rc  = de_inst.sub;
       rd_a   = 1'b1;
@@ -276,9 +280,8 @@ module simt_sm_decode #(
   logic [NumPasses-1:0]    ua_ex, ub_ex, uc_ex;
   logic [NumPasses-1:0]    ub_el [4];
   assign used_w = used_q[32'(w_q) * 32 * NumPasses +: 32 * NumPasses];
-  logic [4:0] ex_ra, ex_rb [4];
+  logic [4:0] ex_rb [4];
   always_comb begin
-    ex_ra = (ir.op == simt_pkg::OpRet) ? 5'd31 : ir.ra;
     for (int e = 0; e < 4; e++) ex_rb[e] = ir.rb + 5'(e);  // (wraps, as the unit's rb + e)
     for (int g = 0; g < NumPasses; g++) begin
       ua_ex[g] = used_w[32'(ex_ra) * NumPasses + g];
@@ -291,8 +294,7 @@ module simt_sm_decode #(
   // also carries the load/store unit's late group: sharing it put that group on the path to
   // these bits, the board core's longest, 2026-12-06).
   logic [BankAW-1:0] de_raddr_a, de_raddr_b, de_raddr_c;
-  assign de_raddr_a = bank_addr({de_w_i, (de_inst.op == simt_pkg::OpRet) ? 5'd31 : de_inst.ra},
-                                de_grp);
+  assign de_raddr_a = bank_addr({de_w_i, de_ra}, de_grp);
   assign de_raddr_b = bank_addr({de_w_i, de_inst.rb}, de_grp);
   assign de_raddr_c = bank_addr({de_w_i, de_inst.sub}, de_grp);
   logic used_a_d, used_b_d, used_c_d;

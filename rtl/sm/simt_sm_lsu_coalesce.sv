@@ -93,6 +93,17 @@ module simt_sm_lsu_coalesce #(
         on_line[l] = (lead1h & same[l]) != '0;
       end
     end
+`ifdef VERILATOR
+    // The pairs say what comparing with the leader's address says.
+    always_comb begin
+      for (int l = 0; l < NumLanes; l++) begin
+        if (pend[l])
+          assert (on_line[l] == (lane_addr[l][31:OffW] == leader_addr[31:OffW]))
+            else $error("lsu coalesce: lane %0d's line match with the leader's is %b", l,
+                        on_line[l]);
+      end
+    end
+`endif
   end else begin : g_leader
     always_comb begin
       for (int l = 0; l < NumLanes; l++) begin
@@ -139,12 +150,6 @@ module simt_sm_lsu_coalesce #(
 
 `ifdef VERILATOR
   always_comb begin
-    for (int l = 0; l < NumLanes; l++) begin
-      if (pend[l])
-        assert (on_line[l] == (lane_addr[l][31:OffW] == leader_addr[31:OffW]))
-          else $error("lsu coalesce: lane %0d's line match with the leader's is %b", l,
-                      on_line[l]);
-    end
     if (pend_i != '0) begin
       assert (group_o[leader_o]) else $error("lsu coalesce: the leader is not in its request");
       assert ((group_o & ~pend_i) == '0) else $error("lsu coalesce: a lane requested twice");
