@@ -93,7 +93,7 @@ module simt_barrier_slots #(
   // ---- arbiter: highest priority among waiting occupied slots, round robin among equals ---
   logic [NumSlots-1:0] waiting, top;
   logic [PrioW-1:0]    best;
-  logic                grant_fire;
+  logic                grant_fire, arb_valid;
 
   always_comb begin
     waiting = occ_q & ~act_q;
@@ -110,13 +110,17 @@ module simt_barrier_slots #(
     .rst_ni    (rst_ni),
     .req_i     (top),
     .ack_i     (sel_ready_i),
-    .valid_o   (grant_valid_o),
+    .valid_o   (arb_valid),
     .gnt_o     (),
     .gnt_idx_o (grant_slot_o)
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  assign grant_fire  = grant_valid_o && sel_ready_i;
+  // Some waiting slot has the highest priority among the waiting: the grant is valid when any
+  // slot waits. Said so, not through the priority compare (the barrier table's request ready
+  // waits on it, ahead of its whole accept path).
+  assign grant_valid_o = |waiting;
+  assign grant_fire    = grant_valid_o && sel_ready_i;
   assign grant_bar_o = bar_q[grant_slot_o];
 
   always_comb begin
@@ -169,6 +173,8 @@ module simt_barrier_slots #(
         else $error("barrier_slots: exclusive barrier not alone");
       assert (!grant_valid_o || (occ_q[grant_slot_o] && !act_q[grant_slot_o]))
         else $error("barrier_slots: grant of a slot that is free or already granted");
+      assert (grant_valid_o == arb_valid)
+        else $error("barrier_slots: a slot waits but the arbiter grants none, or the reverse");
       assert (!(release_valid_i && sel_ready_i))
         else $error("barrier_slots: a grant taken in a cycle that releases a slot");
     end
@@ -185,6 +191,7 @@ module simt_barrier_slots #(
       assert ((act_q & ~occ_q) == '0);
       assert ((excl_q & occ_q) == '0 || (occ_q & (occ_q - 1'b1)) == '0);
       assert (!grant_valid_o || (occ_q[grant_slot_o] && !act_q[grant_slot_o]));
+      assert (grant_valid_o == arb_valid);
       assert (fifo_count_o <= CntW'(FifoDepth));
     end
   end

@@ -11,9 +11,10 @@
 // waiting, the cycle of the first waiting arrival. Per thread: asleep, and the id it sleeps
 // at (the thread state table). When an entry's condition holds, its sleepers are woken one
 // warp per cycle as tokens {cta, warp, mask, resume = tag + 1} for the divergence unit,
-// which re-activates them through its queue (ARCHITECTURE.md). While idle, one entry per
-// cycle is checked for an elapsed TIMEOUT (so a timeout fires within NumCtas*16 idle cycles
-// of elapsing), and a barrier static (arrivals waiting) longer than static_limit_i is flagged.
+// which re-activates them through its queue (ARCHITECTURE.md). While idle with no request
+// waiting, one entry per cycle is checked for an elapsed TIMEOUT (so a timeout fires within
+// NumCtas*16 such cycles of elapsing), and a barrier static (arrivals waiting) longer than
+// static_limit_i is flagged.
 //
 // Critical sections: when a section's portion may start, its waiting threads become queued
 // members (thread state) and the entry goes to the slots' ready FIFO. Every granted slot is a
@@ -303,8 +304,10 @@ module simt_barrier_table #(
   // The table's read port: every cycle needs at most one entry (besides the scoreboard's read
   // port): the FSM's entry outside Idle (Check, Scan, Wake, Queue); in Idle the request's
   // entry (a launch: the lowest busy id of its CTA, the scoreboard update it reports), else the
-  // idle scan's entry. One read of the named entry
-  // replaces a copy of the logic per index.
+  // idle scan's entry. One read of the named entry replaces a copy of the logic per index.
+  // In Idle the request's entry is read while it is valid, accepted or not: the address then
+  // does not wait on the acceptance (whose ready waits on the slots' grant), and the idle scan
+  // pauses while a request waits.
   logic [EntW-1:0]  ck_ent;
   logic [CtaW-1:0]  ck_cta;
   logic [CntW-1:0]  ck_expected;    // COUNT, or the non-exited threads
@@ -318,8 +321,8 @@ module simt_barrier_table #(
   logic             ck_done;        // nobody waiting and every expected participant passed
   always_comb begin
     if (st_q != StIdle)                ck_ent = ent_q;
-    else if (accept && req_op_i == simt_pkg::BuLaunch) ck_ent = EntW'({req_cta_i, exit_id});
-    else if (accept)                   ck_ent = req_ent;
+    else if (req_valid_i && req_op_i == simt_pkg::BuLaunch) ck_ent = EntW'({req_cta_i, exit_id});
+    else if (req_valid_i)              ck_ent = req_ent;
     else                               ck_ent = tptr_q;
   end
   // (Apart from ck_ent's block: the fields come through the RAMs' read ports.)
@@ -646,9 +649,10 @@ module simt_barrier_table #(
             end
             default: ;
           endcase
-        end else begin
+        end else if (!req_valid_i) begin
           // Idle: look at one entry per cycle for a condition that holds (timeouts), and for
-          // arrivals waiting longer than the static limit.
+          // arrivals waiting longer than the static limit (not while a request waits: the read
+          // port is at its entry).
           tptr_d = (tptr_q == EntW'(NumEnt - 1)) ? '0 : tptr_q + 1'b1;
           stat_d[tptr_q] = busy_q[ck_ent] && (waiting_q[ck_ent] != '0) &&  // ck_ent = tptr_q
                            (static_limit_i != '0) && (ck_elapsed >= static_limit_i);
@@ -979,32 +983,33 @@ module simt_barrier_table #(
 
   assign sb_rd_state_o = sb_state(busy_q[sb_rd_idx_i], started_q[sb_rd_idx_i], secact_q[sb_rd_idx_i]);
 
-  // The entry whose view changes this cycle (an idle entry's tag is not part of it). A tag
-  // changes only at the request's entry, so one compare covers it, and the reported tag is
-  // one read at the reported entry.
+  // The entry whose view changes this cycle (an idle entry's tag is not part of it). Every
+  // change is at the read port's entry: the request's (a launch: its CTA's lowest busy id, the
+  // lowest of the entries it makes idle) or the FSM's; a cs_wake, a grant or the idle scan
+  // changes none (asserted against every entry's change, sb_chg). So the update is that
+  // entry's next state, not a search of the 32 entries' changes (the board core's longest
+  // path ended in that search, 2026-12-06). A tag changes only at the request's entry, so one
+  // compare covers it, and the reported tag is one read at the reported entry.
   logic [NumEnt-1:0] sb_chg;
   logic              sb_tag_chg;
   assign sb_tag_chg = tag_we && busy_d[req_ent] && (req_tag_i != ck_tag);  // ck: req
   always_comb begin
-    sb_upd_valid_o = 1'b0;
-    sb_upd_idx_o   = '0;
-    sb_upd_state_o = simt_pkg::BarIdle;
-    for (int e = NumEnt - 1; e >= 0; e--) begin
+    for (int e = 0; e < NumEnt; e++) begin
       sb_chg[e] = (sb_state(busy_d[e], started_d[e], secact_d[e]) !=
                    sb_state(busy_q[e], started_q[e], secact_q[e])) ||
                   (sb_tag_chg && req_ent == EntW'(e));
-      if (sb_chg[e]) begin
-        sb_upd_valid_o = 1'b1;
-        sb_upd_idx_o   = EntW'(e);
-        sb_upd_state_o = sb_state(busy_d[e], started_d[e], secact_d[e]);
-      end
     end
+  end
+  always_comb begin
+    sb_upd_idx_o   = ck_ent;
+    sb_upd_state_o = sb_state(busy_d[ck_ent], started_d[ck_ent], secact_d[ck_ent]);
+    sb_upd_valid_o = (sb_upd_state_o != sb_state(busy_q[ck_ent], started_q[ck_ent],
+                                                  secact_q[ck_ent])) ||
+                     (sb_tag_chg && req_ent == ck_ent);
+    // The entry changed is the port's: its tag is the request's if it writes one, else the
+    // read's.
     sb_upd_tag_o = '0;
-    if (sb_upd_valid_o) begin
-      // The entry changed is the port's: the request's (a launch: its lowest busy id) or the
-      // FSM's; a cs_wake or the idle scan changes none.
-      sb_upd_tag_o = tag_we ? req_tag_i : ck_tag;
-    end
+    if (sb_upd_valid_o) sb_upd_tag_o = tag_we ? req_tag_i : ck_tag;
   end
 
 `ifdef VERILATOR
@@ -1046,9 +1051,15 @@ module simt_barrier_table #(
       assert (!ts_start_o || !ts_busy_i) else $error("barrier_table: search started while busy");
       assert (!wake_valid_o || st_q == StWake || cs_wake)
         else $error("barrier_table: wake outside a wake pass");
-      // One scoreboard update per cycle covers every change, except a launch's.
+      // One scoreboard update per cycle covers every change, except a launch's; every change
+      // is at the read port's entry (a launch's: the lowest of those it makes idle).
       assert ($countones(sb_chg) <= 1 || (accept && req_op_i == simt_pkg::BuLaunch))
         else $error("barrier_table: %0d scoreboard changes in one cycle", $countones(sb_chg));
+      assert (sb_upd_valid_o == (sb_chg != '0) &&
+              (sb_chg & ((NumEnt'(1) << sb_upd_idx_o) - NumEnt'(1))) == '0 &&
+              (!sb_upd_valid_o || sb_chg[sb_upd_idx_o]))
+        else $error("barrier_table: changes %h reported as entry %0d (valid %b)", sb_chg,
+                    sb_upd_idx_o, sb_upd_valid_o);
       // The reported tag is one read at the port's entry: it must be the reported entry's.
       assert (!sb_upd_valid_o || !busy_d[sb_upd_idx_o] || sb_upd_tag_o ==
               ((tag_we && req_ent == sb_upd_idx_o) ? req_tag_i : u_tag.mem[sb_upd_idx_o]))

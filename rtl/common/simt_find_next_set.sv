@@ -25,15 +25,28 @@ module simt_find_next_set #(
     end
   end
 
-  // Lowest set index: scan downwards so the last assignment wins.
-  always_comb begin
-    upper_idx = '0;
-    low_idx   = '0;
-    for (int i = N - 1; i >= 0; i--) begin
-      if (upper[i]) upper_idx = IdxW'(i);
-      if (vec_i[i]) low_idx = IdxW'(i);
+  // Lowest set index, as a tree of pairs (IdxW levels of 2:1 selects; a node takes its lower
+  // half's index when that half has a bit set): written as a chain of N ifs, its depth stayed
+  // in the netlist, as ABC maps for area when the clock allows (issue #26). 0 for none.
+  localparam int P = 1 << IdxW;  // leaves, N padded to a power of two
+  function automatic logic [IdxW-1:0] lowest_set(logic [N-1:0] v);
+    logic [2*P-1:0]      any;  // node k: a bit set below it (root 1, leaf j at P + j)
+    logic [2*P*IdxW-1:0] idx;  // node k's lowest set index
+    any = '0;
+    idx = '0;
+    for (int j = 0; j < N; j++) begin
+      any[P + j]              = v[j];
+      idx[(P + j)*IdxW +: IdxW] = IdxW'(j);
     end
-  end
+    for (int k = P - 1; k >= 1; k--) begin
+      any[k]              = any[2*k] | any[2*k + 1];
+      idx[k*IdxW +: IdxW] = any[2*k] ? idx[2*k*IdxW +: IdxW] : idx[(2*k + 1)*IdxW +: IdxW];
+    end
+    lowest_set = any[1] ? idx[IdxW +: IdxW] : '0;
+  endfunction
+
+  assign upper_idx = lowest_set(upper);
+  assign low_idx   = lowest_set(vec_i);
 
   assign upper_any = |upper;
 
@@ -51,6 +64,9 @@ module simt_find_next_set #(
   always_comb begin
     if (found_o) begin
       assert (vec_i[idx_o]) else $error("find_next_set: idx_o names a clear bit");
+      assert ((vec_i & ((N'(1) << idx_o) - N'(1)) & ~((N'(1) << start_i) - N'(1))) == '0 ||
+              (Wrap && idx_o < start_i))
+        else $error("find_next_set: a set bit between the start and idx_o");
     end
     if (!Wrap && found_o) begin
       assert (idx_o >= start_i) else $error("find_next_set: answer below start");

@@ -363,6 +363,8 @@ module simt_divergence_unit #(
   // else goes through the sequence above; both give the same result.
   // ---------------------------------------------------------------------------------------
   logic [WarpSize-1:0] f_dis, f_rem, f_grp1, f_rest, f_grp2;
+  logic                f_dis_on;  // the guard's threads are disabled: f_dis = g_mask,
+                                  // f_rem = r_mask (else none: f_rem = a_mask)
   logic [3:0]          f_dis_reason;
   logic                f_op_push, f_op_back, f_eligible, f_pushes_div;
   logic [63:0]         f_op_tok;
@@ -372,10 +374,14 @@ module simt_divergence_unit #(
                                 // no leader: it stays off the search's levels)
   logic [AddrW-1:0]    f_tgt1, f_tgt2;
 
+  // Every operation that disables threads disables the guard's: one bit says whether, and the
+  // terms that follow (the threads going on, whether any and the leader's group) are picked
+  // by it late, each from both cases computed beside the decision (the decision waits on the
+  // queue's front token; the board core's longest chains ran through the 32 threads going
+  // on into the leader's search, 2026-12-06).
   always_comb begin
-    f_dis        = '0;
+    f_dis_on     = 1'b0;
     f_dis_reason = simt_pkg::RsnNone;
-    f_rem        = a_mask;
     f_op_push    = 1'b0;
     f_op_back    = 1'b0;
     f_op_tok     = '0;
@@ -392,17 +398,15 @@ module simt_divergence_unit #(
         f_op_tok  = make_tok(simt_pkg::TokCall, g_mask, next_pc);
       end
       simt_pkg::DuExit, simt_pkg::DuBarSleep: begin
-        f_dis        = g_mask;
+        f_dis_on     = 1'b1;
         f_dis_reason = (req_op_i == simt_pkg::DuExit) ? simt_pkg::RsnExit : simt_pkg::RsnBarrier;
-        f_rem        = r_mask;
       end
       simt_pkg::DuYield: begin
         if (g_mask != '0 && !stack && yield_fires) begin
           // A YIELD token that might take the merge needs the scan: slow path.
           f_eligible   = f_eligible && !dq_types[simt_pkg::SumYield];
-          f_dis        = g_mask;
+          f_dis_on     = 1'b1;
           f_dis_reason = simt_pkg::RsnYield;
-          f_rem        = r_mask;
           f_op_push    = 1'b1;
           f_op_back    = 1'b1;
           f_op_tok     = make_tok(simt_pkg::TokYield, g_mask, next_pc);
@@ -412,16 +416,14 @@ module simt_divergence_unit #(
         if ((dq_types & simt_pkg::summary_bit(scan_type)) == '0) begin
           // No token of the type: nobody is covered (no scan needed).
           if (req_op_i != simt_pkg::DuRet && !req_has_target_i) begin
-            f_dis        = g_mask;
+            f_dis_on     = 1'b1;
             f_dis_reason = scan_type;
-            f_rem        = r_mask;
           end
         end else if (tok_type(dq_front) == scan_type && (g_mask & ~tok_mask(dq_front)) == '0) begin
           // The front token alone covers every thread: all of them wait (the usual
           // reconvergence at the end of an if/else or a loop body).
-          f_dis        = g_mask;
+          f_dis_on     = 1'b1;
           f_dis_reason = scan_type;
-          f_rem        = r_mask;
         end else begin
           f_eligible = 1'b0;  // coverage needs the scan
         end
@@ -430,6 +432,8 @@ module simt_divergence_unit #(
       default: ;
     endcase
   end
+  assign f_dis = f_dis_on ? g_mask : '0;
+  assign f_rem = f_dis_on ? r_mask : a_mask;
 
   // The first two groups of the threads that go on.
   simt_find_next_set #(
@@ -441,12 +445,12 @@ module simt_divergence_unit #(
     .found_o (f_found1),
     .idx_o   (f_lead1)
   );
-  assign f_any = f_rem != '0;
+  assign f_any = f_dis_on ? (r_mask != '0) : (a_mask != '0);
   // Whether threads going on may have targets of their own; without FastThreadTargets such
   // a request takes the sequence, and the groups follow from the guard: the threads on the
   // label and those at pc + 1 (one group when the two are equal).
-  logic f_own_targets;
-  assign f_own_targets = (f_rem & own_t) != '0;
+  logic f_own_targets;  // (f_rem & own_t) != 0: the guard's threads go on and there are some
+  assign f_own_targets = own_op && !f_dis_on && g_mask != '0;
   if (FastThreadTargets) begin : g_fast_own
     logic [4:0] f_lead2;
     always_comb begin
@@ -470,8 +474,30 @@ module simt_divergence_unit #(
                                     next_pc);
     end
   end else begin : g_fast_uniform
-    logic f_lead_on_label;
-    assign f_lead_on_label = label_t[f_lead1];
+    // The leader (the lowest thread going on) takes the label when the guard's threads go on
+    // (a label operation disables none or all of them) and the lowest active thread is the
+    // guard's: from the warp's mask, not from the threads going on.
+    logic [4:0] a_lead;
+    logic       f_lead_on_label;
+    /* verilator lint_off PINCONNECTEMPTY */
+    simt_find_next_set #(
+      .N    (WarpSize),
+      .Wrap (1'b0)
+    ) u_a_lead (
+      .vec_i   (a_mask),
+      .start_i ('0),
+      .found_o (),
+      .idx_o   (a_lead)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+    assign f_lead_on_label = label_op && !f_dis_on && g_mask[a_lead];
+`ifdef VERILATOR
+    always_comb begin
+      if (f_found1)
+        assert (f_lead_on_label == label_t[f_lead1])
+          else $error("divergence_unit: the leader's label from the warp's mask disagrees");
+    end
+`endif
     always_comb begin
       f_tgt1 = f_lead_on_label ? req_target_i : next_pc;
       f_tgt2 = f_lead_on_label ? next_pc : req_target_i;
@@ -482,8 +508,8 @@ module simt_divergence_unit #(
       f_grp2   = f_rest;
       // Two groups when some threads going on take the label and some go to pc + 1: from the
       // guard alone, not from the leader (the same as f_rest != 0, asserted below).
-      f_found2 = label_op && req_target_i != next_pc && (f_rem & g_mask) != '0 &&
-                 (f_rem & ~g_mask) != '0;
+      f_found2 = label_op && req_target_i != next_pc && !f_dis_on && g_mask != '0 &&
+                 r_mask != '0;
     end
   end
 
@@ -527,16 +553,20 @@ module simt_divergence_unit #(
   assign wake_mask = req_wake_mask_i & with_reason(reason_w, simt_pkg::RsnBarrier);
   // A wake of a warp with no active thread pushes its BARRIER token at the front and pops it
   // at once: when the push would be accepted, the same outcome in one cycle (no queue access).
-  logic fast_wake;
-  assign fast_wake = (state_q == StIdle) && req_valid_i && req_op_i == simt_pkg::DuBarWake &&
-                     a_mask == '0 && wake_mask != '0 && !stalled_o[w];
+  logic fast_wake_if, fast_wake;  // (if a wake is presented; one is)
+  assign fast_wake_if = (state_q == StIdle) && req_op_i == simt_pkg::DuBarWake &&
+                        a_mask == '0 && wake_mask != '0 && !stalled_o[w];
+  assign fast_wake    = req_valid_i && fast_wake_if;
   logic fast_wake_done;  // ... and its front push would be taken: done in this cycle
   assign fast_wake_done = fast_wake && dq_push_front_ready;
 
   // A wake's readiness without the other operations' fast-path terms (the requester's
   // handshake with the barrier unit hangs off it): its fast wake, or the end of its sequence.
-  // Asserted equal to req_ready_o whenever a DuBarWake is presented.
-  assign req_wake_ready_o = fast_wake_done || state_q == StDone;
+  // Asserted equal to req_ready_o whenever a DuBarWake is presented. Not from the request's
+  // validity either: the requester looks at it only while it presents a wake, and in the core
+  // the validity comes from the instruction path (the barrier unit's scoreboard update
+  // waited on it, through the wake's handshake, 2026-12-06).
+  assign req_wake_ready_o = (fast_wake_if && dq_push_front_ready) || state_q == StDone;
 
   always_comb begin
     dq_push_valid = 1'b0;
@@ -940,7 +970,8 @@ module simt_divergence_unit #(
         else $error("divergence_unit: DuNext readiness %b, from the state alone %b",
                     req_ready_o, req_next_ready_o);
       // The fast path's readiness terms computed without the leader search agree with it.
-      assert (f_any == f_found1 && f_found2 == (f_rest != '0))
+      assert (f_any == f_found1 && f_found2 == (f_rest != '0) &&
+              f_own_targets == ((f_rem & own_t) != '0))
         else $error("divergence_unit: fast-path groups without the leader search disagree");
       // Active threads have no disable reason, and disabled ones have one: the request's warp
       // and the query port's (the core queries every warp it schedules).

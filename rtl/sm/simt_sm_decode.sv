@@ -220,13 +220,25 @@ module simt_sm_decode #(
   assign raddr_b = bank_addr({rd_w, rd_rb}, rd_grp);
   assign raddr_c = bank_addr({rd_w, rd_rc}, rd_grp);
 
-  // The write: one group's threads (every writer's; asserted), on the lanes.
-  logic [PassW-1:0]  wr_grp;
-  logic [BankAW-1:0] waddr;
-  assign wr_grp = PassW'(32'(simt_sm_pkg::group_first(rf_we_i, NumLanes)) >> $clog2(NumLanes));
-  assign waddr  = bank_addr(rf_waddr_i, wr_grp);
-  logic [NumLanes-1:0] we_lanes;
-  assign we_lanes = NumLanes'(rf_we_i >> (32'(wr_grp) * NumLanes));
+  // The write: one group's threads (every writer's; asserted), on the lanes. The group and
+  // the lanes from each group's OR, not from the lowest writing thread: with one group
+  // writing, its number is the OR of the numbers of the groups with a thread, and the lanes
+  // are the OR of the groups' (the write enables, the last of the write mask's chain, were
+  // the board core's deepest path through a priority encoder and a shift, 2026-12-06).
+  logic [NumPasses-1:0] wr_any;  // group g has a writing thread
+  logic [PassW-1:0]     wr_grp;
+  logic [BankAW-1:0]    waddr;
+  logic [NumLanes-1:0]  we_lanes;
+  always_comb begin
+    wr_grp   = '0;
+    we_lanes = '0;
+    for (int g = 0; g < NumPasses; g++) begin
+      wr_any[g] = rf_we_i[g*NumLanes +: NumLanes] != '0;
+      if (wr_any[g]) wr_grp = wr_grp | PassW'(g);
+      we_lanes = we_lanes | rf_we_i[g*NumLanes +: NumLanes];
+    end
+  end
+  assign waddr = bank_addr(rf_waddr_i, wr_grp);
 
   // Registers read 0 until written since the slot's launch, without a clear: one bit per
   // (warp, register, group) entry says whether it was written since (clr_i). The first write
@@ -237,8 +249,15 @@ module simt_sm_decode #(
   logic                rf_fresh;  // the write is the entry's first since launch
   logic [NumLanes-1:0] bank_we;
   logic [NumLanes*32-1:0] bank_wdata;
-  assign rf_fresh = rf_we_i != '0 && !rf_split_i &&
-                    (!used_q[waddr] || (clr_i && clr_warp_i == rf_waddr_i[RfAW-1:5]));
+  // The written entry's bit: the bits of the register's groups, looked up from the address,
+  // and the writing group picks one.
+  logic [NumPasses-1:0] wr_used;
+  always_comb begin
+    for (int g = 0; g < NumPasses; g++) wr_used[g] = used_q[bank_addr(rf_waddr_i, PassW'(g))];
+  end
+  assign rf_fresh = wr_any != '0 && !rf_split_i &&
+                    ((wr_used & wr_any) == '0 ||
+                     (clr_i && clr_warp_i == rf_waddr_i[RfAW-1:5]));
   // A split write (the load/store unit's v4 drain): lane l writes its own entry, one already
   // written since launch (the unit asks rf_used_o first), so no other lane's bank is needed.
   logic [NumLanes*BankAW-1:0] bank_waddr;
@@ -460,6 +479,10 @@ module simt_sm_decode #(
         else $error("sm decode: the entry bits of the read differ from its entries'");
       assert ((rf_we_i & ~simt_sm_pkg::group_of(rf_we_i, NumLanes)) == '0)
         else $error("sm decode: a register write %h to threads of two groups", rf_we_i);
+      assert (rf_we_i == '0 || (32'(wr_grp) == 32'(simt_sm_pkg::group_first(rf_we_i, NumLanes)) >>
+                                $clog2(NumLanes) && we_lanes == NumLanes'(rf_we_i >>
+                                (32'(wr_grp) * NumLanes)) && wr_used[wr_grp] == used_q[waddr]))
+        else $error("sm decode: the write's group %0d or lanes from the groups' ORs", wr_grp);
       for (int l = 0; l < NumLanes; l++) begin
         if (rf_split_i && we_lanes[l])
           assert (used_q[bank_waddr[l*BankAW +: BankAW]] &&

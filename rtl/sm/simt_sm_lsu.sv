@@ -277,6 +277,7 @@ module simt_sm_lsu #(
   assign sd_atom = sd_amo != simt_mem_pkg::AmoNone;
   logic [LaneW-1:0]       leader_lane;
   logic [31:0]            group;
+  logic                   group_rest;
   logic [31:0]            line_addr;
   logic [LineBytes-1:0]   line_be;
   logic [LineBytes*8-1:0] line_wdata;
@@ -294,6 +295,7 @@ module simt_sm_lsu #(
     .leader_o    (leader),
     .lane_o      (leader_lane),
     .group_o     (group),
+    .rest_o      (group_rest),
     .line_addr_o (line_addr),
     .be_o        (line_be),
     .wdata_o     (line_wdata)
@@ -462,6 +464,7 @@ module simt_sm_lsu #(
     .pend_o            (pend_q),
     .next_id_o         (next_id_q),
     .group_i           (group),
+    .rest_i            (group_rest),
     .req_valid_o       (mem_req_valid_o),
     .req_ready_i       (mem_req_ready_i),
     .req_fire_o        (req_fire),

@@ -18,7 +18,8 @@ module simt_sm_lsu_coalesce #(
   parameter int  LineBytes = 64,
   localparam int LaneW     = $clog2(NumLanes),
   localparam int LineWords = LineBytes / 4,
-  localparam int OffW      = $clog2(LineBytes)
+  localparam int OffW      = $clog2(LineBytes),
+  localparam int NumGroups = 32 / NumLanes
 ) (
   input  logic [31:0]              pend_i,   // lanes still to request
   input  logic [4:0]               first_i,  // their group's first thread
@@ -30,6 +31,7 @@ module simt_sm_lsu_coalesce #(
   output logic [4:0]               leader_o,
   output logic [LaneW-1:0]         lane_o,   // the leader's lane
   output logic [31:0]              group_o,
+  output logic                     rest_o,   // lanes of the group left after this request
   output logic [31:0]              line_addr_o,
   output logic [LineBytes-1:0]     be_o,
   output logic [LineBytes*8-1:0]   wdata_o
@@ -45,7 +47,18 @@ module simt_sm_lsu_coalesce #(
   /* verilator lint_on UNUSEDSIGNAL */
   assign first   = first_i;
   assign pend_sh = pend_i >> first;
-  assign pend    = pend_sh[NumLanes-1:0];
+  // The lanes of the lowest group with a thread to request (first's group): picked by the
+  // groups' ORs, not shifted by first (a priority encoder over 32 threads; the board core's
+  // longest chain started there, 2026-12-06). Asserted equal to the shift.
+  logic none_below;
+  always_comb begin
+    pend       = '0;
+    none_below = 1'b1;
+    for (int g = 0; g < NumGroups; g++) begin
+      if (none_below) pend = pend_i[g*NumLanes +: NumLanes];
+      none_below = none_below && pend_i[g*NumLanes +: NumLanes] == '0;
+    end
+  end
   assign leader  = simt_sm_pkg::lowest(32'(pend));
 
   assign leader_o    = first + leader;
@@ -67,13 +80,19 @@ module simt_sm_lsu_coalesce #(
   logic [OffW-3:0]     word [NumLanes];
   logic [NumLanes-1:0] group;
   logic [NumLanes-1:0] on_line;  // lanes on the leader's line
+  logic [NumLanes-1:0] lead1h;   // the leader, one-hot (a carry chain, not its encoder)
+  assign lead1h = pend & (~pend + 1'b1);
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
       word[l]  = lane_addr[l][OffW-1:2];
-      group[l] = pend[l] && on_line[l] && (!single_i || leader == 5'(l));
+      group[l] = pend[l] && on_line[l] && (!single_i || lead1h[l]);
     end
   end
   assign group_o = 32'(group) << first;
+  // Whether the group's lanes are all served by this request, from the lanes before the
+  // shift: the unit's next group follows from it without the request's 32 threads (the
+  // board core's longest chain ran through group_o into the next group, 2026-12-06).
+  assign rest_o = (pend & ~group) != '0;
 
   // At up to 8 lanes every pair of lanes is compared, and a lane is on the leader's line
   // when its pair with the leader (one-hot, from a carry chain) matches: the compares no
@@ -81,9 +100,7 @@ module simt_sm_lsu_coalesce #(
   // longest chain (2026-12-06). The pairs grow as the square of the lanes: at more lanes the
   // leader's address is compared with each lane's.
   if (NumLanes <= 8) begin : g_pairs
-    logic [NumLanes-1:0] lead1h;  // the leader, one-hot
     logic [NumLanes-1:0] same [NumLanes];  // same[l][k]: lane k < l on lane l's line
-    assign lead1h = pend & (~pend + 1'b1);
     always_comb begin
       for (int l = 0; l < NumLanes; l++) begin
         for (int k = 0; k < NumLanes; k++) begin
@@ -157,6 +174,13 @@ module simt_sm_lsu_coalesce #(
         else $error("lsu coalesce: a request mixes groups of lanes");
       assert (first_i == simt_sm_pkg::group_first(pend_i, NumLanes))
         else $error("lsu coalesce: the lanes hold another group than the lowest thread's");
+      assert (pend == pend_sh[NumLanes-1:0])
+        else $error("lsu coalesce: the group's lanes %b, shifted by first %b", pend,
+                    pend_sh[NumLanes-1:0]);
+      assert (lead1h == NumLanes'(1) << leader)
+        else $error("lsu coalesce: one-hot leader %b, leader lane %0d", lead1h, leader);
+      assert (rest_o == ((simt_sm_pkg::group_of(pend_i, NumLanes) & pend_i & ~group_o) != '0))
+        else $error("lsu coalesce: lanes left in the group: %b", rest_o);
     end
   end
 `endif

@@ -77,6 +77,7 @@ module simt_sm_lsu_ctrl #(
   output logic [31:0]             pend_o,
   output logic [IdW-1:0]          next_id_o,
   input  logic [31:0]             group_i,
+  input  logic                    rest_i,       // ... leaves lanes of its group to request
   output logic                    req_valid_o,
   input  logic                    req_ready_i,
   output logic                    req_fire_o,
@@ -99,6 +100,7 @@ module simt_sm_lsu_ctrl #(
 );
 
   simt_sm_pkg::lsu_state_e state_d, state_q;
+  simt_sm_pkg::lsu_state_e state_c;   // state_d before the sending's end (below)
   logic [31:0]             pend_d, pend_q;     // lanes still to request in this pass
   logic [1:0]              elem_d, elem_q;
   logic                    early_d, early_q;
@@ -161,9 +163,24 @@ module simt_sm_lsu_ctrl #(
   assign evt_sender_wait_o = (state_q == simt_sm_pkg::LsCheck && chk_left_i == '0 && snd_q &&
                               !early_go && !enq_ok) || (early_wait && snd_q && !gather_enq_ok);
 
+  // The group of pend_d's lowest thread (pend_first_d), set beside pend_d in each branch:
+  // after a request it is the same group while the coalescer leaves lanes of it (rest_i),
+  // else the next group of pend_q, both known before the request's lanes, so the register
+  // file's next group does not wait for them (the board core's longest chain, 2026-12-06).
+  // Likewise whether lanes are left to request after this cycle's request, if any (sent_left;
+  // pend_d != 0 where the sending below looks at it).
+  logic [4:0]  pend_first_d, first_now, first_after;
+  logic [31:0] pend_later;  // pend_q's lanes in groups after its first
+  logic        sent_left;
+  assign pend_later  = pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes);
+  assign first_now   = simt_sm_pkg::group_first(pend_q, NumLanes);
+  assign first_after = rest_i ? first_now : simt_sm_pkg::group_first(pend_later, NumLanes);
+  assign sent_left   = req_fire_o ? (rest_i || pend_later != '0) : (pend_q != '0);
+
   always_comb begin
     state_d     = state_q;
     pend_d      = pend_q;
+    pend_first_d = first_now;
     elem_d      = elem_q;
     next_id_d   = next_id_q;
     early_d     = early_q;
@@ -177,7 +194,8 @@ module simt_sm_lsu_ctrl #(
     evt_stall_o = 1'b0;
 
     if (req_fire_o) begin
-      pend_d    = pend_q & ~group_i;
+      pend_d       = pend_q & ~group_i;
+      pend_first_d = first_after;
       next_id_d = next_id_q + 1'b1;
     end
 
@@ -187,7 +205,8 @@ module simt_sm_lsu_ctrl #(
         if (err_i && quiet_i) fault_o = err_fault_i;
         if (start_i) begin
           if (!snd_q) begin  // (else the sender's until it is done: below)
-            pend_d = exec_i;
+            pend_d       = exec_i;
+            pend_first_d = simt_sm_pkg::group_first(exec_i, NumLanes);
             elem_d = '0;
           end
           state_d = simt_sm_pkg::LsCheck;
@@ -271,15 +290,16 @@ module simt_sm_lsu_ctrl #(
 
     // Sending requests (GLOBAL, or CHECK's first request): the next group, element or the
     // end. The first request of an instruction may go in CHECK, so the instruction may be
-    // done there (one line: one request).
+    // done there (one line: one request). (It makes no CHECK or SHARED and leaves none: the
+    // next group's choice below looks at state_c, without the request's end.)
+    state_c = state_d;
     if (sending) begin
       evt_stall_o = !req_fire_o && !rsp_fire_i;
-      if (!snd_q && v4_store && req_fire_o && pend_d != '0 &&
-          (pend_d & simt_sm_pkg::group_of(pend_q, NumLanes)) == '0) begin
+      if (!snd_q && v4_store && req_fire_o && sent_left && !rest_i) begin
         // The next group of a v4 store (fewer lanes than threads): gather its elements.
         elem_d  = '0;
         state_d = simt_sm_pkg::LsGather;
-      end else if (pend_d == '0) begin
+      end else if (!sent_left) begin
         // Every request sent: the core goes on while the responses come. The sender's last:
         // the instruction in the unit (checking, or starting now) has the coalescer next.
         sent_o     = 1'b1;
@@ -288,6 +308,7 @@ module simt_sm_lsu_ctrl #(
           // The next in the sender's queue, else the instruction in the unit.
           pend_d = snd_more_i ? snd_more_exec_i :
                    (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
+          pend_first_d = simt_sm_pkg::group_first(pend_d, NumLanes);  // (not the request's)
           if (!early_q) elem_d = '0;  // (an early gather goes on)
         end else begin
           done_o  = 1'b1;
@@ -310,18 +331,18 @@ module simt_sm_lsu_ctrl #(
   logic [4:0] first_next;
   logic       reads, regroup;
   always_comb begin
-    if (state_d == simt_sm_pkg::LsCheck && chk_left_next_i != '0 && chk_clean_next_i) begin
+    if (state_c == simt_sm_pkg::LsCheck && chk_left_next_i != '0 && chk_clean_next_i) begin
       first_next = simt_sm_pkg::group_first(chk_left_next_i, NumLanes);
-    end else if (state_d == simt_sm_pkg::LsShared) begin
+    end else if (state_c == simt_sm_pkg::LsShared) begin
       first_next = sh_first_next_i;
     end else begin
       // (While the sender works on, the unit's instruction has sent nothing yet.)
-      first_next = simt_sm_pkg::group_first(snd_busy_next_i ? exec_i : pend_d, NumLanes);
+      first_next = snd_busy_next_i ? simt_sm_pkg::group_first(exec_i, NumLanes) : pend_first_d;
     end
   end
   assign reads     = (start_i || state_q != simt_sm_pkg::LsIdle) &&
                      state_d != simt_sm_pkg::LsIdle &&
-                     !(state_d == simt_sm_pkg::LsShared && !sh_pend_next_i);
+                     !(state_c == simt_sm_pkg::LsShared && !sh_pend_next_i);
   assign regroup   = rf_grp_o != rd_grp_i;
   assign rf_re_o   = reads && regroup;
   assign rf_re_b_o = reads && ((reads_b_i && regroup) || v4_store);
@@ -376,6 +397,17 @@ module simt_sm_lsu_ctrl #(
         else $error("sm lsu: a slot taken while the sender works on, not to join its queue");
       assert (!(snd_q && (pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes)) != '0))
         else $error("sm lsu: the sender holds threads of two groups");
+      assert ((state_c == simt_sm_pkg::LsCheck) == (state_d == simt_sm_pkg::LsCheck) &&
+              (state_c == simt_sm_pkg::LsShared) == (state_d == simt_sm_pkg::LsShared))
+        else $error("sm lsu: the sending's end makes or leaves CHECK or SHARED");
+      // The next group and what is left, known before the request's lanes, are theirs.
+      assert (!sending || sent_left == ((req_fire_o ? pend_q & ~group_i : pend_q) != '0))
+        else $error("sm lsu: lanes left after the request: %b", sent_left);
+      assert (!req_fire_o || first_after ==
+              simt_sm_pkg::group_first(pend_q & ~group_i, NumLanes))
+        else $error("sm lsu: the group after the request: %0d", first_after);
+      assert (pend_first_d == simt_sm_pkg::group_first(pend_d, NumLanes))
+        else $error("sm lsu: the next lanes' group %0d, not pend_d's", pend_first_d);
       assert (!(done_fast_o && !(done_o && (state_q == simt_sm_pkg::LsCheck ||
                                             state_q == simt_sm_pkg::LsGather))))
         else $error("sm lsu: a fast done outside CHECK's or GATHER's done");

@@ -209,14 +209,20 @@ package simt_sm_pkg;
     line_word = v4 ? {waddr[29:2], elem} : waddr;
   endfunction
 
-  // Lowest set bit of a lane mask (0 for none).
+  // Lowest set bit of a lane mask (0 for none), as a tree of pairs (5 levels of 2:1 selects,
+  // a node taking its lower half's index when that half has a bit set): as a chain of 32 ifs
+  // its depth stayed in the netlist, ABC mapping for area at the board's clock (issue #26).
   function automatic logic [4:0] lowest(logic [31:0] m);
-    logic [4:0] r;
-    r = '0;
-    for (int i = 31; i >= 0; i--) begin
-      if (m[i]) r = 5'(i);
+    logic [63:0]  any;  // node k: a bit set below it (root 1, bit j's leaf at 32 + j)
+    logic [319:0] idx;  // node k's lowest set index, 5 bits
+    any = {m, 32'b0};
+    idx = '0;
+    for (int j = 0; j < 32; j++) idx[(32 + j)*5 +: 5] = 5'(j);
+    for (int k = 31; k >= 1; k--) begin
+      any[k]         = any[2*k] | any[2*k + 1];
+      idx[k*5 +: 5]  = any[2*k] ? idx[2*k*5 +: 5] : idx[(2*k + 1)*5 +: 5];
     end
-    lowest = r;
+    lowest = any[1] ? idx[5 +: 5] : 5'd0;
   endfunction
 
   // Groups of lanes (issue #26; docs/blocks/sm.md, "Passes"): with `lanes` physical lanes
