@@ -4,7 +4,9 @@
 //
 // Every copy is a flip-flop of its own that Yosys keeps ((* keep *) on each: opt_merge merges
 // flip-flops with equal inputs, and keeps two apart only when both carry keep). The copies hold
-// the same value at every cycle; users take copy c for their slice c.
+// the same value at every cycle; users take copy c for their slice c. A bit loads d_i when its
+// en_i is set and holds otherwise, each copy its own value: the enable is the flip-flop's
+// (a clock enable on ECP5), so a late enable skips the hold's multiplexer.
 module simt_copies #(
   parameter int              Width  = 1,
   parameter int              Copies = 2,
@@ -12,18 +14,21 @@ module simt_copies #(
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
+  input  logic [Width-1:0]        en_i,
   input  logic [Width-1:0]        d_i,
   output logic [Copies*Width-1:0] q_o
 );
 
   for (genvar c = 0; c < Copies; c++) begin : g_copy
-    logic [Width-1:0] q;
-    (* keep *)
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) q <= ResetValue;
-      else         q <= d_i;
+    for (genvar b = 0; b < Width; b++) begin : g_bit
+      logic q;
+      (* keep *)
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni)       q <= ResetValue[b];
+        else if (en_i[b])  q <= d_i[b];
+      end
+      assign q_o[c*Width + b] = q;
     end
-    assign q_o[c*Width +: Width] = q;
   end
 
 endmodule

@@ -155,6 +155,7 @@ module simt_sm_decode #(
   simt_copies #(.Width(1), .Copies(32)) u_imm_b_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
+    .en_i   ('1),
     .d_i    (ir_d[7]),  // inst_t's imm_b
     .q_o    (imm_b_o)
   );
@@ -162,6 +163,7 @@ module simt_sm_decode #(
   simt_copies #(.Width(32), .Copies(simt_sm_pkg::ImmCopies)) u_imm_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
+    .en_i   ('1),
     .d_i    (ir_d[63:32]),  // inst_t's imm
     .q_o    (imm_o)
   );
@@ -329,10 +331,21 @@ module simt_sm_decode #(
       used_c_d = de_need_c ? used_q[de_raddr_c] : used_cp_c[0];
     end
   end
+  // The copies load when their port reads and hold otherwise, by their clock enables: the
+  // ports' read enables, the load/store unit's late ones among them, reach the flip-flops'
+  // enables rather than a hold multiplexer (the board core's critical path ended there,
+  // 2026-12-06). The same values as used_*_d above (asserted).
+  logic [2:0] used_en, used_ld;
+  always_comb begin
+    used_en = de_go_i ? {de_need_c, de_need_b, 1'b1} : {rd_c, rd_b, rd_a};
+    used_ld = de_go_i ? {used_q[de_raddr_c], used_q[de_raddr_b], used_q[de_raddr_a]}
+                      : {uc_ex[rd_grp], ub_ex[rd_grp], ua_ex[rd_grp]};
+  end
   simt_copies #(.Width(3), .Copies(NumLanes)) u_used_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .d_i    ({used_c_d, used_b_d, used_a_d}),  // lane l's copy: [l*3 +: 3], port a lowest
+    .en_i   (used_en),
+    .d_i    (used_ld),  // lane l's copy: [l*3 +: 3], port a lowest
     .q_o    (used_cp)
   );
   for (genvar l = 0; l < NumLanes; l++) begin : g_used
@@ -474,6 +487,10 @@ module simt_sm_decode #(
         assert (lsu_rb_i == ir.rb + 5'(lsu_elem_i))
           else $error("sm decode: the unit reads r%0d on port b, not rb + %0d", lsu_rb_i,
                       lsu_elem_i);
+      for (int p = 0; p < 3; p++) begin
+        assert ((used_en[p] ? used_ld[p] : used_cp[p]) == {used_c_d, used_b_d, used_a_d}[p])
+          else $error("sm decode: port %0d's entry bit by enable differs from the hold's", p);
+      end
       assert ((!rd_a || used_a_d == used_q[raddr_a]) && (!rd_b || used_b_d == used_q[raddr_b]) &&
               (!rd_c || used_c_d == used_q[raddr_c]))
         else $error("sm decode: the entry bits of the read differ from its entries'");

@@ -104,6 +104,7 @@ module simt_sm_pass #(
     simt_copies #(.Width(PassW), .Copies(NumLanes)) u_pass_copies (
       .clk_i  (clk_i),
       .rst_ni (rst_ni),
+      .en_i   ('1),
       .d_i    (pass_next),
       .q_o    (pass_lanes_o)
     );
@@ -114,6 +115,7 @@ module simt_sm_pass #(
     simt_copies #(.Width(FpPassW), .Copies(FpLanes)) u_fpass_copies (
       .clk_i  (clk_i),
       .rst_ni (rst_ni),
+      .en_i   ('1),
       .d_i    (FpPassW'(32'(first_next) >> $clog2(FpLanes))),
       .q_o    (fpass_lanes_o)
     );
