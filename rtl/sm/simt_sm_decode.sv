@@ -318,23 +318,13 @@ module simt_sm_decode #(
   assign de_raddr_a = bank_addr({de_w_i, de_ra}, de_grp);
   assign de_raddr_b = bank_addr({de_w_i, de_inst.rb}, de_grp);
   assign de_raddr_c = bank_addr({de_w_i, de_inst.sub}, de_grp);
-  logic used_a_d, used_b_d, used_c_d;
   logic [NumLanes*3-1:0] used_cp;
   logic [NumLanes-1:0]   used_cp_a, used_cp_b, used_cp_c;
-  always_comb begin
-    used_a_d = rd_a ? ua_ex[rd_grp] : used_cp_a[0];
-    used_b_d = rd_b ? ub_ex[rd_grp] : used_cp_b[0];
-    used_c_d = rd_c ? uc_ex[rd_grp] : used_cp_c[0];
-    if (de_go_i) begin
-      used_a_d = used_q[de_raddr_a];
-      used_b_d = de_need_b ? used_q[de_raddr_b] : used_cp_b[0];
-      used_c_d = de_need_c ? used_q[de_raddr_c] : used_cp_c[0];
-    end
-  end
-  // The copies load when their port reads and hold otherwise, by their clock enables: the
-  // ports' read enables, the load/store unit's late ones among them, reach the flip-flops'
-  // enables rather than a hold multiplexer (the board core's critical path ended there,
-  // 2026-12-06). The same values as used_*_d above (asserted).
+  // Each port's copies load the read's entry bit when the port reads and hold otherwise, by
+  // their clock enables (the ports' read enables, asserted): the load/store unit's late read
+  // enables reach the flip-flops' enables, not a hold multiplexer before them (the board
+  // core's critical path ended there, 2026-12-06). DE's bits from DE's address, EXEC's
+  // looked up above and picked by the group.
   logic [2:0] used_en, used_ld;
   always_comb begin
     used_en = de_go_i ? {de_need_c, de_need_b, 1'b1} : {rd_c, rd_b, rd_a};
@@ -487,12 +477,11 @@ module simt_sm_decode #(
         assert (lsu_rb_i == ir.rb + 5'(lsu_elem_i))
           else $error("sm decode: the unit reads r%0d on port b, not rb + %0d", lsu_rb_i,
                       lsu_elem_i);
-      for (int p = 0; p < 3; p++) begin
-        assert ((used_en[p] ? used_ld[p] : used_cp[p]) == {used_c_d, used_b_d, used_a_d}[p])
-          else $error("sm decode: port %0d's entry bit by enable differs from the hold's", p);
-      end
-      assert ((!rd_a || used_a_d == used_q[raddr_a]) && (!rd_b || used_b_d == used_q[raddr_b]) &&
-              (!rd_c || used_c_d == used_q[raddr_c]))
+      assert (used_en == {rd_c, rd_b, rd_a})
+        else $error("sm decode: the entry bits load %b, the ports read %b", used_en,
+                    {rd_c, rd_b, rd_a});
+      assert ((!rd_a || used_ld[0] == used_q[raddr_a]) && (!rd_b || used_ld[1] == used_q[raddr_b]) &&
+              (!rd_c || used_ld[2] == used_q[raddr_c]))
         else $error("sm decode: the entry bits of the read differ from its entries'");
       assert ((rf_we_i & ~simt_sm_pkg::group_of(rf_we_i, NumLanes)) == '0)
         else $error("sm decode: a register write %h to threads of two groups", rf_we_i);

@@ -169,17 +169,18 @@ module simt_sm_lsu_ctrl #(
   // file's next group does not wait for them (the board core's longest chain, 2026-12-06).
   // Likewise whether lanes are left to request after this cycle's request, if any (sent_left;
   // pend_d != 0 where the sending below looks at it).
-  logic [4:0]  pend_first_d, first_now, first_after;
+  logic [4:0]  pend_first_d, first_now, first_after, exec_first;
   logic [31:0] pend_later;  // pend_q's lanes in groups after its first
   logic        sent_left;
   assign pend_later  = pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes);
+  assign exec_first  = simt_sm_pkg::group_first(exec_i, NumLanes);
   assign first_now   = simt_sm_pkg::group_first(pend_q, NumLanes);
   assign first_after = rest_i ? first_now : simt_sm_pkg::group_first(pend_later, NumLanes);
   assign sent_left   = req_fire_o ? (rest_i || pend_later != '0) : (pend_q != '0);
 
   always_comb begin
-    state_d     = state_q;
-    pend_d      = pend_q;
+    state_d      = state_q;
+    pend_d       = pend_q;
     pend_first_d = first_now;
     elem_d      = elem_q;
     next_id_d   = next_id_q;
@@ -196,7 +197,7 @@ module simt_sm_lsu_ctrl #(
     if (req_fire_o) begin
       pend_d       = pend_q & ~group_i;
       pend_first_d = first_after;
-      next_id_d = next_id_q + 1'b1;
+      next_id_d    = next_id_q + 1'b1;
     end
 
     unique case (state_q)
@@ -206,8 +207,8 @@ module simt_sm_lsu_ctrl #(
         if (start_i) begin
           if (!snd_q) begin  // (else the sender's until it is done: below)
             pend_d       = exec_i;
-            pend_first_d = simt_sm_pkg::group_first(exec_i, NumLanes);
-            elem_d = '0;
+            pend_first_d = exec_first;
+            elem_d       = '0;
           end
           state_d = simt_sm_pkg::LsCheck;
         end
@@ -337,7 +338,7 @@ module simt_sm_lsu_ctrl #(
       first_next = sh_first_next_i;
     end else begin
       // (While the sender works on, the unit's instruction has sent nothing yet.)
-      first_next = snd_busy_next_i ? simt_sm_pkg::group_first(exec_i, NumLanes) : pend_first_d;
+      first_next = snd_busy_next_i ? exec_first : pend_first_d;
     end
   end
   assign reads     = (start_i || state_q != simt_sm_pkg::LsIdle) &&
