@@ -178,7 +178,7 @@ module simt_sm_lsu #(
   logic       sh_pend_next;
   logic       checking;  // the lanes check a group of the instruction's addresses this cycle
   logic [31:0] chk_left_d, chk_left_q;  // the threads whose groups are still to be checked
-  assign co_first  = simt_sm_pkg::group_first(pend_q, NumLanes);
+  // (co_first: the control's group_first of pend_q, pend_first_o.)
   assign first     = (state_q == simt_sm_pkg::LsShared) ? sh_first :
                      checking ? chk_first : co_first;
   // Each lane's address, and the check of every executing thread's address, a group a cycle
@@ -462,6 +462,7 @@ module simt_sm_lsu #(
     .err_i             (err_q),
     .err_fault_i       (err_fault_q),
     .pend_o            (pend_q),
+    .pend_first_o      (co_first),
     .next_id_o         (next_id_q),
     .group_i           (group),
     .rest_i            (group_rest),

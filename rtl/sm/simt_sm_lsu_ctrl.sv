@@ -75,6 +75,7 @@ module simt_sm_lsu_ctrl #(
 
   // The requests: the lanes still to request, the next id; the coalescer's group.
   output logic [31:0]             pend_o,
+  output logic [4:0]              pend_first_o,  // ... the first thread of their group
   output logic [IdW-1:0]          next_id_o,
   input  logic [31:0]             group_i,
   input  logic                    rest_i,       // ... leaves lanes of its group to request
@@ -356,6 +357,7 @@ module simt_sm_lsu_ctrl #(
   assign elem_o    = elem_q;
   assign early_o   = early_q;
   assign pend_o    = pend_q;
+  assign pend_first_o = first_now;
   assign next_id_o = next_id_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
