@@ -307,6 +307,7 @@ module simt_sm #(
   logic [1:0]                lsu_rf_elem;
   logic [PassW-1:0]          lsu_rf_grp;
   logic [31:0]               lsu_rf_we;
+  logic                      lsu_rf_wr;        // ... some (early: picks the port's address)
   logic [RfAW-1:0]           lsu_rf_waddr;
   logic                      lsu_rf_split;     // the v4 drain: an address a lane
   logic [NumLanes*RfAW-1:0]  lsu_rf_waddr_lane;
@@ -569,12 +570,16 @@ module simt_sm #(
   logic             rf_busy_core;  // a unit of the instruction in flight writes
   assign rf_claim_exec = exec_stage && (cls.alu || inst.op == simt_pkg::OpCal);
   assign rf_busy_core  = rf_claim_exec || fpu_wb_want;
+  // The port's data and address are picked by the writers' flags from registers and early
+  // terms (EXEC's claim, lsu_rf_wr, the FP unit's write), not by the ORs of their enables: the
+  // load/store unit's enables come through its leader search and response, and the address
+  // goes on into decode's entry-bit lookup and the banks' write enables (asserted equal).
   always_comb begin
     rf_we    = exe_rf_we | lsu_rf_we | fpu_rf_we;
-    rf_wdata = ((exe_rf_we != '0) ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata;
+    rf_wdata = (rf_claim_exec ? exe_rf_wdata : '0) | lsu_rf_wdata | fpu_rf_wdata;
     rf_waddr = {w, exe_rf_link ? 5'd31 : inst.rd};
-    if (lsu_rf_we != '0)      rf_waddr = lsu_rf_waddr;
-    else if (fpu_rf_we != '0) rf_waddr = fpu_rf_waddr;
+    if (lsu_rf_wr)            rf_waddr = lsu_rf_waddr;
+    else if (fpu_rf_late)     rf_waddr = fpu_rf_waddr;
   end
 
   simt_sm_decode #(
@@ -774,6 +779,7 @@ module simt_sm #(
     .opc_i              (opc),
     .rd_grp_i           (rd_grp),
     .rf_we_o            (lsu_rf_we),
+    .rf_wr_o            (lsu_rf_wr),
     .rf_waddr_o         (lsu_rf_waddr),
     .rf_split_o         (lsu_rf_split),
     .rf_waddr_lane_o    (lsu_rf_waddr_lane),
@@ -1264,6 +1270,12 @@ module simt_sm #(
       assert ($onehot0({exe_rf_we != '0, lsu_rf_we != '0, fpu_rf_we != '0}))
         else $error("sm: two register-file writers in one cycle (exe %h lsu %h fpu %h)",
                     exe_rf_we, lsu_rf_we, fpu_rf_we);
+      assert (lsu_rf_wr == (lsu_rf_we != '0))
+        else $error("sm: the load/store unit's write flag %b, its write %h", lsu_rf_wr, lsu_rf_we);
+      assert (!(exe_rf_we != '0 && !rf_claim_exec))
+        else $error("sm: EXEC writes %h without its claim on the port", exe_rf_we);
+      assert (fpu_rf_late == (fpu_rf_we != '0))
+        else $error("sm: the FP unit's write flag %b, its write %h", fpu_rf_late, fpu_rf_we);
       // cal's link goes to r31 of EXEC's warp.
       if (exe_rf_link && exe_rf_we != '0) assert (rf_waddr == {w, 5'd31})
         else $error("sm: cal's link written to %h", rf_waddr);

@@ -116,6 +116,7 @@ module simt_sm_lsu #(
   input  logic [NumLanes*32-1:0] opc_i,
   input  logic [PassW-1:0]       rd_grp_i,
   output logic [31:0]            rf_we_o,
+  output logic                   rf_wr_o,        // ... some (rf_we_o != 0, from early terms)
   output logic [RfAW-1:0]        rf_waddr_o,
   output logic                   rf_split_o,     // ... each lane at its own (the v4 drain)
   output logic [NumLanes*RfAW-1:0] rf_waddr_lane_o,
@@ -234,6 +235,7 @@ module simt_sm_lsu #(
   logic        sh_busy;  // checked
   /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0] sh_rf_we;
+  logic        sh_rf_wr;
   logic [NumLanes*32-1:0] sh_rf_wdata;  // on the lanes
   simt_sm_lsu_shared #(
     .NumLanes    (NumLanes),
@@ -261,6 +263,7 @@ module simt_sm_lsu #(
     .done_o     (sh_done),
     .conflict_o (evt_conflict_o),
     .rf_we_o    (sh_rf_we),
+    .rf_wr_o    (sh_rf_wr),
     .rf_wdata_o (sh_rf_wdata),
     .clr_i      (sh_clr_i),
     .clr_addr_i (sh_clr_addr_i)
@@ -371,7 +374,7 @@ module simt_sm_lsu #(
   assign mem_req_wdata_o = line_wdata;
   assign mem_req_cmp_o   = sd_b[leader_lane*32 +: 32];  // cas: rb is the compare value
   // The responses into the register file (the shared-memory unit's write beside them).
-  assign sh_we_o = sh_rf_we != '0;
+  assign sh_we_o = sh_rf_wr;
   simt_sm_lsu_response #(
     .NumLanes  (NumLanes),
     .NumWarps  (NumWarps),
@@ -401,12 +404,14 @@ module simt_sm_lsu #(
     .ret_id_o        (rsp_ret_id),
     .ret_ids_o       (rsp_ret_ids),
     .sh_we_i         (sh_rf_we),
+    .sh_wr_i         (sh_rf_wr),
     .sh_waddr_i      ({warp_i, inst_i.rd}),
     .sh_wdata_i      (sh_rf_wdata),
     .rf_busy_i       (rf_busy_i),
     .rf_uaddr_o      (rf_uaddr_o),
     .rf_used_i       (rf_used_i),
     .rf_we_o         (rf_we_o),
+    .rf_wr_o         (rf_wr_o),
     .rf_waddr_o      (rf_waddr_o),
     .rf_split_o      (rf_split_o),
     .rf_waddr_lane_o (rf_waddr_lane_o),

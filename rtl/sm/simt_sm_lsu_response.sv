@@ -60,6 +60,7 @@ module simt_sm_lsu_response #(
 
   // The shared-memory unit's write (on the lanes of one group).
   input  logic [31:0]              sh_we_i,
+  input  logic                     sh_wr_i,        // ... some (sh_we_i != 0, early)
   input  logic [RfAW-1:0]          sh_waddr_i,
   input  logic [NumLanes*32-1:0]   sh_wdata_i,
 
@@ -68,6 +69,7 @@ module simt_sm_lsu_response #(
   output logic [RfAW-1:0]          rf_uaddr_o,     // a response's {warp, rd}: are its four
   input  logic [3:0]               rf_used_i,      // ... entries written since launch
   output logic [31:0]              rf_we_o,
+  output logic                     rf_wr_o,        // ... some (rf_we_o != 0, early)
   output logic [RfAW-1:0]          rf_waddr_o,
   output logic                     rf_split_o,     // each lane at its own (the drain)
   output logic [NumLanes*RfAW-1:0] rf_waddr_lane_o,
@@ -87,7 +89,7 @@ module simt_sm_lsu_response #(
   logic [1:0]       wb_elem_d, wb_elem_q;  // a v4 load's element written this cycle
   logic             dr_ok, dr_held, dr_take, dr_busy;
   logic [31:0]      dr_pend;
-  assign port_taken = rf_busy_i || sh_we_i != '0;
+  assign port_taken = rf_busy_i || sh_wr_i;
   assign rsp_out    = mem_rsp_valid_i && out_i[mem_rsp_id_i];
   assign rsp_v4ld   = v4_i && writes_i && !mem_rsp_err_i;
   // (Not a line the one-element-a-cycle path has begun: its first write may have just made
@@ -172,7 +174,7 @@ module simt_sm_lsu_response #(
     rf_waddr_o      = sh_waddr_i;
     rf_split_o      = 1'b0;
     rf_waddr_lane_o = '0;
-    rf_wdata_o      = (sh_we_i != '0) ? sh_wdata_i : '0;
+    rf_wdata_o      = sh_wr_i ? sh_wdata_i : '0;
     rf_late_o       = 1'b0;
     if (rsp_wr) begin
       rf_we_o    = lanes_i;
@@ -188,6 +190,11 @@ module simt_sm_lsu_response #(
       rf_late_o       = 1'b1;
     end
   end
+
+  // Whether the unit writes, from the writers' early terms rather than the OR of the enables
+  // (the core picks the port's address by it): the drain writes while it holds a line or takes
+  // one, whenever the port is the unit's (a response's lanes are never none: asserted).
+  assign rf_wr_o = sh_wr_i || rsp_wr || (Drain && !port_taken && (dr_busy || dr_take));
 
   if (Drain) begin : g_drain
     simt_sm_lsu_drain #(
@@ -253,6 +260,9 @@ module simt_sm_lsu_response #(
         else $error("sm lsu: an id given back by a response and the drain");
       assert (!(dr_busy && (rsp_wr || (sh_we_i != '0 && dr_we != '0))))
         else $error("sm lsu: a register write beside the drain's");
+      assert (sh_wr_i == (sh_we_i != '0) && rf_wr_o == (rf_we_o != '0))
+        else $error("sm lsu: the write flags %b %b disagree with the writes %h %h", sh_wr_i,
+                    rf_wr_o, sh_we_i, rf_we_o);
     end
   end
 `endif

@@ -54,6 +54,7 @@ module simt_sm_lsu_shared #(
   output logic                conflict_o, // a cycle in which some waiting lane was not served
 
   output logic [31:0]         rf_we_o,   // loaded words (the unit's destination register)
+  output logic                rf_wr_o,   // ... some (rf_we_o != 0, from registers)
   output logic [NumLanes*32-1:0] rf_wdata_o,  // on the lanes of the group read last cycle
 
   input  logic                clr_i,     // launch: clear one word
@@ -62,6 +63,7 @@ module simt_sm_lsu_shared #(
 
   logic [31:0] pend_d, pend_q;
   logic [31:0] wb_d, wb_q;       // threads whose banks were read last cycle (a load)
+  logic        wb_any_d, wb_any_q;  // ... some (wb_q != 0)
   logic [4:0]  wb_first_d, wb_first_q;  // the group read last cycle (a load's, an atomic's)
   logic        phase_d, phase_q; // atomic: 0 read the leader's word, 1 write it
   logic        active_d, active_q;
@@ -253,6 +255,12 @@ module simt_sm_lsu_shared #(
       active_d = !done_o;
     end
   end
+  // A load's running cycle reads some bank whenever threads wait (one is always served), so
+  // "the unit writes next cycle" needs neither the served lanes nor the start; and the write
+  // this cycle is known from registers (rf_wr_o: the core picks the write port's address by
+  // it, which rf_we_o, through the atomic's leader search, would make late).
+  assign wb_any_d     = active_q && !store_i && !atom_i && pend_q != '0;
+  assign rf_wr_o      = active_q && (atom_i ? phase_q : wb_any_q);
   assign first_next_o = simt_sm_pkg::group_first(pend_d, NumLanes);
   assign pend_next_o  = pend_d != '0;
   assign busy_o     = active_q;
@@ -262,12 +270,14 @@ module simt_sm_lsu_shared #(
     if (!rst_ni) begin
       pend_q     <= '0;
       wb_q       <= '0;
+      wb_any_q   <= 1'b0;
       wb_first_q <= '0;
       phase_q    <= 1'b0;
       active_q   <= 1'b0;
     end else begin
       pend_q     <= pend_d;
       wb_q       <= wb_d;
+      wb_any_q   <= wb_any_d;
       wb_first_q <= wb_first_d;
       phase_q    <= phase_d;
       active_q   <= active_d;
@@ -282,6 +292,8 @@ module simt_sm_lsu_shared #(
       assert (!(clr_i && active_q)) else $error("lsu shared: clear during an access");
       assert (!(active_q && !atom_i && pend_q != '0 && served == '0))
         else $error("lsu shared: no lane served while lanes wait");
+      assert (wb_any_q == (wb_q != '0) && rf_wr_o == (rf_we_o != '0))
+        else $error("lsu shared: the write flag %b disagrees with the write %h", rf_wr_o, rf_we_o);
       assert ((served_t & ~simt_sm_pkg::group_of(pend_q, NumLanes)) == '0)
         else $error("lsu shared: a cycle serves threads of two groups");
     end
