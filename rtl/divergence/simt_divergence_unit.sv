@@ -334,22 +334,27 @@ module simt_divergence_unit #(
     end
   endfunction
 
-  // The next group: threads of rem_q with the target of its lowest thread.
-  logic [4:0]          lead;
+  // The next group: threads of rem_q with the target of its lowest thread, the leader. The
+  // leader is kept one-hot beside rem_q (lead1h_q: rem_d's lowest thread, a carry chain), so
+  // its target is an AND-OR select of the threads' targets rather than a priority search of
+  // rem_q and a 32-way multiplexer (the board core's longest chain ran through that search
+  // into the queue's push, 2026-12-06).
+  logic [WarpSize-1:0] lead1h_d, lead1h_q;
   logic                lead_found;
+  logic                lead_own, lead_label;
+  logic [AddrW-1:0]    lead_thr_tgt;
   logic [AddrW-1:0]    lead_target;
   logic [WarpSize-1:0] group;
-  simt_find_next_set #(
-    .N    (WarpSize),
-    .Wrap (1'b0)
-  ) u_lead (
-    .vec_i   (rem_q),
-    .start_i ('0),
-    .found_o (lead_found),
-    .idx_o   (lead)
-  );
+  assign lead1h_d   = rem_d & (~rem_d + 1'b1);
+  assign lead_found = rem_q != '0;
+  assign lead_own   = (lead1h_q & own_t) != '0;
+  assign lead_label = (lead1h_q & label_t) != '0;
   always_comb begin
-    lead_target = own_t[lead] ? thr_tgt[lead] : (label_t[lead] ? req_target_i : next_pc);
+    lead_thr_tgt = '0;
+    for (int t = 0; t < WarpSize; t++) begin
+      lead_thr_tgt = lead_thr_tgt | (lead1h_q[t] ? thr_tgt[t] : '0);
+    end
+    lead_target = lead_own ? lead_thr_tgt : (lead_label ? req_target_i : next_pc);
     group       = rem_q & with_target(lead_target, own_t, label_t, req_thread_target_i,
                                       req_target_i, next_pc);
   end
@@ -891,6 +896,7 @@ module simt_divergence_unit #(
       mtok_q     <= '0;
       fire_q     <= 1'b0;
       rem_q      <= '0;
+      lead1h_q   <= '0;
       first_q    <= 1'b0;
       run_mask_q <= '0;
       run_pc_q   <= '0;
@@ -906,6 +912,7 @@ module simt_divergence_unit #(
       mtok_q     <= mtok_d;
       fire_q     <= fire_d;
       rem_q      <= rem_d;
+      lead1h_q   <= lead1h_d;
       first_q    <= first_d;
       run_mask_q <= run_mask_d;
       run_pc_q   <= run_pc_d;
@@ -969,6 +976,9 @@ module simt_divergence_unit #(
         assert (req_ready_o == req_next_ready_o)
         else $error("divergence_unit: DuNext readiness %b, from the state alone %b",
                     req_ready_o, req_next_ready_o);
+      // The sequence's leader kept one-hot is rem_q's lowest thread.
+      assert (lead1h_q == (rem_q & (~rem_q + 1'b1)))
+        else $error("divergence_unit: the leader %h is not the lowest of %h", lead1h_q, rem_q);
       // The fast path's readiness terms computed without the leader search agree with it.
       assert (f_any == f_found1 && f_found2 == (f_rest != '0) &&
               f_own_targets == ((f_rem & own_t) != '0))
