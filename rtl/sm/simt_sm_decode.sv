@@ -318,28 +318,59 @@ module simt_sm_decode #(
   assign de_raddr_a = bank_addr({de_w_i, de_ra}, de_grp);
   assign de_raddr_b = bank_addr({de_w_i, de_inst.rb}, de_grp);
   assign de_raddr_c = bank_addr({de_w_i, de_inst.sub}, de_grp);
-  logic [NumLanes*3-1:0] used_cp;
-  logic [NumLanes-1:0]   used_cp_a, used_cp_b, used_cp_c;
-  // Each port's copies load the read's entry bit when the port reads and hold otherwise, by
+  // Each port's copies load the read's entry bits when the port reads and hold otherwise, by
   // their clock enables (the ports' read enables, asserted): the load/store unit's late read
   // enables reach the flip-flops' enables, not a hold multiplexer before them (the board
-  // core's critical path ended there, 2026-12-06). DE's bits from DE's address, EXEC's
-  // looked up above and picked by the group.
-  logic [2:0] used_en, used_ld;
+  // core's critical path ended there, 2026-12-06). A port keeps the bits of every group
+  // (NumPasses candidates) and the group it read (used_grp), and picks the bit after the
+  // flip-flops, beside the banks' read: the load/store unit's late group (it follows the
+  // shared unit's bank conflicts) reaches only the bank address and a flip-flop, not a
+  // lookup before the copies (the board core's critical path ended there next, 2026-12-06).
+  // DE's bit from DE's address, the same for every candidate; EXEC's looked up above.
+  localparam int NumPorts = 3;
+  logic [2:0]                    used_en;
+  logic [NumPorts*NumPasses-1:0] used_ld, used_cen;  // port p's candidates: [p*NumPasses +:]
+  logic [NumPorts*PassW-1:0]     used_gld, used_gen;
   always_comb begin
     used_en = de_go_i ? {de_need_c, de_need_b, 1'b1} : {rd_c, rd_b, rd_a};
-    used_ld = de_go_i ? {used_q[de_raddr_c], used_q[de_raddr_b], used_q[de_raddr_a]}
-                      : {uc_ex[rd_grp], ub_ex[rd_grp], ua_ex[rd_grp]};
+    if (de_go_i) begin
+      used_ld = {{NumPasses{used_q[de_raddr_c]}}, {NumPasses{used_q[de_raddr_b]}},
+                 {NumPasses{used_q[de_raddr_a]}}};
+    end else begin
+      used_ld = {uc_ex, ub_ex, ua_ex};
+    end
+    for (int p = 0; p < NumPorts; p++) begin
+      used_cen[p*NumPasses +: NumPasses] = {NumPasses{used_en[p]}};
+      used_gen[p*PassW +: PassW]         = {PassW{used_en[p]}};
+    end
+    used_gld = {NumPorts{rd_grp}};
   end
-  simt_copies #(.Width(3), .Copies(NumLanes)) u_used_copies (
+  logic [NumLanes*NumPorts*NumPasses-1:0] used_cp;  // lane l's copy: [l*NumPorts*NumPasses +:]
+  logic [NumPorts*PassW-1:0]              used_grp;
+  simt_copies #(.Width(NumPorts * NumPasses), .Copies(NumLanes)) u_used_copies (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .en_i   (used_en),
-    .d_i    (used_ld),  // lane l's copy: [l*3 +: 3], port a lowest
+    .en_i   (used_cen),
+    .d_i    (used_ld),
     .q_o    (used_cp)
   );
-  for (genvar l = 0; l < NumLanes; l++) begin : g_used
-    assign {used_cp_c[l], used_cp_b[l], used_cp_a[l]} = used_cp[l*3 +: 3];
+  simt_copies #(.Width(NumPorts * PassW), .Copies(1)) u_used_grp (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .en_i   (used_gen),
+    .d_i    (used_gld),
+    .q_o    (used_grp)
+  );
+  // Each lane's entry bit of each port (lane l, port p: [l*NumPorts + p]).
+  logic [NumLanes*NumPorts-1:0] used_bit;
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) begin
+      for (int p = 0; p < NumPorts; p++) begin
+        logic [NumPasses-1:0] cand;
+        cand = used_cp[(l*NumPorts + p)*NumPasses +: NumPasses];
+        used_bit[l*NumPorts + p] = (NumPasses > 1) ? cand[used_grp[p*PassW +: PassW]] : cand[0];
+      end
+    end
   end
   // The group the ports hold (the last read's).
   logic [PassW-1:0] rd_grp_d, rd_grp_q;
@@ -357,7 +388,6 @@ module simt_sm_decode #(
 
   // The banks: port p's copy of lane l's bank (p: a, b, c), its data gated by the port's
   // entry bit.
-  localparam int NumPorts = 3;
   logic [NumPorts-1:0]             port_re;
   logic [NumPorts*BankAW-1:0]      port_raddr;
   logic [NumPorts*NumLanes*32-1:0] port_data;
@@ -376,7 +406,7 @@ module simt_sm_decode #(
         .raddr_i (port_raddr[p*BankAW +: BankAW]),
         .rdata_o (raw)
       );
-      assign port_data[(p*NumLanes + l)*32 +: 32] = used_cp[l*NumPorts + p] ? raw : 32'd0;
+      assign port_data[(p*NumLanes + l)*32 +: 32] = used_bit[l*NumPorts + p] ? raw : 32'd0;
     end
   end
   assign opa_o = port_data[0 +: NumLanes*32];
@@ -480,8 +510,9 @@ module simt_sm_decode #(
       assert (used_en == {rd_c, rd_b, rd_a})
         else $error("sm decode: the entry bits load %b, the ports read %b", used_en,
                     {rd_c, rd_b, rd_a});
-      assert ((!rd_a || used_ld[0] == used_q[raddr_a]) && (!rd_b || used_ld[1] == used_q[raddr_b]) &&
-              (!rd_c || used_ld[2] == used_q[raddr_c]))
+      assert ((!rd_a || used_ld[0*NumPasses + 32'(rd_grp)] == used_q[raddr_a]) &&
+              (!rd_b || used_ld[1*NumPasses + 32'(rd_grp)] == used_q[raddr_b]) &&
+              (!rd_c || used_ld[2*NumPasses + 32'(rd_grp)] == used_q[raddr_c]))
         else $error("sm decode: the entry bits of the read differ from its entries'");
       assert ((rf_we_i & ~simt_sm_pkg::group_of(rf_we_i, NumLanes)) == '0)
         else $error("sm decode: a register write %h to threads of two groups", rf_we_i);
@@ -500,8 +531,8 @@ module simt_sm_decode #(
       assert (exec_any_q == (exec_o != '0))
         else $error("sm decode: EXEC's any-thread bit disagrees with its mask");
       for (int l = 0; l < NumLanes; l++) begin
-        assert ({used_cp_a[l], used_cp_b[l], used_cp_c[l]} ==
-                {used_cp_a[0], used_cp_b[0], used_cp_c[0]})
+        assert (used_cp[l*NumPorts*NumPasses +: NumPorts*NumPasses] ==
+                used_cp[0 +: NumPorts*NumPasses])
           else $error("sm decode: lane %0d's copy of the entry bits differs", l);
       end
       for (int t = 0; t < 32; t++) begin
