@@ -550,6 +550,15 @@ module simt_divergence_unit #(
   assign f_pop_wake = tok_mask(dq_pop_token) &
                       ((f_dis & {WarpSize{f_dis_reason == tok_type(dq_pop_token)}}) |
                        (~f_dis & pop_match));
+  // Whether it wakes any, both cases of the disable decision computed beside it and picked
+  // by it (the readiness's last term, asserted equal to f_pop_wake != 0): not the decision
+  // through the 32 threads' masks into their OR.
+  logic f_pop_any, f_pop_any_dis, f_pop_any_keep;
+  assign f_pop_any_keep = (tok_mask(dq_pop_token) & pop_match) != '0;
+  assign f_pop_any_dis  = ((f_dis_reason == tok_type(dq_pop_token)) &&
+                           (tok_mask(dq_pop_token) & g_mask) != '0) ||
+                          (tok_mask(dq_pop_token) & ~g_mask & pop_match) != '0;
+  assign f_pop_any      = f_dis_on ? f_pop_any_dis : f_pop_any_keep;
 
   // Queue requests of this cycle: from the state and registers only (the readies they get
   // back decide the next state below). Nothing is requested while the warp's queue is
@@ -679,7 +688,7 @@ module simt_divergence_unit #(
           active_d      = '0;
           if (dq_count == '0) begin
             req_ready_o = 1'b1;  // nothing left to run and no token: the warp waits or is done
-          end else if (f_pop_wake != '0) begin
+          end else if (f_pop_any) begin
             active_d    = f_pop_wake;
             pc_d        = tok_addr(dq_pop_token);
             rs_none     = f_pop_wake;
@@ -976,6 +985,9 @@ module simt_divergence_unit #(
         assert (req_ready_o == req_next_ready_o)
         else $error("divergence_unit: DuNext readiness %b, from the state alone %b",
                     req_ready_o, req_next_ready_o);
+      assert (f_pop_any == (f_pop_wake != '0))
+        else $error("divergence_unit: the fast pop wakes %h, its any-bit %b", f_pop_wake,
+                    f_pop_any);
       // The sequence's leader kept one-hot is rem_q's lowest thread.
       assert (lead1h_q == (rem_q & (~rem_q + 1'b1)))
         else $error("divergence_unit: the leader %h is not the lowest of %h", lead1h_q, rem_q);
