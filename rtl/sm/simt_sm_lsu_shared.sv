@@ -214,11 +214,14 @@ module simt_sm_lsu_shared #(
   logic [31:0] pend_run;
   logic        phase_run;
   logic [31:0] wb_run;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic        done_run;  // the end from pend_run (done_o's reference, asserted)
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     pend_run  = pend_q;
     phase_run = phase_q;
     wb_run    = '0;
-    done_o    = 1'b0;
+    done_run  = 1'b0;
     rf_we_o   = '0;
     for (int l = 0; l < NumLanes; l++) rf_wdata_o[l*32 +: 32] = b_rdata[wb_bank[l]];
     if (active_q) begin
@@ -235,7 +238,7 @@ module simt_sm_lsu_shared #(
       end
       // Done in the cycle the last words are written: loads write the cycle after their
       // read; stores and atomics end with their last bank write.
-      done_o = pend_run == '0 && (atom_i || store_i || pend_q == '0);
+      done_run = pend_run == '0 && (atom_i || store_i || pend_q == '0);
     end
   end
 
@@ -261,8 +264,33 @@ module simt_sm_lsu_shared #(
   // it, which rf_we_o, through the atomic's leader search, would make late).
   assign wb_any_d     = active_q && !store_i && !atom_i && pend_q != '0;
   assign rf_wr_o      = active_q && (atom_i ? phase_q : wb_any_q);
-  assign first_next_o = simt_sm_pkg::group_first(pend_d, NumLanes);
-  assign pend_next_o  = pend_d != '0;
+  // The next cycle's group (the register file reads it this cycle) and whether threads wait
+  // then: the group on the lanes while some of its threads still wait after this cycle
+  // (rest_run, on the NumLanes lanes), else the next group after it, found from registers;
+  // so the served lanes (the bank conflicts of addresses just read) pick between two groups
+  // at the end rather than go through a search of the 32 threads of pend_d (the board core's
+  // critical path ran through it into the register file's read address, 2026-12-06).
+  logic        rest_run;
+  logic        pend_many;  // two or more of the group's threads wait
+  logic [31:0] after;      // threads waiting in later groups
+  logic [4:0]  first_after;
+  assign pend_many = (pend & (pend - NumLanes'(1))) != '0;
+  always_comb begin
+    // (An atomic's write phase serves its one leader: some thread is left if two wait.)
+    if (atom_i) rest_run = phase_q ? pend_many : pend != '0;
+    else        rest_run = (pend & ~served) != '0;
+  end
+  // The access ends: a load the cycle after its last read (no thread waits), a store or an
+  // atomic with the cycle that serves its last threads (none left in the group nor after
+  // it). From rest_run, not the 32 threads of pend_run: an atomic's through its leader's
+  // search and shift was the deepest path into the unit's control (2026-12-06).
+  assign done_o = active_q && ((store_i || atom_i) ? !rest_run && after == '0 : pend_q == '0);
+  assign after        = pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes);
+  assign first_after  = simt_sm_pkg::group_first(after, NumLanes);
+  assign first_next_o = start_i ? simt_sm_pkg::group_first(exec_i, NumLanes) :
+                        (active_q && !rest_run) ? first_after : first;
+  assign pend_next_o  = start_i  ? exec_i != '0 :
+                        active_q ? rest_run || after != '0 : pend_q != '0;
   assign busy_o     = active_q;
   assign conflict_o = active_q && !atom_i && (pend & ~served) != '0;
 
@@ -292,6 +320,12 @@ module simt_sm_lsu_shared #(
       assert (!(clr_i && active_q)) else $error("lsu shared: clear during an access");
       assert (!(active_q && !atom_i && pend_q != '0 && served == '0))
         else $error("lsu shared: no lane served while lanes wait");
+      assert (first_next_o == simt_sm_pkg::group_first(pend_d, NumLanes) &&
+              pend_next_o == (pend_d != '0))
+        else $error("lsu shared: the next group %0d / %b, not pend_d's %h", first_next_o,
+                    pend_next_o, pend_d);
+      assert (done_o == done_run)
+        else $error("lsu shared: the end %b, from the threads left %b", done_o, done_run);
       assert (wb_any_q == (wb_q != '0) && rf_wr_o == (rf_we_o != '0))
         else $error("lsu shared: the write flag %b disagrees with the write %h", rf_wr_o, rf_we_o);
       assert ((served_t & ~simt_sm_pkg::group_of(pend_q, NumLanes)) == '0)
