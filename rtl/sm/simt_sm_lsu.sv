@@ -189,6 +189,16 @@ module simt_sm_lsu #(
   logic                   chk_clean_d;
   logic [32*(OffW-2)-1:0] words;  // each thread's word in its line
   logic [32*BankW-1:0]    banks;  // ... its shared-memory bank
+  // The address check's limit (the memory's bytes less the access's) for each memory and
+  // width, from the configuration alone, picked by the instruction's class: the class, a
+  // size's mux and a subtraction no longer precede the lanes' comparisons.
+  logic [32:0] lim_sh4, lim_sh16, lim_gl4, lim_gl16, chk_limit;
+  assign lim_sh4   = {1'b0, cfg_shared_bytes_i} - 33'd4;
+  assign lim_sh16  = {1'b0, cfg_shared_bytes_i} - 33'd16;
+  assign lim_gl4   = {1'b0, cfg_global_bytes_i} - 33'd4;
+  assign lim_gl16  = {1'b0, cfg_global_bytes_i} - 33'd16;
+  assign chk_limit = cls.shared ? (cls.v4 ? lim_sh16 : lim_sh4) : (cls.v4 ? lim_gl16 : lim_gl4);
+
   simt_sm_lsu_addr #(
     .NumLanes    (NumLanes),
     .LineBytes   (LineBytes),
@@ -208,6 +218,7 @@ module simt_sm_lsu #(
     .shared_i     (cls.shared),
     .v4_i         (cls.v4),
     .size_i       (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
+    .limit_i      (chk_limit),
     .addr_o       (g_addr),
     .checking_o   (checking),
     .first_o      (chk_first),

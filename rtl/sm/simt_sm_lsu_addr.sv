@@ -37,6 +37,7 @@ module simt_sm_lsu_addr #(
   input  logic                   shared_i,
   input  logic                   v4_i,
   input  logic [31:0]            size_i,     // bytes of the memory addressed
+  input  logic [32:0]            limit_i,    // ... less the access's (simt_sm_lsu_check)
   output logic [NumLanes*32-1:0] addr_o,     // each lane's address
   output logic                   checking_o, // the lanes check a group this cycle
   output logic [4:0]             first_o,    // ... its first thread
@@ -52,6 +53,7 @@ module simt_sm_lsu_addr #(
   logic [31:0] grp;   // the threads of first_o's group
   logic [31:0] left_q;
   simt_sm_pkg::fault_t grp_fault, check_fault, fault_d, fault_q;
+  logic                grp_any;
   assign todo       = idle_i ? exec_i : left_q;
   assign first_o    = simt_sm_pkg::group_first(todo, NumLanes);
   assign grp        = simt_sm_pkg::group_of(todo, NumLanes);
@@ -77,6 +79,8 @@ module simt_sm_lsu_addr #(
     .shared_i (shared_i),
     .v4_i     (v4_i),
     .size_i   (size_i),
+    .limit_i  (limit_i),
+    .any_o    (grp_any),
     .fault_o  (grp_fault)
   );
   always_comb begin
@@ -84,7 +88,9 @@ module simt_sm_lsu_addr #(
     if (grp_fault.lane_v) check_fault.lane = grp_fault.lane | first_o;  // ... as a thread
   end
   assign fault_d      = checking_o ? check_fault : fault_q;
-  assign clean_next_o = fault_d.cause == simt_pkg::FltNone;
+  // (From the group's any-fault bit, not its cause: that waits on the first bad lane's
+  // search for misaligned-or-range.)
+  assign clean_next_o = checking_o ? !grp_any : fault_q.cause == simt_pkg::FltNone;
   assign left_next_o  = checking_o ? todo & ~grp : left_q;
   assign fault_o      = fault_q;
   assign left_o       = left_q;
@@ -124,6 +130,9 @@ module simt_sm_lsu_addr #(
   // the lanes gave them) checked at once.
   logic [32*32-1:0]    ref_addr, ref_addr_q;
   simt_sm_pkg::fault_t ref_fault;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                ref_any;  // (checked in the reference's own assertions)
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     ref_addr = ref_addr_q;
     for (int t = 0; t < 32; t++) begin
@@ -139,12 +148,17 @@ module simt_sm_lsu_addr #(
     .shared_i (shared_i),
     .v4_i     (v4_i),
     .size_i   (size_i),
+    .limit_i  (limit_i),
+    .any_o    (ref_any),
     .fault_o  (ref_fault)
   );
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // When CHECK acts, the answer of the group-by-group check is the one of all 32 threads'
       // addresses at once, on the operands held since the start.
+      assert (clean_next_o == (fault_d.cause == simt_pkg::FltNone))
+        else $error("sm lsu: the check's clean bit %b, its answer's cause %0d", clean_next_o,
+                    fault_d.cause);
       if (check_i && (left_q == '0 || fault_q.cause != simt_pkg::FltNone))
         assert (fault_q == ref_fault)
           else $error("sm lsu: the address check by groups %p differs from the whole warp's %p",

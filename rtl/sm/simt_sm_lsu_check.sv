@@ -19,16 +19,20 @@ module simt_sm_lsu_check #(
   input  logic                shared_i,
   input  logic                v4_i,
   input  logic [31:0]         size_i,    // bytes of the memory addressed
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic [32:0]         limit_i,   // size_i - the access's bytes (4, v4: 16): its low
+                                         // bits are size's (4 and 16 are whole words)
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic                any_o,     // some executing lane faults (fault_o.cause != none)
   output simt_sm_pkg::fault_t fault_o
 );
 
-  // One limit for every lane: an access fits when its address is at most size - bytes.
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [32:0] limit;  // its low bits are size's (4 and 16 are whole words)
-  /* verilator lint_on UNUSEDSIGNAL */
+  // One limit for every lane: an access fits when its address is at most size - bytes. The
+  // caller computes it from the configuration for each memory and width and picks one by the
+  // instruction's class, so the subtraction is not behind the class (the board core's
+  // critical path ran through the class, the size's mux and this subtraction, 2026-12-06).
   logic [31:2] nlim;  // ~limit's word index, once for every lane's comparison
-  assign limit = {1'b0, size_i} - (v4_i ? 33'd16 : 33'd4);
-  assign nlim  = ~limit[31:2];
+  assign nlim  = ~limit_i[31:2];
 
   // Whether an address is misaligned, and past the limit. An aligned address (the only kind
   // that can fit) is past it when its word index is past the limit's: a + ~limit carries
@@ -50,7 +54,7 @@ module simt_sm_lsu_check #(
       logic [1:0] mo;
       mo            = abs_i ? imm_mo : mis_over(addr_i[l*32 +: 32], v4_i, nlim);
       misaligned[l] = mo[1];
-      bad[l]        = exec_i[l] && (mo[1] || limit[32] || mo[0]);
+      bad[l]        = exec_i[l] && (mo[1] || limit_i[32] || mo[0]);
     end
   end
 
@@ -64,6 +68,7 @@ module simt_sm_lsu_check #(
   assign first      = simt_sm_pkg::lowest(32'(bad));
   assign first_addr = abs_i ? imm_i : addr_i[(32'(first) % Lanes)*32 +: 32];
   assign room       = {1'b0, size_i} - {1'b0, first_addr};
+  assign any_o      = bad != '0;
   always_comb begin
     fault_o = '0;
     if (bad != '0) begin
@@ -77,5 +82,14 @@ module simt_sm_lsu_check #(
       else fault_o.addr = first_addr + {room[31:2], 2'b00};
     end
   end
+
+`ifdef VERILATOR
+  always_comb begin
+    assert (limit_i == {1'b0, size_i} - (v4_i ? 33'd16 : 33'd4))
+      else $error("sm lsu check: limit %h for %0d bytes (v4 %b)", limit_i, size_i, v4_i);
+    assert (any_o == (fault_o.cause != simt_pkg::FltNone))
+      else $error("sm lsu check: any-fault bit %b, cause %0d", any_o, fault_o.cause);
+  end
+`endif
 
 endmodule
