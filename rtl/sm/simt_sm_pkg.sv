@@ -245,12 +245,6 @@ package simt_sm_pkg;
     group_of = r;
   endfunction
 
-  // ... and the threads of m in the groups after that one (m's threads still to visit once its
-  // group is done; none when m has one group).
-  function automatic logic [31:0] later_groups(logic [31:0] m, int lanes);
-    later_groups = m & ~group_of(m, lanes);
-  endfunction
-
   // A warp's predicates with predicate pd (0..6) of the executing lanes replaced by their
   // results (setp and the predicate operations in execute, fsetp in the FP unit).
   function automatic logic [32*7-1:0] pred_write(logic [32*7-1:0] pred, logic [31:0] exec,
