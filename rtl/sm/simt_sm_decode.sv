@@ -514,7 +514,7 @@ module simt_sm_decode #(
               (!rd_b || used_ld[1*NumPasses + 32'(rd_grp)] == used_q[raddr_b]) &&
               (!rd_c || used_ld[2*NumPasses + 32'(rd_grp)] == used_q[raddr_c]))
         else $error("sm decode: the entry bits of the read differ from its entries'");
-      assert ((rf_we_i & ~simt_sm_pkg::group_of(rf_we_i, NumLanes)) == '0)
+      assert (simt_sm_pkg::later_groups(rf_we_i, NumLanes) == '0)
         else $error("sm decode: a register write %h to threads of two groups", rf_we_i);
       assert (rf_we_i == '0 || (32'(wr_grp) == 32'(simt_sm_pkg::group_first(rf_we_i, NumLanes)) >>
                                 $clog2(NumLanes) && we_lanes == NumLanes'(rf_we_i >>

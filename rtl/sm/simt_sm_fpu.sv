@@ -447,7 +447,7 @@ module simt_sm_fpu #(
         else $error("sm fpu: a start while %0d results are in flight (depth %0d)",
                     regs_in_flight, Depth);
       // A start's threads are one group's, its pass's.
-      if (start_i) assert ((exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0 &&
+      if (start_i) assert (simt_sm_pkg::later_groups(exec_i, NumLanes) == '0 &&
                            (NumPasses == 1 ||
                             32'(simt_sm_pkg::group_first(exec_i, NumLanes)) ==
                             32'(pass_i) * NumLanes))

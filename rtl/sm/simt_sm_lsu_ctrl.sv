@@ -129,7 +129,7 @@ module simt_sm_lsu_ctrl #(
   // A global access detaches in CHECK (a v4 store once gathered) when its threads are one
   // group (the sender holds one group's addresses).
   logic one_group;
-  assign one_group  = Detach && (exec_i & ~simt_sm_pkg::group_of(exec_i, NumLanes)) == '0;
+  assign one_group  = Detach && simt_sm_pkg::later_groups(exec_i, NumLanes) == '0;
   assign detach     = one_group && !v4_store;
   assign go_now     = chk_global && slot_free_i && !v4_store;
   assign enq_ok     = chk_ready && snd_q && snd_room_i && detach;
@@ -173,7 +173,7 @@ module simt_sm_lsu_ctrl #(
   logic [4:0]  pend_first_d, first_now, first_after, exec_first;
   logic [31:0] pend_later;  // pend_q's lanes in groups after its first
   logic        sent_left;
-  assign pend_later  = pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes);
+  assign pend_later  = simt_sm_pkg::later_groups(pend_q, NumLanes);
   assign exec_first  = simt_sm_pkg::group_first(exec_i, NumLanes);
   assign first_now   = simt_sm_pkg::group_first(pend_q, NumLanes);
   assign first_after = rest_i ? first_now : simt_sm_pkg::group_first(pend_later, NumLanes);
@@ -398,7 +398,7 @@ module simt_sm_lsu_ctrl #(
         else $error("sm lsu: the sender works beside an attached access");
       assert (!(alloc_o && snd_q && !snd_take_o))
         else $error("sm lsu: a slot taken while the sender works on, not to join its queue");
-      assert (!(snd_q && (pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes)) != '0))
+      assert (!(snd_q && simt_sm_pkg::later_groups(pend_q, NumLanes) != '0))
         else $error("sm lsu: the sender holds threads of two groups");
       assert ((state_c == simt_sm_pkg::LsCheck) == (state_d == simt_sm_pkg::LsCheck) &&
               (state_c == simt_sm_pkg::LsShared) == (state_d == simt_sm_pkg::LsShared))

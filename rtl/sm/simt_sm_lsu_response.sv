@@ -253,7 +253,7 @@ module simt_sm_lsu_response #(
       assert (!(rf_late_o && port_taken))
         else $error("sm lsu: a response's register write while the port is taken");
       // The write puts a response's words on the lanes of one group.
-      assert (!(fire_o && (lanes_i & ~simt_sm_pkg::group_of(lanes_i, NumLanes)) != '0))
+      assert (!(fire_o && simt_sm_pkg::later_groups(lanes_i, NumLanes) != '0))
         else $error("sm lsu: a response's threads in two groups");
       // The drain: no other write beside its own; a response's id is not among its lines'.
       assert (!(ret_o && ret_ids_o[ret_id_o]))

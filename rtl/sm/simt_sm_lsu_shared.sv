@@ -271,10 +271,12 @@ module simt_sm_lsu_shared #(
   // at the end rather than go through a search of the 32 threads of pend_d (the board core's
   // critical path ran through it into the register file's read address, 2026-12-06).
   logic        rest_run;
-  logic        pend_many;  // two or more of the group's threads wait
-  logic [31:0] after;      // threads waiting in later groups
+  logic        pend_many;   // two or more of the group's threads wait
+  logic [31:0] pend_later;  // threads waiting in later groups
   logic [4:0]  first_after;
-  assign pend_many = (pend & (pend - NumLanes'(1))) != '0;
+  assign pend_many   = (pend & (pend - NumLanes'(1))) != '0;
+  assign pend_later  = simt_sm_pkg::later_groups(pend_q, NumLanes);
+  assign first_after = simt_sm_pkg::group_first(pend_later, NumLanes);
   always_comb begin
     // (An atomic's write phase serves its one leader: some thread is left if two wait.)
     if (atom_i) rest_run = phase_q ? pend_many : pend != '0;
@@ -284,15 +286,14 @@ module simt_sm_lsu_shared #(
   // atomic with the cycle that serves its last threads (none left in the group nor after
   // it). From rest_run, not the 32 threads of pend_run: an atomic's through its leader's
   // search and shift was the deepest path into the unit's control (2026-12-06).
-  assign done_o = active_q && ((store_i || atom_i) ? !rest_run && after == '0 : pend_q == '0);
-  assign after        = pend_q & ~simt_sm_pkg::group_of(pend_q, NumLanes);
-  assign first_after  = simt_sm_pkg::group_first(after, NumLanes);
+  assign done_o = active_q &&
+                  ((store_i || atom_i) ? !rest_run && pend_later == '0 : pend_q == '0);
   assign first_next_o = start_i ? simt_sm_pkg::group_first(exec_i, NumLanes) :
                         (active_q && !rest_run) ? first_after : first;
   assign pend_next_o  = start_i  ? exec_i != '0 :
-                        active_q ? rest_run || after != '0 : pend_q != '0;
+                        active_q ? rest_run || pend_later != '0 : pend_q != '0;
   assign busy_o     = active_q;
-  assign conflict_o = active_q && !atom_i && (pend & ~served) != '0;
+  assign conflict_o = active_q && !atom_i && rest_run;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -149,7 +149,7 @@ module simt_sm_pass #(
       // Every thread of an FP pass is in the FP unit's group, and that in the register
       // file's (the group of L threads the pass reads).
       if (valid_i && grp_fp && threads_o != '0)
-        assert ((threads_o & ~simt_sm_pkg::group_of(threads_o, FpLanes)) == '0 &&
+        assert (simt_sm_pkg::later_groups(threads_o, FpLanes) == '0 &&
                 32'(fpass_lanes_o[FpPassW-1:0]) == 32'(first) >> $clog2(FpLanes) &&
                 32'(pass_o) == 32'(first) >> $clog2(NumLanes))
           else $error("sm pass: FP pass of threads %h, FP group %0d, group %0d", threads_o,
