@@ -184,9 +184,8 @@ module simt_sm_lsu #(
                      checking ? chk_first : co_first;
   // Each lane's address, and the check of every executing thread's address, a group a cycle
   // before any request (simt_sm_lsu_addr).
-  logic [NumLanes*32-1:0] g_addr, g_b;
+  logic [NumLanes*32-1:0] g_addr, g_held, g_b;  // (g_held: the addresses kept by the check)
   simt_sm_pkg::fault_t    chk_fault_q;
-  logic                   chk_clean_d;
   logic [32*(OffW-2)-1:0] words;  // each thread's word in its line
   logic [32*BankW-1:0]    banks;  // ... its shared-memory bank
   // The address check's limit (the memory's bytes less the access's) for each memory and
@@ -220,12 +219,13 @@ module simt_sm_lsu #(
     .size_i       (cls.shared ? cfg_shared_bytes_i : cfg_global_bytes_i),
     .limit_i      (chk_limit),
     .addr_o       (g_addr),
+    .rd_grp_i     (rd_grp_i),
+    .held_o       (g_held),
     .checking_o   (checking),
     .first_o      (chk_first),
     .left_o       (chk_left_q),
     .left_next_o  (chk_left_d),
     .fault_o      (chk_fault_q),
-    .clean_next_o (chk_clean_d),
     .words_o      (words),
     .banks_o      (banks)
   );
@@ -263,7 +263,7 @@ module simt_sm_lsu #(
     .first_next_o (sh_first_next),
     .pend_next_o  (sh_pend_next),
     .leader_o   (sh_leader),
-    .addr_i     (g_addr),
+    .addr_i     (g_held),
     .data_i     (g_b),
     .swap_i     (opc_i[(32'(sh_leader) % NumLanes)*32 +: 32]),
     .wb_bank_i  (banks),
@@ -457,7 +457,6 @@ module simt_sm_lsu #(
     .fault_o           (fault_o),
     .chk_left_i        (chk_left_q),
     .chk_left_next_i   (chk_left_d),
-    .chk_clean_next_i  (chk_clean_d),
     .chk_fault_i       (chk_fault_q),
     .sh_start_o        (sh_start),
     .sh_done_i         (sh_done),
@@ -507,7 +506,7 @@ module simt_sm_lsu #(
     .rst_ni      (rst_ni),
     .take_i      (snd_take),
     .exec_i      (exec_i),
-    .addr_i      (g_addr),
+    .addr_i      (g_held),
     .data_i      (g_b),
     .gather_i    (state_q == simt_sm_pkg::LsGather),
     .elem_i      (elem_q),
@@ -553,6 +552,19 @@ module simt_sm_lsu #(
         assert (32'(rd_grp_i) == 32'(first) >> $clog2(NumLanes))
           else $error("sm lsu: the ports hold group %0d, the lanes' is %0d", rd_grp_i,
                       32'(first) >> $clog2(NumLanes));
+      // The addresses the check kept for the group on the ports are the lanes' adders' on
+      // the operands there, for every executing thread, whenever the unit works past the
+      // check (the coalescer, the sender and the shared-memory unit take the kept ones); not
+      // in the cycle a fault is taken (the group read after the faulting one is not checked).
+      if (state_q != simt_sm_pkg::LsIdle && !checking &&
+          chk_fault_q.cause == simt_pkg::FltNone) begin
+        for (int l = 0; l < NumLanes; l++) begin
+          if (exec_i[32'(rd_grp_i) * NumLanes + l])
+            assert (g_held[l*32 +: 32] == g_addr[l*32 +: 32])
+              else $error("sm lsu: lane %0d of group %0d: kept address %h, the adder's %h", l,
+                          rd_grp_i, g_held[l*32 +: 32], g_addr[l*32 +: 32]);
+        end
+      end
       // An early gather (the sender's group on the lanes) reads its own first group.
       if (state_q == simt_sm_pkg::LsGather && snd_q)
         assert (early_q && 32'(rd_grp_i) ==

@@ -16,12 +16,23 @@
 // The same pass keeps each thread's word-address low bits as accessed (the immediate's with
 // imm_b), complete when CHECK acts: its word in a line (words_o, for the in-flight table) and
 // its shared-memory bank (banks_o). Low bits need only their own narrow adder per lane.
+//
+// With more than one group it also keeps each group's addresses as the check computed them
+// (a small RAM, a word a group), and hands the sender, the coalescer and the shared unit those of
+// the group the ports hold (held_o, read at rd_grp_i, a register): the same addresses as the
+// lanes' adders give on the ports' operands then (asserted in simt_sm_lsu), but not behind a
+// block RAM's clock-to-out and a 32-bit adder. The unit's loop from one register-file read
+// to the next (the addresses -> the coalescer's or the shared unit's lanes left -> the next
+// group -> the banks' read enables) was the board core's critical path (2026-12-06). At 32
+// lanes the ports hold the one group throughout: held_o is addr_o.
 module simt_sm_lsu_addr #(
   parameter int  NumLanes    = 32,
   parameter int  LineBytes   = 64,
   parameter int  SharedBanks = 32,
   localparam int OffW        = $clog2(LineBytes),
-  localparam int BankW       = $clog2(SharedBanks)
+  localparam int BankW       = $clog2(SharedBanks),
+  localparam int NumPasses   = 32 / NumLanes,
+  localparam int PassW       = (NumPasses > 1) ? $clog2(NumPasses) : 1
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -39,12 +50,13 @@ module simt_sm_lsu_addr #(
   input  logic [31:0]            size_i,     // bytes of the memory addressed
   input  logic [32:0]            limit_i,    // ... less the access's (simt_sm_lsu_check)
   output logic [NumLanes*32-1:0] addr_o,     // each lane's address
+  input  logic [PassW-1:0]       rd_grp_i,   // the group the register file's ports hold
+  output logic [NumLanes*32-1:0] held_o,     // ... its lanes' addresses, kept by the check
   output logic                   checking_o, // the lanes check a group this cycle
   output logic [4:0]             first_o,    // ... its first thread
   output logic [31:0]            left_o,     // threads whose groups are still to check
   output logic [31:0]            left_next_o,
   output simt_sm_pkg::fault_t    fault_o,    // the check's answer so far
-  output logic                   clean_next_o, // no fault found so far, next cycle
   output logic [32*(OffW-2)-1:0] words_o,    // each thread's word in its line
   output logic [32*BankW-1:0]    banks_o     // each thread's shared-memory bank
 );
@@ -53,7 +65,6 @@ module simt_sm_lsu_addr #(
   logic [31:0] grp;   // the threads of first_o's group
   logic [31:0] left_q;
   simt_sm_pkg::fault_t grp_fault, check_fault, fault_d, fault_q;
-  logic                grp_any;
   assign todo       = idle_i ? exec_i : left_q;
   assign first_o    = simt_sm_pkg::group_first(todo, NumLanes);
   assign grp        = simt_sm_pkg::group_of(todo, NumLanes);
@@ -80,7 +91,6 @@ module simt_sm_lsu_addr #(
     .v4_i     (v4_i),
     .size_i   (size_i),
     .limit_i  (limit_i),
-    .any_o    (grp_any),
     .fault_o  (grp_fault)
   );
   always_comb begin
@@ -88,9 +98,6 @@ module simt_sm_lsu_addr #(
     if (grp_fault.lane_v) check_fault.lane = grp_fault.lane | first_o;  // ... as a thread
   end
   assign fault_d      = checking_o ? check_fault : fault_q;
-  // (From the group's any-fault bit, not its cause: that waits on the first bad lane's
-  // search for misaligned-or-range.)
-  assign clean_next_o = checking_o ? !grp_any : fault_q.cause == simt_pkg::FltNone;
   assign left_next_o  = checking_o ? todo & ~grp : left_q;
   assign fault_o      = fault_q;
   assign left_o       = left_q;
@@ -113,6 +120,28 @@ module simt_sm_lsu_addr #(
     end
   end
 
+  // Each group's addresses, written as the check passes over it (its word: first_o's group).
+  if (NumPasses > 1) begin : g_held
+    simt_ram_async #(
+      .Width (NumLanes * 32),
+      .Depth (NumPasses)
+    ) u_held (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .we_i    (checking_o),
+      .waddr_i (PassW'(32'(first_o) >> $clog2(NumLanes))),
+      .wdata_i (addr_o),
+      .raddr_i (rd_grp_i),
+      .rdata_o (held_o)
+    );
+  end else begin : g_one
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_grp;  // (one group: the ports always hold it)
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_grp = rd_grp_i[0];
+    assign held_o     = addr_o;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fault_q <= '0;
@@ -130,9 +159,6 @@ module simt_sm_lsu_addr #(
   // the lanes gave them) checked at once.
   logic [32*32-1:0]    ref_addr, ref_addr_q;
   simt_sm_pkg::fault_t ref_fault;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic                ref_any;  // (checked in the reference's own assertions)
-  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     ref_addr = ref_addr_q;
     for (int t = 0; t < 32; t++) begin
@@ -149,16 +175,12 @@ module simt_sm_lsu_addr #(
     .v4_i     (v4_i),
     .size_i   (size_i),
     .limit_i  (limit_i),
-    .any_o    (ref_any),
     .fault_o  (ref_fault)
   );
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       // When CHECK acts, the answer of the group-by-group check is the one of all 32 threads'
       // addresses at once, on the operands held since the start.
-      assert (clean_next_o == (fault_d.cause == simt_pkg::FltNone))
-        else $error("sm lsu: the check's clean bit %b, its answer's cause %0d", clean_next_o,
-                    fault_d.cause);
       if (check_i && (left_q == '0 || fault_q.cause != simt_pkg::FltNone))
         assert (fault_q == ref_fault)
           else $error("sm lsu: the address check by groups %p differs from the whole warp's %p",

@@ -23,7 +23,6 @@ module simt_sm_lsu_check #(
   input  logic [32:0]         limit_i,   // size_i - the access's bytes (4, v4: 16): its low
                                          // bits are size's (4 and 16 are whole words)
   /* verilator lint_on UNUSEDSIGNAL */
-  output logic                any_o,     // some executing lane faults (fault_o.cause != none)
   output simt_sm_pkg::fault_t fault_o
 );
 
@@ -68,7 +67,6 @@ module simt_sm_lsu_check #(
   assign first      = simt_sm_pkg::lowest(32'(bad));
   assign first_addr = abs_i ? imm_i : addr_i[(32'(first) % Lanes)*32 +: 32];
   assign room       = {1'b0, size_i} - {1'b0, first_addr};
-  assign any_o      = bad != '0;
   always_comb begin
     fault_o = '0;
     if (bad != '0) begin
@@ -87,8 +85,6 @@ module simt_sm_lsu_check #(
   always_comb begin
     assert (limit_i == {1'b0, size_i} - (v4_i ? 33'd16 : 33'd4))
       else $error("sm lsu check: limit %h for %0d bytes (v4 %b)", limit_i, size_i, v4_i);
-    assert (any_o == (fault_o.cause != simt_pkg::FltNone))
-      else $error("sm lsu check: any-fault bit %b, cause %0d", any_o, fault_o.cause);
   end
 `endif
 

@@ -46,7 +46,6 @@ module simt_sm_lsu_ctrl #(
   // The address check (simt_sm_lsu_addr).
   input  logic [31:0]             chk_left_i,       // threads whose groups are still to check
   input  logic [31:0]             chk_left_next_i,
-  input  logic                    chk_clean_next_i,
   input  simt_sm_pkg::fault_t     chk_fault_i,
 
   // The shared-memory unit.
@@ -330,10 +329,13 @@ module simt_sm_lsu_ctrl #(
   // nothing (DE may read then: decode gives DE precedence, simt_sm asserts it), nor while a
   // shared load's last words wait to be written (no group is left to read: a read of group 0
   // then met the write of its last threads' results in one bank entry).
+  // The check's next group is read whatever this cycle's group answers: a fault ends the
+  // instruction the cycle after it is found and that read goes unused, while waiting for the
+  // lanes' compares put them on the path to the banks' read enables (2026-12-07).
   logic [4:0] first_next;
   logic       reads, regroup;
   always_comb begin
-    if (state_c == simt_sm_pkg::LsCheck && chk_left_next_i != '0 && chk_clean_next_i) begin
+    if (state_c == simt_sm_pkg::LsCheck && chk_left_next_i != '0) begin
       first_next = simt_sm_pkg::group_first(chk_left_next_i, NumLanes);
     end else if (state_c == simt_sm_pkg::LsShared) begin
       first_next = sh_first_next_i;

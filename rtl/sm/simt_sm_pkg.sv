@@ -247,14 +247,8 @@ package simt_sm_pkg;
 
   // ... and the threads of m in the groups after that one (m's threads still to visit once its
   // group is done; none when m has one group).
-  // (Its own loop, not m & ~group_of(m): Verilator 5.006 mis-evaluated that nesting of
-  // package functions in the load/store control, and every core kernel stopped at cycle 0.)
   function automatic logic [31:0] later_groups(logic [31:0] m, int lanes);
-    logic [4:0]  first;
-    logic [31:0] r;
-    first = group_first(m, lanes);
-    for (int t = 0; t < 32; t++) r[t] = m[t] && (5'(t) & 5'(32 - lanes)) != first;
-    later_groups = r;
+    later_groups = m & ~group_of(m, lanes);
   endfunction
 
   // A warp's predicates with predicate pd (0..6) of the executing lanes replaced by their

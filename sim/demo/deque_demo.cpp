@@ -38,6 +38,8 @@ class DequeDemo {
     ctx_->fatalOnError(false);
     dut_ = std::make_unique<Vtoken_deque>(ctx_.get(), "TOP");
     idle();
+    dut_->rst_ni = 1;  // (an asynchronous reset takes effect on its falling edge)
+    dut_->eval();
     dut_->rst_ni = 0;
     dut_->eval();
     tick();

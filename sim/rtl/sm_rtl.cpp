@@ -201,9 +201,14 @@ struct SmRtl::Impl {
   }
 
   void load() {
-    dut->rst_ni = 0;
+    // The reset is asynchronous: it takes effect on its falling edge, so it first rises
+    // (inputs power up at 0, and without an edge the flip-flops reset only at the first
+    // clock, whose edge the memories' assertions see with the power-up state).
     idleInputs();
     dut->clk_i = 0;
+    dut->rst_ni = 1;
+    dut->eval();
+    dut->rst_ni = 0;
     dut->eval();
     tick();
     tick();

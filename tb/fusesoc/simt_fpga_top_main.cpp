@@ -46,6 +46,8 @@ class Host {
     dut_ = std::make_unique<Vsimt_fpga_top>(ctx_.get(), "TOP");
     dut_->clk_i = 0;
     dut_->host_valid_i = 0;
+    dut_->rst_ni = 1;  // (an asynchronous reset takes effect on its falling edge)
+    dut_->eval();
     dut_->rst_ni = 0;
     dut_->eval();
     tick();
