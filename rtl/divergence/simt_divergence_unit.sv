@@ -137,6 +137,13 @@ module simt_divergence_unit #(
   logic [AddrW-1:0]       run_pc_d, run_pc_q;
   logic [WarpSize-1:0]    link_d, link_q;
   logic [AddrW-1:0]       link_pc_d, link_pc_q;  // cal: the return address written to r31
+  // The held request's operation and guarded threads (g_mask), kept as the sequence starts:
+  // APPLY, PUSHOP and GROUP read these, not the request's ports, so the core's control
+  // logic behind those ports does not reach the groups' leader chain (lead1h_d) or the
+  // queue's push (the board core's critical path, 2026-12-07). Asserted equal to the ports.
+  simt_pkg::du_op_e       seq_op_d, seq_op_q;
+  logic                   seq_has_tgt_d, seq_has_tgt_q;
+  logic [WarpSize-1:0]    seq_g_d, seq_g_q;
 
   // ---------------------------------------------------------------------------------------
   // Token queue
@@ -317,6 +324,16 @@ module simt_divergence_unit #(
                     req_op_i == simt_pkg::DuBrk || req_op_i == simt_pkg::DuCont;
   assign own_t    = own_op ? g_mask : '0;
   assign label_t  = label_op ? g_mask : '0;
+  // The same for the sequence's GROUP step, from the kept request.
+  logic                seq_own_op, seq_label_op;
+  logic [WarpSize-1:0] seq_own_t, seq_label_t;
+  assign seq_own_op   = seq_op_q == simt_pkg::DuBrx || seq_op_q == simt_pkg::DuJmx ||
+                        seq_op_q == simt_pkg::DuRet;
+  assign seq_label_op = seq_op_q == simt_pkg::DuBra || seq_op_q == simt_pkg::DuJmp ||
+                        seq_op_q == simt_pkg::DuCal || seq_op_q == simt_pkg::DuSync ||
+                        seq_op_q == simt_pkg::DuBrk || seq_op_q == simt_pkg::DuCont;
+  assign seq_own_t    = seq_own_op ? seq_g_q : '0;
+  assign seq_label_t  = seq_label_op ? seq_g_q : '0;
 
   logic [AddrW-1:0] thr_tgt [WarpSize];
   always_comb begin
@@ -347,15 +364,15 @@ module simt_divergence_unit #(
   logic [WarpSize-1:0] group;
   assign lead1h_d   = rem_d & (~rem_d + 1'b1);
   assign lead_found = rem_q != '0;
-  assign lead_own   = (lead1h_q & own_t) != '0;
-  assign lead_label = (lead1h_q & label_t) != '0;
+  assign lead_own   = (lead1h_q & seq_own_t) != '0;
+  assign lead_label = (lead1h_q & seq_label_t) != '0;
   always_comb begin
     lead_thr_tgt = '0;
     for (int t = 0; t < WarpSize; t++) begin
       lead_thr_tgt = lead_thr_tgt | (lead1h_q[t] ? thr_tgt[t] : '0);
     end
     lead_target = lead_own ? lead_thr_tgt : (lead_label ? req_target_i : next_pc);
-    group       = rem_q & with_target(lead_target, own_t, label_t, req_thread_target_i,
+    group       = rem_q & with_target(lead_target, seq_own_t, seq_label_t, req_thread_target_i,
                                       req_target_i, next_pc);
   end
 
@@ -602,23 +619,23 @@ module simt_divergence_unit #(
       end
       StScanRd: dq_acc_valid = (pos_q < dq_count);
       StPushOp: begin
-        unique case (req_op_i)
-          simt_pkg::DuSsy:   dq_push_token = make_tok(simt_pkg::TokSync, g_mask, req_target_i);
-          simt_pkg::DuPbrk:  dq_push_token = make_tok(simt_pkg::TokBrk, g_mask, req_target_i);
-          simt_pkg::DuPcont: dq_push_token = make_tok(simt_pkg::TokCont, g_mask, req_target_i);
-          simt_pkg::DuCal:   dq_push_token = make_tok(simt_pkg::TokCall, g_mask, next_pc);
-          simt_pkg::DuYield: dq_push_token = make_tok(simt_pkg::TokYield, g_mask, next_pc);
+        unique case (seq_op_q)
+          simt_pkg::DuSsy:   dq_push_token = make_tok(simt_pkg::TokSync, seq_g_q, req_target_i);
+          simt_pkg::DuPbrk:  dq_push_token = make_tok(simt_pkg::TokBrk, seq_g_q, req_target_i);
+          simt_pkg::DuPcont: dq_push_token = make_tok(simt_pkg::TokCont, seq_g_q, req_target_i);
+          simt_pkg::DuCal:   dq_push_token = make_tok(simt_pkg::TokCall, seq_g_q, next_pc);
+          simt_pkg::DuYield: dq_push_token = make_tok(simt_pkg::TokYield, seq_g_q, next_pc);
           default: dq_push_token = make_tok(simt_pkg::TokBarrier, wake_mask, req_wake_target_i);
         endcase
-        if (req_op_i == simt_pkg::DuYield && merge_q) begin
+        if (seq_op_q == simt_pkg::DuYield && merge_q) begin
           // OR the yielding threads into the YIELD token with the same address.
           dq_acc_valid = 1'b1;
           dq_acc_we    = 1'b1;
           dq_acc_pos   = mpos_q;
-          dq_acc_wdata = mtok_q | {28'b0, g_mask, 4'b0};
-        end else if (!(req_op_i == simt_pkg::DuBarWake && wake_mask == '0)) begin
+          dq_acc_wdata = mtok_q | {28'b0, seq_g_q, 4'b0};
+        end else if (!(seq_op_q == simt_pkg::DuBarWake && wake_mask == '0)) begin
           dq_push_valid = 1'b1;
-          dq_push_back  = (req_op_i == simt_pkg::DuYield) && !stack;
+          dq_push_back  = (seq_op_q == simt_pkg::DuYield) && !stack;
         end
       end
       StGroup: begin
@@ -664,6 +681,15 @@ module simt_divergence_unit #(
     run_pc_d   = run_pc_q;
     link_d     = link_q;
     link_pc_d  = link_pc_q;
+    // Kept while the sequence runs; taken from the ports in IDLE, where it starts.
+    seq_op_d      = seq_op_q;
+    seq_has_tgt_d = seq_has_tgt_q;
+    seq_g_d       = seq_g_q;
+    if (state_q == StIdle) begin
+      seq_op_d      = req_op_i;
+      seq_has_tgt_d = req_has_target_i;
+      seq_g_d       = g_mask;
+    end
 
     req_ready_o   = 1'b0;
 
@@ -776,64 +802,64 @@ module simt_divergence_unit #(
       StApply: begin
         first_d = 1'b1;
         rem_d   = a_mask;  // by default every active thread goes on
-        unique case (req_op_i)
+        unique case (seq_op_q)
           simt_pkg::DuSync, simt_pkg::DuBrk, simt_pkg::DuCont: begin
             // Covered threads wait; uncovered ones take the fallback or, without one, wait
             // (stranded).
-            if (req_has_target_i) begin
-              rs_dis        = g_mask & cov_q;
+            if (seq_has_tgt_q) begin
+              rs_dis        = seq_g_q & cov_q;
               rs_dis_reason = scan_type;
-              rem_d         = a_mask & ~(g_mask & cov_q);
+              rem_d         = a_mask & ~(seq_g_q & cov_q);
             end else begin
-              rs_dis        = g_mask;
+              rs_dis        = seq_g_q;
               rs_dis_reason = scan_type;
-              rem_d         = r_mask;
+              rem_d         = a_mask & ~seq_g_q;
             end
           end
           simt_pkg::DuRet: begin
-            rs_dis        = g_mask & cov_q;
+            rs_dis        = seq_g_q & cov_q;
             rs_dis_reason = simt_pkg::RsnCall;
-            rem_d         = a_mask & ~(g_mask & cov_q);
+            rem_d         = a_mask & ~(seq_g_q & cov_q);
           end
           simt_pkg::DuExit: begin
-            rs_dis        = g_mask;
+            rs_dis        = seq_g_q;
             rs_dis_reason = simt_pkg::RsnExit;
-            rem_d         = r_mask;
+            rem_d         = a_mask & ~seq_g_q;
           end
           simt_pkg::DuBarSleep: begin
-            rs_dis        = g_mask;
+            rs_dis        = seq_g_q;
             rs_dis_reason = simt_pkg::RsnBarrier;
-            rem_d         = r_mask;
+            rem_d         = a_mask & ~seq_g_q;
           end
           simt_pkg::DuYield: begin
             if (fire_q) begin
-              rs_dis        = g_mask;
+              rs_dis        = seq_g_q;
               rs_dis_reason = simt_pkg::RsnYield;
-              rem_d         = r_mask;
+              rem_d         = a_mask & ~seq_g_q;
             end
           end
           default: ;
         endcase
         // The instruction's own token, if any.
-        unique case (req_op_i)
+        unique case (seq_op_q)
           simt_pkg::DuSsy, simt_pkg::DuPbrk, simt_pkg::DuPcont, simt_pkg::DuCal:
-            state_d = (g_mask != '0) ? StPushOp : StGroup;
+            state_d = (seq_g_q != '0) ? StPushOp : StGroup;
           simt_pkg::DuYield: state_d = fire_q ? StPushOp : StGroup;
           default: state_d = StGroup;
         endcase
-        if (req_op_i == simt_pkg::DuCal) begin
-          link_d    = g_mask;
+        if (seq_op_q == simt_pkg::DuCal) begin
+          link_d    = seq_g_q;
           link_pc_d = next_pc;
         end
       end
 
       StPushOp: begin
-        if (req_op_i == simt_pkg::DuYield && merge_q) begin
+        if (seq_op_q == simt_pkg::DuYield && merge_q) begin
           if (dq_acc_valid && dq_acc_ready) state_d = StGroup;  // merged into its YIELD token
-        end else if (req_op_i == simt_pkg::DuBarWake && wake_mask == '0) begin
+        end else if (seq_op_q == simt_pkg::DuBarWake && wake_mask == '0) begin
           state_d = StDone;  // a wake for no sleeping thread
         end else if (dq_push_valid && dq_push_ready) begin
-          if (req_op_i == simt_pkg::DuBarWake) state_d = (a_mask == '0) ? StPop : StDone;
+          if (seq_op_q == simt_pkg::DuBarWake) state_d = (a_mask == '0) ? StPop : StDone;
           else state_d = StGroup;
         end
       end
@@ -911,6 +937,9 @@ module simt_divergence_unit #(
       run_pc_q   <= '0;
       link_q     <= '0;
       link_pc_q  <= '0;
+      seq_op_q      <= simt_pkg::DuNext;
+      seq_has_tgt_q <= 1'b0;
+      seq_g_q       <= '0;
     end else begin
       state_q    <= state_d;
       lfsr_q     <= lfsr_d;
@@ -927,6 +956,9 @@ module simt_divergence_unit #(
       run_pc_q   <= run_pc_d;
       link_q     <= link_d;
       link_pc_q  <= link_pc_d;
+      seq_op_q      <= seq_op_d;
+      seq_has_tgt_q <= seq_has_tgt_d;
+      seq_g_q       <= seq_g_d;
     end
   end
 
@@ -1013,6 +1045,14 @@ module simt_divergence_unit #(
         else $error("divergence_unit: a thread both woken and parked with DIV in one step");
       if (state_q != StIdle) begin
         assert (req_valid_i) else $error("divergence_unit: request dropped before ready");
+        // The kept request is the held one (and its warp's active threads have not changed
+        // before the groups are placed).
+        assert (seq_op_q == req_op_i && seq_has_tgt_q == req_has_target_i)
+          else $error("divergence_unit: request changed while held (op %0d, kept %0d)",
+                      req_op_i, seq_op_q);
+        if (state_q != StPop && state_q != StDone)  // POP may change them
+          assert (seq_g_q == g_mask)
+            else $error("divergence_unit: guarded threads %h, kept %h", g_mask, seq_g_q);
       end
       if (state_q == StDecode && req_op_i != simt_pkg::DuLaunch &&
           req_op_i != simt_pkg::DuBarWake) begin
