@@ -315,25 +315,24 @@ module simt_divergence_unit #(
   // (bra/jmp/cal, the fallback of sync/brk/cont) or pc + 1. Groups are formed by comparing
   // a target with the threads' own targets where they have one; the label and pc + 1 are
   // compared once for all threads (no per-thread target multiplexer).
+  // Whose target a thread of the guard takes: its own (brx, jmx, ret) or the label.
+  function automatic logic own_target_op(simt_pkg::du_op_e op);
+    own_target_op = op == simt_pkg::DuBrx || op == simt_pkg::DuJmx || op == simt_pkg::DuRet;
+  endfunction
+  function automatic logic label_target_op(simt_pkg::du_op_e op);
+    label_target_op = op == simt_pkg::DuBra || op == simt_pkg::DuJmp || op == simt_pkg::DuCal ||
+                      op == simt_pkg::DuSync || op == simt_pkg::DuBrk || op == simt_pkg::DuCont;
+  endfunction
   logic                own_op, label_op;
   logic [WarpSize-1:0] own_t, label_t;
-  assign own_op   = req_op_i == simt_pkg::DuBrx || req_op_i == simt_pkg::DuJmx ||
-                    req_op_i == simt_pkg::DuRet;
-  assign label_op = req_op_i == simt_pkg::DuBra || req_op_i == simt_pkg::DuJmp ||
-                    req_op_i == simt_pkg::DuCal || req_op_i == simt_pkg::DuSync ||
-                    req_op_i == simt_pkg::DuBrk || req_op_i == simt_pkg::DuCont;
+  assign own_op   = own_target_op(req_op_i);
+  assign label_op = label_target_op(req_op_i);
   assign own_t    = own_op ? g_mask : '0;
   assign label_t  = label_op ? g_mask : '0;
   // The same for the sequence's GROUP step, from the kept request.
-  logic                seq_own_op, seq_label_op;
   logic [WarpSize-1:0] seq_own_t, seq_label_t;
-  assign seq_own_op   = seq_op_q == simt_pkg::DuBrx || seq_op_q == simt_pkg::DuJmx ||
-                        seq_op_q == simt_pkg::DuRet;
-  assign seq_label_op = seq_op_q == simt_pkg::DuBra || seq_op_q == simt_pkg::DuJmp ||
-                        seq_op_q == simt_pkg::DuCal || seq_op_q == simt_pkg::DuSync ||
-                        seq_op_q == simt_pkg::DuBrk || seq_op_q == simt_pkg::DuCont;
-  assign seq_own_t    = seq_own_op ? seq_g_q : '0;
-  assign seq_label_t  = seq_label_op ? seq_g_q : '0;
+  assign seq_own_t   = own_target_op(seq_op_q) ? seq_g_q : '0;
+  assign seq_label_t = label_target_op(seq_op_q) ? seq_g_q : '0;
 
   logic [AddrW-1:0] thr_tgt [WarpSize];
   always_comb begin
