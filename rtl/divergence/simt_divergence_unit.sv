@@ -333,6 +333,8 @@ module simt_divergence_unit #(
   logic [WarpSize-1:0] seq_own_t, seq_label_t;
   assign seq_own_t   = own_target_op(seq_op_q) ? seq_g_q : '0;
   assign seq_label_t = label_target_op(seq_op_q) ? seq_g_q : '0;
+  logic [WarpSize-1:0] seq_r_mask;  // r_mask from the kept threads (the guard's others)
+  assign seq_r_mask  = a_mask & ~seq_g_q;
 
   logic [AddrW-1:0] thr_tgt [WarpSize];
   always_comb begin
@@ -812,7 +814,7 @@ module simt_divergence_unit #(
             end else begin
               rs_dis        = seq_g_q;
               rs_dis_reason = scan_type;
-              rem_d         = a_mask & ~seq_g_q;
+              rem_d         = seq_r_mask;
             end
           end
           simt_pkg::DuRet: begin
@@ -823,18 +825,18 @@ module simt_divergence_unit #(
           simt_pkg::DuExit: begin
             rs_dis        = seq_g_q;
             rs_dis_reason = simt_pkg::RsnExit;
-            rem_d         = a_mask & ~seq_g_q;
+            rem_d         = seq_r_mask;
           end
           simt_pkg::DuBarSleep: begin
             rs_dis        = seq_g_q;
             rs_dis_reason = simt_pkg::RsnBarrier;
-            rem_d         = a_mask & ~seq_g_q;
+            rem_d         = seq_r_mask;
           end
           simt_pkg::DuYield: begin
             if (fire_q) begin
               rs_dis        = seq_g_q;
               rs_dis_reason = simt_pkg::RsnYield;
-              rem_d         = a_mask & ~seq_g_q;
+              rem_d         = seq_r_mask;
             end
           end
           default: ;
