@@ -146,6 +146,7 @@ package simt_pkg;
   typedef struct packed {
     logic           next_ready;   // a DuNext would be taken (the unit's state alone)
     logic           wake_ready;   // a DuBarWake is taken (its own terms)
+    logic           done;         // the sequence ends (DONE): a DuLaunch is taken
     logic [31:0]    link_mask;    // cal: the threads whose link register is written ...
     logic [PcW-1:0] link_value;   // ... with this
     logic           yield_fired;  // a yield's token was pushed or merged

@@ -62,6 +62,8 @@ module simt_divergence_unit #(
   output logic                      req_ready_o,
   output logic                      req_next_ready_o,     // a DuNext would be taken now
   output logic                      req_wake_ready_o,     // = req_ready_o for a DuBarWake
+  output logic                      req_done_o,           // the sequence ends: = req_ready_o
+                                                          // for a DuLaunch
   output logic [WarpSize-1:0]       resp_link_mask_o,     // cal: r31 := resp_link_value_o
   output logic [AddrW-1:0]          resp_link_value_o,
   output logic                      resp_yield_fired_o,   // yield: its token was pushed/merged
@@ -599,6 +601,11 @@ module simt_divergence_unit #(
   // the validity comes from the instruction path (the barrier unit's scoreboard update
   // waited on it, through the wake's handshake, 2026-12-06).
   assign req_wake_ready_o = (fast_wake_if && dq_push_front_ready) || state_q == StDone;
+  // A launch takes no fast path: it is taken when its two-cycle sequence ends. Its requester
+  // (the core's launch unit) reads this rather than req_ready_o, whose fast-path terms it
+  // would otherwise wait on through the request it muxes in (the board core's longest
+  // routed path once the next issue no longer did, 2026-12-07).
+  assign req_done_o = state_q == StDone;
 
   always_comb begin
     dq_push_valid = 1'b0;
@@ -1014,6 +1021,10 @@ module simt_divergence_unit #(
         assert (req_ready_o == req_wake_ready_o)
         else $error("divergence_unit: a wake's readiness %b, by its own terms %b",
                     req_ready_o, req_wake_ready_o);
+      if (req_valid_i && req_op_i == simt_pkg::DuLaunch)
+        assert (req_ready_o == req_done_o)
+        else $error("divergence_unit: a launch's readiness %b, its sequence's end %b",
+                    req_ready_o, req_done_o);
       if (req_valid_i && req_op_i == simt_pkg::DuNext && a_mask != '0)
         assert (req_ready_o == req_next_ready_o)
         else $error("divergence_unit: DuNext readiness %b, from the state alone %b",

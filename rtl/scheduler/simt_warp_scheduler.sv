@@ -10,7 +10,8 @@
 // names (CTA, id -> state, tag, late-arrival flag). Copies are filled through one table read
 // port (one warp per cycle, round robin) and kept coherent by the barrier unit's update
 // stream, so the check costs a tag compare per warp instead of a table mux per warp. A warp
-// whose barrier instruction has no valid copy yet waits (one cycle in the common case).
+// whose barrier instruction has no valid copy yet waits (one cycle in the common case). The
+// updates are registered on entry and applied a cycle later, read through by the check.
 //
 // Among eligible warps the one with the highest key wins; equal keys are served round-robin
 // from the warp after the last issued one. Because only eligible warps compete, a lower
@@ -110,6 +111,34 @@ module simt_warp_scheduler #(
     assign cta_prio_arr[i] = cta_prio_i[i*PrioW +: PrioW];
   end
 
+  // The barrier unit's updates are registered here and applied a cycle later: the update
+  // comes last out of the unit's table (its request, the entry's counts and their compares),
+  // and the copies' compare and select behind it were the end of the core's deepest routed
+  // path (2026-12-07). A copy with an update pending reads as the update (the entry's value
+  // from this cycle on), so the check sees what it saw before: no cycle changes.
+  logic [NumUpd-1:0]      upd_valid_q;
+  logic [NumUpd*BarW-1:0] upd_idx_q;
+  logic [NumUpd*2-1:0]    upd_state_q;
+  logic [NumUpd*TagW-1:0] upd_tag_q;
+  logic [NumUpd-1:0]      upd_late_q;
+  logic [1:0]             cur_state [NumWarps];  // the copy as the entry holds it now
+  logic [TagW-1:0]        cur_tag [NumWarps];
+  logic [NumWarps-1:0]    cur_late;
+  always_comb begin
+    for (int w = 0; w < NumWarps; w++) begin
+      cur_state[w] = cstate_q[w];
+      cur_tag[w]   = ctag_q[w];
+      cur_late[w]  = clate_q[w];
+      for (int u = 0; u < NumUpd; u++) begin
+        if (upd_valid_q[u] && cvalid_q[w] && cidx_q[w] == upd_idx_q[u*BarW +: BarW]) begin
+          cur_state[w] = upd_state_q[u*2 +: 2];
+          cur_tag[w]   = upd_tag_q[u*TagW +: TagW];
+          cur_late[w]  = upd_late_q[u];
+        end
+      end
+    end
+  end
+
   logic [BarW-1:0]     bar_idx [NumWarps];  // {CTA, id} named by each warp's instruction
   logic [NumWarps-1:0] bar_hit;             // the warp's copy is of that entry
   logic [NumWarps-1:0] bar_same_tag;
@@ -122,15 +151,15 @@ module simt_warp_scheduler #(
         bar_idx[w] = BarW'(inst_bar_id_i[w*BarIdW +: BarIdW]);
       end
       bar_hit[w]      = cvalid_q[w] && (cidx_q[w] == bar_idx[w]);
-      bar_same_tag[w] = (ctag_q[w] == inst_tag_i[w*TagW +: TagW]);
+      bar_same_tag[w] = (cur_tag[w] == inst_tag_i[w*TagW +: TagW]);
       // [0099]: wait if static/dynamic with another tag, or dynamic with the same tag and
       // not accepting late arrivals; without a copy yet, wait for the fill.
       bar_block[w]    = inst_bar_i[w] &&
                         (!bar_hit[w] ||
-                         (((cstate_q[w] == simt_pkg::BarStatic) ||
-                           (cstate_q[w] == simt_pkg::BarDynamic)) && !bar_same_tag[w]) ||
-                         ((cstate_q[w] == simt_pkg::BarDynamic) && bar_same_tag[w] &&
-                          !clate_q[w]));
+                         (((cur_state[w] == simt_pkg::BarStatic) ||
+                           (cur_state[w] == simt_pkg::BarDynamic)) && !bar_same_tag[w]) ||
+                         ((cur_state[w] == simt_pkg::BarDynamic) && bar_same_tag[w] &&
+                          !cur_late[w]));
     end
   end
 
@@ -156,15 +185,16 @@ module simt_warp_scheduler #(
   assign bar_rd_valid_o = fill_valid;
   assign bar_rd_idx_o   = bar_idx[fill_warp];
 
-  // Copies: fill, then apply this cycle's updates (an update to the entry being read wins,
-  // since it is the value the entry holds from the next cycle on).
+  // Copies: the last cycle's updates (cur_*), then the fill, which reads the table as it is
+  // now. This cycle's updates wait in upd_*_q, so a copy filled now takes the update to its
+  // entry next cycle, as it did when the update was applied after the fill.
   always_comb begin
     for (int w = 0; w < NumWarps; w++) begin
       cvalid_d[w] = cvalid_q[w];
       cidx_d[w]   = cidx_q[w];
-      cstate_d[w] = cstate_q[w];
-      ctag_d[w]   = ctag_q[w];
-      clate_d[w]  = clate_q[w];
+      cstate_d[w] = cur_state[w];
+      ctag_d[w]   = cur_tag[w];
+      clate_d[w]  = cur_late[w];
       if (fill_gnt[w]) begin
         cvalid_d[w] = 1'b1;
         cidx_d[w]   = bar_idx[w];
@@ -172,14 +202,23 @@ module simt_warp_scheduler #(
         ctag_d[w]   = bar_rd_tag_i;
         clate_d[w]  = bar_rd_late_ok_i;
       end
-      for (int u = 0; u < NumUpd; u++) begin
-        if (bar_upd_valid_i[u] && cvalid_d[w] && cidx_d[w] == bar_upd_idx_i[u*BarW +: BarW]) begin
-          cstate_d[w] = bar_upd_state_i[u*2 +: 2];
-          ctag_d[w]   = bar_upd_tag_i[u*TagW +: TagW];
-          clate_d[w]  = bar_upd_late_ok_i[u];
-        end
-      end
       if (!warp_valid_i[w]) cvalid_d[w] = 1'b0;  // a new warp starts without copies
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      upd_valid_q <= '0;
+      upd_idx_q   <= '0;
+      upd_state_q <= '0;
+      upd_tag_q   <= '0;
+      upd_late_q  <= '0;
+    end else begin
+      upd_valid_q <= bar_upd_valid_i;
+      upd_idx_q   <= bar_upd_idx_i;
+      upd_state_q <= bar_upd_state_i;
+      upd_tag_q   <= bar_upd_tag_i;
+      upd_late_q  <= bar_upd_late_ok_i;
     end
   end
 

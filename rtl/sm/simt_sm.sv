@@ -461,7 +461,7 @@ module simt_sm #(
     .du_valid_o         (launch_du),
     .du_warp_o          (launch_du_warp),
     .du_req_o           (launch_du_req),
-    .du_ready_i         (du_ready),
+    .du_ready_i         (du_ans.done),      // (= du_ready for its DuLaunch, asserted there)
     .bu_valid_o         (launch_bu),
     .bu_cta_o           (launch_bu_cta),
     .bu_req_o           (launch_bu_req),

@@ -346,11 +346,19 @@ module simt_sm_control #(
                             : bu_exit_q) begin
           state_nx = simt_sm_pkg::CtExitBu;
         end else begin
-          // CHECK comes next; the next warp issues now and is decoded during CHECK.
-          state_nx  = simt_sm_pkg::CtCheck;
-          issue_try = cmd_i.issue_ok;
+          state_nx = simt_sm_pkg::CtCheck;  // (the next warp issues now: below)
         end
       end
+    end
+    // Any other instruction's request but an exit's: CHECK comes next if it is taken, and the
+    // next warp issues now, taken or not, to be decoded during CHECK. Whether the request is
+    // taken is the divergence unit's fast path, its deepest answer: the issue does not wait
+    // for it (issue #26, 2026-12-07). If it is not taken the control unit stays in DU, and
+    // the sequencer gives the issued warp back from DE the next cycle (as after a hazard);
+    // the warp issues again then.
+    if ((direct && !ex_simple && !(inst_i.op == simt_pkg::OpExit && exec_mask_i != '0)) ||
+        (state_q == simt_sm_pkg::CtDu && !bu_exit_q)) begin
+      issue_try = cmd_i.issue_ok;
     end
   end
 
@@ -397,6 +405,14 @@ module simt_sm_control #(
   // The answer to the sequencer, with whether the request is taken last
   // (simt_sm_control_answer; asserted equal to the next-state block's below).
   logic ans_busy, ans_try;  // the answer's busy_d and issue_try
+  // Whether the request is taken, as far as the answer depends on it: a wake's by its wake
+  // terms (WAKE, CHECK), else a plain instruction's by the unit's state (IDLE). Any other
+  // request (a control instruction's, in IDLE or DU) leaves the unit busy and lets the next
+  // warp issue, taken or not, so the fast path's answer reaches the control unit's next
+  // state only, not the sequencer.
+  logic ans_taken;
+  assign ans_taken = (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) ?
+                     du_ans_i.wake_ready : du_ans_i.next_ready;
   simt_sm_control_answer u_answer (
     .state_i     (state_q),
     .ret_i       (ret_q),
@@ -408,7 +424,7 @@ module simt_sm_control #(
     .wake_req_i  (wake_req),
     .bu_exit_i   (bu_exit_q),
     .wake_fast_i (du_ans_i.wake_fast),
-    .taken_i     (taken),
+    .taken_i     (ans_taken),
     .busy_o      (ans_busy),
     .try_o       (ans_try)
   );

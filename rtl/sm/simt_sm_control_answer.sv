@@ -1,10 +1,13 @@
 // Control, the answer to the sequencer (simt_sm_control's status_o: busy_d and issue_try),
 // computed with the divergence unit's readiness last: what the control unit does next if
 // this cycle's request is taken (_r) and if not (_nr), each from the unit's state and the
-// sequencer's commands alone, then one select by taken_i, the end of the divergence unit's
-// fast path. The control unit's next-state block decides the same from the unit's answer
-// in the middle; simt_sm_control asserts the two equal every cycle. (In a state without a
-// request the two agree.)
+// sequencer's commands alone, then one select by taken_i. That is a plain instruction's or
+// a wake's readiness, from the divergence unit's state and wake terms: a control
+// instruction's request, taken or not, leaves the unit busy and lets the next warp issue
+// (given back from DE if the request was not taken), so the unit's fast path, its deepest
+// answer, does not reach the sequencer. The control unit's next-state block decides the
+// same from the unit's answer in the middle; simt_sm_control asserts the two equal every
+// cycle. (In a state without a request the two agree.)
 //
 // The answer leaves out this cycle's wake commands: the sequencer reads busy_d and
 // ret_launch only in EXEC, CTRL and WAKE, never in the IDLE or LAUNCH cycle that commands a
@@ -23,7 +26,8 @@ module simt_sm_control_answer (
   input  logic                     wake_req_i,   // a wake token goes to the divergence unit
   input  logic                     bu_exit_i,    // the instruction in DU is an exit
   input  logic                     wake_fast_i,  // the wake needs no read-back
-  input  logic                     taken_i,      // this cycle's request is taken
+  input  logic                     taken_i,      // this cycle's request is taken (a
+                                                 // plain one's or a wake's: see below)
   output logic                     busy_o,       // busy_d
   output logic                     try_o         // issue_try
 );
@@ -48,11 +52,15 @@ module simt_sm_control_answer (
         busy_nr = go_i || cmd_i.lsu_fast;
         busy_r  = (go_i && !(simple_i && !(cmd_i.wake_next && !cmd_i.de_v))) ||
                   (cmd_i.lsu_fast && cmd_i.wake_next && !cmd_i.de_v);
-        try_r   = (direct_i && cmd_i.issue_ok &&
-                   (simple_i ? (!cmd_i.de_v || cmd_i.de_simple) : !exit_i)) ||
-                  (cmd_i.lsu_fast && cmd_i.issue_ok && (!cmd_i.de_v || cmd_i.de_simple));
+        // A control instruction lets the next warp issue whether it is taken or not.
+        try_nr  = direct_i && !simple_i && !exit_i && cmd_i.issue_ok;
+        try_r   = (((direct_i && simple_i) || cmd_i.lsu_fast) && cmd_i.issue_ok &&
+                   (!cmd_i.de_v || cmd_i.de_simple)) || try_nr;
       end
-      simt_sm_pkg::CtDu: try_r = !bu_exit_i && cmd_i.issue_ok;
+      simt_sm_pkg::CtDu: begin
+        try_nr = !bu_exit_i && cmd_i.issue_ok;
+        try_r  = try_nr;
+      end
       simt_sm_pkg::CtCheck: begin
         busy_r  = 1'b0;
         busy_nr = wake_req_i;

@@ -311,13 +311,21 @@ module simt_sm_decode #(
       ub_ex[g] = ub_el[pass_rd_i ? 2'd0 : lsu_elem_i][g];
     end
   end
-  // DE's read looks its bits up from DE's own address, not from the read port's (a mux that
-  // also carries the load/store unit's late group: sharing it put that group on the path to
-  // these bits, the board core's longest, 2026-12-06).
-  logic [BankAW-1:0] de_raddr_a, de_raddr_b, de_raddr_c;
-  assign de_raddr_a = bank_addr({de_w_i, de_ra}, de_grp);
-  assign de_raddr_b = bank_addr({de_w_i, de_inst.rb}, de_grp);
-  assign de_raddr_c = bank_addr({de_w_i, de_inst.sub}, de_grp);
+  // DE's read looks its bits up from DE's own warp and registers, not from the read port's
+  // address (a mux that also carries the load/store unit's late group: sharing it put that
+  // group on the path to these bits, the board core's longest, 2026-12-06), and for every
+  // group, as EXEC's: DE's group (its guard from the predicates, then the first group with
+  // an executing thread) picks one after the copies, so it is not on the path through the
+  // lookup (the board core's longest routed path ran from the fetched word through the guard
+  // and the group into this lookup, 2026-12-07).
+  logic [NumPasses-1:0] ua_de, ub_de, uc_de;
+  always_comb begin
+    for (int g = 0; g < NumPasses; g++) begin
+      ua_de[g] = used_q[bank_addr({de_w_i, de_ra}, PassW'(g))];
+      ub_de[g] = used_q[bank_addr({de_w_i, de_inst.rb}, PassW'(g))];
+      uc_de[g] = used_q[bank_addr({de_w_i, de_inst.sub}, PassW'(g))];
+    end
+  end
   // Each port's copies load the read's entry bits when the port reads and hold otherwise, by
   // their clock enables (the ports' read enables, asserted): the load/store unit's late read
   // enables reach the flip-flops' enables, not a hold multiplexer before them (the board
@@ -326,7 +334,7 @@ module simt_sm_decode #(
   // flip-flops, beside the banks' read: the load/store unit's late group (it follows the
   // shared unit's bank conflicts) reaches only the bank address and a flip-flop, not a
   // lookup before the copies (the board core's critical path ended there next, 2026-12-06).
-  // DE's bit from DE's address, the same for every candidate; EXEC's looked up above.
+  // DE's and EXEC's candidates are looked up above.
   localparam int NumPorts = 3;
   logic [2:0]                    used_en;
   logic [NumPorts*NumPasses-1:0] used_ld, used_cen;  // port p's candidates: [p*NumPasses +:]
@@ -334,8 +342,7 @@ module simt_sm_decode #(
   always_comb begin
     used_en = de_go_i ? {de_need_c, de_need_b, 1'b1} : {rd_c, rd_b, rd_a};
     if (de_go_i) begin
-      used_ld = {{NumPasses{used_q[de_raddr_c]}}, {NumPasses{used_q[de_raddr_b]}},
-                 {NumPasses{used_q[de_raddr_a]}}};
+      used_ld = {uc_de, ub_de, ua_de};
     end else begin
       used_ld = {uc_ex, ub_ex, ua_ex};
     end

@@ -392,12 +392,15 @@ module simt_sm_sequencer #(
       // DE runs alone (DECODE), next to CHECK, or next to EXEC, which then retires a simple
       // instruction at once (or faults); two instructions of one warp are never in flight.
       // (MEM: DE held from EXEC, the load/store unit in its CHECK.)
+      // (CTRL: the control unit's request was not taken in the cycle the warp in DE issued
+      // beside it; DE gives it back.)
       assert (de_v_i == (stage_q == simt_sm_pkg::StDecode) ||
               (de_v_i && (stage_q == simt_sm_pkg::StExec || ctl_i.check ||
-                          (LsuDetach && stage_q == simt_sm_pkg::StMem))))
+                          (LsuDetach && stage_q == simt_sm_pkg::StMem))) ||
+              (de_v_i && stage_q == simt_sm_pkg::StCtrl && de_back_o))
         else $error("sm: instruction in DE in stage %0d", stage_q);
       if (de_v_i && (stage_q == simt_sm_pkg::StExec || stage_q == simt_sm_pkg::StMem ||
-                     ctl_i.check)) assert (de_w_i != w_i)
+                     stage_q == simt_sm_pkg::StCtrl)) assert (de_w_i != w_i)
         else $error("sm: warp %0d in DE and in flight at once", w_i);
       if (de_v_i && stage_q == simt_sm_pkg::StExec)
         assert (ctl_i.fast || exec_more_i || mem_hold || stage_d == simt_sm_pkg::StFault)

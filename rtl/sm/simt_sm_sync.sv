@@ -182,6 +182,7 @@ module simt_sm_sync #(
     .req_ready_o         (du_ready_o),
     .req_next_ready_o    (du_ans_o.next_ready),
     .req_wake_ready_o    (du_ans_o.wake_ready),
+    .req_done_o          (du_ans_o.done),
     .resp_link_mask_o    (du_ans_o.link_mask),
     .resp_link_value_o   (du_ans_o.link_value),
     .resp_yield_fired_o  (du_ans_o.yield_fired),
