@@ -141,6 +141,8 @@ module simt_sm_control #(
                      !cls_i.arrive &&
                      !(cls_i.bottom && exec_mask_i != '0) && inst_i.op != simt_pkg::OpBarReset;
   assign ex_simple = direct && !cls_i.ctrl;
+  logic ex_exit;  // EXEC's instruction is an exit with executing threads (EXITBU follows)
+  assign ex_exit   = inst_i.op == simt_pkg::OpExit && exec_mask_i != '0;
   assign mem_direct = cmd_i.lsu_fast && state_q == simt_sm_pkg::CtIdle;
   // Whether this cycle's request is taken: a plain instruction's from the divergence unit's
   // state alone, so that its retirement and the next issue beside it wait for none of the
@@ -197,7 +199,7 @@ module simt_sm_control #(
       du_guard_d = guard_i;
       if (cls_i.ctrl) begin
         du_op_d   = simt_sm_pkg::ctrl_du_op(inst_i.op);
-        bu_exit_d = (inst_i.op == simt_pkg::OpExit) && exec_mask_i != '0;
+        bu_exit_d = ex_exit;
       end
     end
 
@@ -342,8 +344,7 @@ module simt_sm_control #(
             issue_due = 1'b1;
             state_nx  = simt_sm_pkg::CtWake;
           end
-        end else if (direct ? (inst_i.op == simt_pkg::OpExit && exec_mask_i != '0)
-                            : bu_exit_q) begin
+        end else if (direct ? ex_exit : bu_exit_q) begin
           state_nx = simt_sm_pkg::CtExitBu;
         end else begin
           state_nx = simt_sm_pkg::CtCheck;  // (the next warp issues now: below)
@@ -356,7 +357,7 @@ module simt_sm_control #(
     // for it (issue #26, 2026-12-07). If it is not taken the control unit stays in DU, and
     // the sequencer gives the issued warp back from DE the next cycle (as after a hazard);
     // the warp issues again then.
-    if ((direct && !ex_simple && !(inst_i.op == simt_pkg::OpExit && exec_mask_i != '0)) ||
+    if ((direct && !ex_simple && !ex_exit) ||
         (state_q == simt_sm_pkg::CtDu && !bu_exit_q)) begin
       issue_try = cmd_i.issue_ok;
     end
@@ -420,7 +421,7 @@ module simt_sm_control #(
     .go_i        (go),
     .direct_i    (direct),
     .simple_i    (ex_simple),
-    .exit_i      (inst_i.op == simt_pkg::OpExit && exec_mask_i != '0),
+    .exit_i      (ex_exit),
     .wake_req_i  (wake_req),
     .bu_exit_i   (bu_exit_q),
     .wake_fast_i (du_ans_i.wake_fast),
