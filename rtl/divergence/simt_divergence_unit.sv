@@ -19,6 +19,8 @@
 //           its reason, or discard it
 //   DONE    req_ready_o
 // A launch skips the sequence: IDLE sets the warp's threads, PC and reasons, DONE answers.
+// The fast path answers in IDLE; its push, if any, goes into the queue from registers in
+// PUSH, the next cycle, which is IDLE for the other warps' requests.
 // In stack mode (DequeMode = 0, or cfg_stack_i) every token goes to the front and yield does
 // nothing.
 module simt_divergence_unit #(
@@ -108,7 +110,7 @@ module simt_divergence_unit #(
 );
 
   typedef enum logic [3:0] {
-    StIdle, StDecode, StScanRd, StScanWait, StApply, StPushOp, StGroup, StPop, StDone
+    StIdle, StDecode, StScanRd, StScanWait, StApply, StPushOp, StGroup, StPop, StDone, StPush
   } state_e;
 
   // ---------------------------------------------------------------------------------------
@@ -146,6 +148,14 @@ module simt_divergence_unit #(
   simt_pkg::du_op_e       seq_op_d, seq_op_q;
   logic                   seq_has_tgt_d, seq_has_tgt_q;
   logic [WarpSize-1:0]    seq_g_d, seq_g_q;
+  // The fast path's push, written into the queue in the next cycle (PUSH), from these
+  // registers: the fast path's groups and targets end here, not in the queue's pointers,
+  // front copy and RAM write (the board core's deepest path, 2026-12-07). The token without
+  // its summary bits, which the queue computes.
+  logic                   pp_back_d, pp_back_q;
+  logic                   pp_ovf_d, pp_ovf_q;    // it overflows: PUSH raises the exception
+  logic [WarpW-1:0]       pp_warp_d, pp_warp_q;
+  logic [simt_pkg::Tok64SumLsb-1:0] pp_tok_d, pp_tok_q;
 
   // ---------------------------------------------------------------------------------------
   // Token queue
@@ -165,6 +175,20 @@ module simt_divergence_unit #(
 
   logic [WarpW-1:0]  w;  // the request's warp
   assign w = req_warp_i;
+  logic [WarpW-1:0]  dq_push_warp;  // w's, or in PUSH the fast path's kept push's
+  assign dq_push_warp = (state_q == StPush) ? pp_warp_q : w;
+  // IDLE, or PUSH with a request of another warp, whose queue the kept push leaves alone:
+  // the unit takes the request as in IDLE (its fast path, a launch, the sequence's start).
+  logic              idle;
+  assign idle = (state_q == StIdle) || (state_q == StPush && !pp_ovf_q && w != pp_warp_q);
+  // The maintenance port waits while a request of its warp is presented in IDLE or PUSH: a
+  // fast push goes into the queue a cycle later, and a stall between the two would refuse
+  // it. (From the request's presence, not from whether it pushes: the port's handshake stays
+  // off the fast path. In PUSH the queue's own port refuses it, a push being presented.)
+  logic              mnt_hold, dq_mnt_ready;
+  assign mnt_hold    = (state_q == StIdle || state_q == StPush) && req_valid_i &&
+                       mnt_warp_i == w;
+  assign mnt_ready_o = dq_mnt_ready && !mnt_hold;
 
   simt_token_deque #(
     .NumWarps (NumWarps),
@@ -174,10 +198,11 @@ module simt_divergence_unit #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .push_valid_i (dq_push_valid),
-    .push_warp_i  (w),
+    .push_warp_i  (dq_push_warp),
     .push_back_i  (dq_push_back),
     .push_token_i (dq_push_token),
     .push_ready_o (dq_push_ready),
+    .fit_warp_i   (w),
     .push_front_ready_o (dq_push_front_ready),
     .push_back_ready_o  (dq_push_back_ready),
     .pop_valid_i  (dq_pop_valid),
@@ -207,21 +232,22 @@ module simt_divergence_unit #(
     .acc_ready_o  (dq_acc_ready),
     .acc_rvalid_o (dq_acc_rvalid),
     .acc_rdata_o  (dq_acc_rdata),
-    .mnt_valid_i  (mnt_valid_i),
+    .mnt_valid_i  (mnt_valid_i && !mnt_hold),
     .mnt_op_i     (mnt_op_i),
     .mnt_warp_i   (mnt_warp_i),
     .mnt_idx_i    (mnt_idx_i),
     .mnt_wdata_i  (mnt_wdata_i),
     .mnt_head_i   (mnt_head_i),
     .mnt_tail_i   (mnt_tail_i),
-    .mnt_ready_o  (mnt_ready_o),
+    .mnt_ready_o  (dq_mnt_ready),
     .mnt_rvalid_o (mnt_rvalid_o),
     .mnt_rdata_o  (mnt_rdata_o)
   );
 
   // While a request is processed the queue is queried for its warp; otherwise for the
   // external query.
-  assign dq_qry_warp = (state_q == StIdle && !req_valid_i) ? qry_warp_i : w;
+  assign dq_qry_warp = ((state_q == StIdle || state_q == StPush) && !req_valid_i) ? qry_warp_i
+                                                                                 : w;
 
   // ---------------------------------------------------------------------------------------
   // Decode of the held request
@@ -543,7 +569,8 @@ module simt_divergence_unit #(
   // readiness from the state alone, none of the request's fields (asserted equal to
   // req_ready_o below), so that the core's next issue after a plain instruction does not
   // wait for the fast path's group logic.
-  assign req_next_ready_o = (state_q == StIdle) && a_mask != '0 && !stalled_o[w];
+  assign req_next_ready_o = (state_q == StIdle || state_q == StPush) && a_mask != '0 &&
+                            !stalled_o[w];
 
   // Whether the fast path's push, if any, is taken: from the queue's state at the push's end
   // (no pop is presented beside a fast push), so that the request's validity and the fast
@@ -556,10 +583,10 @@ module simt_divergence_unit #(
   logic fast;      // the presented request can complete this cycle (if its push is accepted)
   logic fast_pop;  // nothing goes on: disable, then pop the front token in this cycle
   assign f_pushes_div = f_found2;
-  assign fast = (state_q == StIdle) && req_valid_i && f_eligible && f_any &&
+  assign fast = idle && req_valid_i && f_eligible && f_any &&
                 (f_rest == f_grp2) && !(f_op_push && f_pushes_div) && !stalled_o[w] &&
                 (FastThreadTargets || !f_own_targets);
-  assign fast_pop = (state_q == StIdle) && req_valid_i && f_eligible && !f_any &&
+  assign fast_pop = idle && req_valid_i && f_eligible && !f_any &&
                     !f_op_push && !stalled_o[w];
 
   // The threads the front token would wake: those waiting for its reason, on the fast path
@@ -588,7 +615,7 @@ module simt_divergence_unit #(
   // A wake of a warp with no active thread pushes its BARRIER token at the front and pops it
   // at once: when the push would be accepted, the same outcome in one cycle (no queue access).
   logic fast_wake_if, fast_wake;  // (if a wake is presented; one is)
-  assign fast_wake_if = (state_q == StIdle) && req_op_i == simt_pkg::DuBarWake &&
+  assign fast_wake_if = idle && req_op_i == simt_pkg::DuBarWake &&
                         a_mask == '0 && wake_mask != '0 && !stalled_o[w];
   assign fast_wake    = req_valid_i && fast_wake_if;
   logic fast_wake_done;  // ... and its front push would be taken: done in this cycle
@@ -617,13 +644,13 @@ module simt_divergence_unit #(
     dq_acc_pos    = pos_q;
     dq_acc_wdata  = '0;
     unique case (state_q)
-      StIdle: begin
+      // (IDLE: the fast path's push goes in PUSH, next cycle, from pp_*_q.)
+      StIdle: if (fast_pop) dq_pop_valid = (dq_count != '0);
+      StPush: begin  // (beside it, another warp's fast pop)
+        dq_push_valid = 1'b1;
+        dq_push_back  = pp_back_q;
+        dq_push_token = 64'(pp_tok_q);
         if (fast_pop) dq_pop_valid = (dq_count != '0);
-        if (fast) begin
-          dq_push_valid = f_op_push || f_pushes_div;
-          dq_push_back  = f_op_push && f_op_back;
-          dq_push_token = f_op_push ? f_op_tok : make_tok(simt_pkg::TokDiv, f_grp2, f_tgt2);
-        end
       end
       StScanRd: dq_acc_valid = (pos_q < dq_count);
       StPushOp: begin
@@ -656,7 +683,7 @@ module simt_divergence_unit #(
       default: ;
     endcase
     if (stalled_o[w]) begin
-      dq_push_valid = 1'b0;
+      if (state_q != StPush) dq_push_valid = 1'b0;  // (PUSH's warp is not stalled: asserted)
       dq_pop_valid  = 1'b0;
       dq_acc_valid  = 1'b0;
     end
@@ -693,7 +720,12 @@ module simt_divergence_unit #(
     seq_op_d      = seq_op_q;
     seq_has_tgt_d = seq_has_tgt_q;
     seq_g_d       = seq_g_q;
-    if (state_q == StIdle) begin
+    pp_back_d     = f_op_push && f_op_back;
+    pp_ovf_d      = !f_push_fits;
+    pp_warp_d     = w;
+    pp_tok_d      = simt_pkg::Tok64SumLsb'(f_op_push ? f_op_tok :
+                                           make_tok(simt_pkg::TokDiv, f_grp2, f_tgt2));
+    if (state_q == StIdle || state_q == StPush) begin
       seq_op_d      = req_op_i;
       seq_has_tgt_d = req_has_target_i;
       seq_g_d       = g_mask;
@@ -702,7 +734,21 @@ module simt_divergence_unit #(
     req_ready_o   = 1'b0;
 
     unique case (state_q)
-      StIdle: begin
+      // PUSH: the fast path's push goes into the queue (taken: its fit was the queue's state
+      // in the cycle before, which nothing has changed since, asserted). A request of another
+      // warp is taken as in IDLE (idle); of the pushing warp, whose queue is a cycle behind,
+      // only a plain instruction's (DuNext: no queue read or write), the others wait.
+      StIdle, StPush: if (!idle) begin
+        // (An overflowing push, presented to raise the queue's exception: the request, still
+        // held, goes on through the sequence, whose push waits for the runtime's re-centring.)
+        state_d = pp_ovf_q ? StDecode : StIdle;
+        if (!pp_ovf_q && req_valid_i && req_op_i == simt_pkg::DuNext && req_next_ready_o) begin
+          active_d    = a_mask;
+          pc_d        = next_pc;
+          req_ready_o = 1'b1;
+        end
+      end else begin
+        if (state_q == StPush) state_d = StIdle;
         if (fast && f_push_fits) begin
           // The whole request in this cycle.
           rs_dis        = f_dis;
@@ -716,6 +762,12 @@ module simt_divergence_unit #(
             if (req_yield_kind_i == 5'd31) lfsr_d = lfsr_next;
           end
           req_ready_o = 1'b1;
+          if (f_op_push || f_pushes_div) state_d = StPush;  // the push, next cycle
+        end else if (fast) begin
+          // Its push would overflow: presented in PUSH all the same, so that the queue raises
+          // the overflow exception as early as it did when the fast path pushed directly (a
+          // runtime's re-centring starts then), and the request is not answered.
+          state_d = StPush;
         end else if (fast_pop && (dq_count == '0 || dq_pop_ready)) begin
           rs_dis        = f_dis;
           rs_dis_reason = f_dis_reason;
@@ -917,16 +969,17 @@ module simt_divergence_unit #(
   end
 
   // cal's r31 write: from this cycle on the fast path, else from the sequence's registers.
-  assign resp_link_mask_o  = (state_q == StIdle) ?
+  assign resp_link_mask_o  = (state_q == StIdle || state_q == StPush) ?
                              ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
-  assign resp_link_value_o = (state_q == StIdle) ? next_pc : link_pc_q;
+  assign resp_link_value_o = (state_q == StIdle || state_q == StPush) ? next_pc : link_pc_q;
   assign resp_yield_fired_o = fire_q;
   assign resp_wake_fast_o   = fast_wake_done;
   assign resp_wake_mask_o   = wake_mask;
   // Events for the performance counters.
   assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || fast_wake_done;
   assign evt_discard_o = dq_pop_valid && dq_pop_ready &&
-                         ((state_q == StIdle) ? (f_pop_wake == '0) : (pop_wake == '0));
+                         ((state_q == StIdle || state_q == StPush) ? (f_pop_wake == '0) :
+                                                                     (pop_wake == '0));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -948,6 +1001,10 @@ module simt_divergence_unit #(
       seq_op_q      <= simt_pkg::DuNext;
       seq_has_tgt_q <= 1'b0;
       seq_g_q       <= '0;
+      pp_back_q     <= 1'b0;
+      pp_ovf_q      <= 1'b0;
+      pp_warp_q     <= '0;
+      pp_tok_q      <= '0;
     end else begin
       state_q    <= state_d;
       lfsr_q     <= lfsr_d;
@@ -967,6 +1024,10 @@ module simt_divergence_unit #(
       seq_op_q      <= seq_op_d;
       seq_has_tgt_q <= seq_has_tgt_d;
       seq_g_q       <= seq_g_d;
+      pp_back_q     <= pp_back_d;
+      pp_ovf_q      <= pp_ovf_d;
+      pp_warp_q     <= pp_warp_d;
+      pp_tok_q      <= pp_tok_d;
     end
   end
 
@@ -1013,10 +1074,17 @@ module simt_divergence_unit #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      if (state_q == StIdle && fast)
-        assert (f_push_fits == (!dq_push_valid || dq_push_ready))
-          else $error("divergence_unit: fast push fits %b, the queue's handshake %b/%b",
-                      f_push_fits, dq_push_valid, dq_push_ready);
+      // The fast path's push, decided from the queue's state, is taken in the next cycle
+      // (PUSH); beside a fast request the queue takes only PUSH's push, of another warp.
+      if (fast)
+        assert (!dq_pop_valid && dq_push_valid == (state_q == StPush) &&
+                (state_q != StPush || w != pp_warp_q))
+          else $error("divergence_unit: the queue used beside a fast push");
+      if (state_q == StPush)
+        assert (dq_push_valid && dq_push_ready == !pp_ovf_q && !stalled_o[pp_warp_q] &&
+                !dq_acc_valid && (!pp_ovf_q || (req_valid_i && w == pp_warp_q)))
+          else $error("divergence_unit: the fast path's push of warp %0d taken %b, kept %b",
+                      pp_warp_q, dq_push_ready, pp_ovf_q);
       if (req_valid_i && req_op_i == simt_pkg::DuBarWake)
         assert (req_ready_o == req_wake_ready_o)
         else $error("divergence_unit: a wake's readiness %b, by its own terms %b",
@@ -1055,7 +1123,7 @@ module simt_divergence_unit #(
       // update_reasons relies on a step never waking and parking the same thread.
       assert ((rs_none & rs_div) == '0)
         else $error("divergence_unit: a thread both woken and parked with DIV in one step");
-      if (state_q != StIdle) begin
+      if (state_q != StIdle && state_q != StPush) begin
         assert (req_valid_i) else $error("divergence_unit: request dropped before ready");
         // The kept request is the held one (and its warp's active threads have not changed
         // before the groups are placed).

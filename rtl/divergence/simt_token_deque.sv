@@ -38,9 +38,11 @@ module simt_token_deque #(
   input  logic              push_back_i,
   input  logic [TokenW-1:0] push_token_i,
   output logic              push_ready_o,   // low: stalled, overflow, or front-push/pop clash
-  // A front (back) push of push_warp_i would be taken were no pop presented: from the
+  // A front (back) push of fit_warp_i would be taken were no pop presented: from the
   // queue's state alone, not from push_back_i or the pop (a user deciding from them in the
-  // cycle it pushes stays off the logic that chose those).
+  // cycle it pushes stays off the logic that chose those), and for a warp of its own (the
+  // divergence unit asks for its request's warp while it pushes another's kept push).
+  input  logic [WarpW-1:0]  fit_warp_i,
   output logic              push_front_ready_o,
   output logic              push_back_ready_o,
 
@@ -188,22 +190,24 @@ module simt_token_deque #(
   // ---------------------------------------------------------------------------------------
   // Handshakes
   // ---------------------------------------------------------------------------------------
-  logic push_front_full, push_fits, push_overflow, push_clash, do_push, do_pop, do_mnt, do_acc;
+  logic push_front_fits, push_back_fits, push_fits, push_overflow, push_clash;
+  logic do_push, do_pop, do_mnt, do_acc;
   logic [PtrW-1:0] push_count, pop_count;
 
   assign push_count    = count[push_warp_i];
   assign pop_count     = count[pop_warp_i];
-  assign push_front_full = head_q[push_warp_i] == Full;
-  // The push fits at its end (the end readies below; false while stalled); refused by a
-  // queue that is not stalled, it overflows.
-  assign push_fits     = push_back_i ? push_back_ready_o : push_front_ready_o;
+  // The push fits at its end (false while stalled); refused by a queue that is not stalled,
+  // it overflows.
+  assign push_front_fits = !stalled_q[push_warp_i] && head_q[push_warp_i] != Full;
+  assign push_back_fits  = !stalled_q[push_warp_i] && tail_q[push_warp_i] != '0;
+  assign push_fits     = push_back_i ? push_back_fits : push_front_fits;
   assign push_overflow = !stalled_q[push_warp_i] && !push_fits;
   // A front push and a pop of the same warp in one cycle would need the summary of the token
   // under the popped one, which is still in the RAM: the push is refused for this cycle.
   assign push_clash    = pop_valid_i && (pop_warp_i == push_warp_i) && !push_back_i;
   assign push_ready_o  = push_fits && !push_clash;
-  assign push_front_ready_o = !stalled_q[push_warp_i] && !push_front_full;
-  assign push_back_ready_o  = !stalled_q[push_warp_i] && tail_q[push_warp_i] != '0;
+  assign push_front_ready_o = !stalled_q[fit_warp_i] && head_q[fit_warp_i] != Full;
+  assign push_back_ready_o  = !stalled_q[fit_warp_i] && tail_q[fit_warp_i] != '0;
   assign pop_ready_o   = !stalled_q[pop_warp_i] && (pop_count != '0);
   assign pop_token_o   = front_true[pop_warp_i];
   assign acc_ready_o   = !push_valid_i && !pop_valid_i && !stalled_q[acc_warp_i];
@@ -405,6 +409,7 @@ module simt_token_deque #(
     always_ff @(posedge clk_i) begin
       if (rst_ni) begin
         assert (!push_valid_i || push_warp_i < WarpW'(NumWarps)) else $error("bad push warp");
+        assert (fit_warp_i < WarpW'(NumWarps)) else $error("bad fit warp");
         assert (!pop_valid_i || pop_warp_i < WarpW'(NumWarps)) else $error("bad pop warp");
         assert (!mnt_valid_i || mnt_warp_i < WarpW'(NumWarps)) else $error("bad mnt warp");
         assert (!acc_valid_i || acc_warp_i < WarpW'(NumWarps)) else $error("bad acc warp");
@@ -452,6 +457,7 @@ module simt_token_deque #(
     always_comb begin
       if (rst_ni) begin
         assume (push_warp_i < WarpW'(NumWarps));
+        assume (fit_warp_i < WarpW'(NumWarps));
         assume (pop_warp_i < WarpW'(NumWarps));
         assume (qry_warp_i < WarpW'(NumWarps));
         assume (cnt_warp_i < WarpW'(NumWarps));

@@ -297,19 +297,27 @@ module simt_sm_decode #(
   // up from registers and the element picks one, like the group (the board core's longest
   // path ran through rb + element into this lookup, 2026-12-06). The lookups take EXEC's
   // warp's bits first, shared by all of them.
-  logic [32*NumPasses-1:0] used_w;  // EXEC's warp's bits, entry reg * NumPasses + group
+  // A warp's bits (entry reg * NumPasses + group) and, from them, a register's bits of every
+  // group: EXEC's lookups and DE's below.
+  function automatic logic [32*NumPasses-1:0] warp_used(logic [NumEnt-1:0] used,
+                                                        logic [WarpW-1:0] warp);
+    warp_used = used[32'(warp) * 32 * NumPasses +: 32 * NumPasses];
+  endfunction
+  function automatic logic [NumPasses-1:0] reg_used(logic [32*NumPasses-1:0] wused,
+                                                    logic [4:0] r);
+    reg_used = wused[32'(r) * NumPasses +: NumPasses];
+  endfunction
+  logic [32*NumPasses-1:0] used_w;  // EXEC's warp's bits
   logic [NumPasses-1:0]    ua_ex, ub_ex, uc_ex;
   logic [NumPasses-1:0]    ub_el [4];
-  assign used_w = used_q[32'(w_q) * 32 * NumPasses +: 32 * NumPasses];
+  assign used_w = warp_used(used_q, w_q);
   logic [4:0] ex_rb [4];
   always_comb begin
     for (int e = 0; e < 4; e++) ex_rb[e] = ir.rb + 5'(e);  // (wraps, as the unit's rb + e)
-    for (int g = 0; g < NumPasses; g++) begin
-      ua_ex[g] = used_w[32'(ex_ra) * NumPasses + g];
-      uc_ex[g] = used_w[32'(ir.sub) * NumPasses + g];
-      for (int e = 0; e < 4; e++) ub_el[e][g] = used_w[32'(ex_rb[e]) * NumPasses + g];
-      ub_ex[g] = ub_el[pass_rd_i ? 2'd0 : lsu_elem_i][g];
-    end
+    ua_ex = reg_used(used_w, ex_ra);
+    uc_ex = reg_used(used_w, ir.sub);
+    for (int e = 0; e < 4; e++) ub_el[e] = reg_used(used_w, ex_rb[e]);
+    ub_ex = ub_el[pass_rd_i ? 2'd0 : lsu_elem_i];
   end
   // DE's read looks its bits up from DE's own warp and registers, not from the read port's
   // address (a mux that also carries the load/store unit's late group: sharing it put that
@@ -318,14 +326,12 @@ module simt_sm_decode #(
   // an executing thread) picks one after the copies, so it is not on the path through the
   // lookup (the board core's longest routed path ran from the fetched word through the guard
   // and the group into this lookup, 2026-12-07).
-  logic [NumPasses-1:0] ua_de, ub_de, uc_de;
-  always_comb begin
-    for (int g = 0; g < NumPasses; g++) begin
-      ua_de[g] = used_q[bank_addr({de_w_i, de_ra}, PassW'(g))];
-      ub_de[g] = used_q[bank_addr({de_w_i, de_inst.rb}, PassW'(g))];
-      uc_de[g] = used_q[bank_addr({de_w_i, de_inst.sub}, PassW'(g))];
-    end
-  end
+  logic [32*NumPasses-1:0] used_dew;  // DE's warp's bits
+  logic [NumPasses-1:0]    ua_de, ub_de, uc_de;
+  assign used_dew = warp_used(used_q, de_w_i);
+  assign ua_de    = reg_used(used_dew, de_ra);
+  assign ub_de    = reg_used(used_dew, de_inst.rb);
+  assign uc_de    = reg_used(used_dew, de_inst.sub);
   // Each port's copies load the read's entry bits when the port reads and hold otherwise, by
   // their clock enables (the ports' read enables, asserted): the load/store unit's late read
   // enables reach the flip-flops' enables, not a hold multiplexer before them (the board

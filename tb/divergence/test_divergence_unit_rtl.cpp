@@ -181,7 +181,9 @@ class RtlLockstep : public ControlTarget {
       fail(warp, op, "no req_ready within 20000 cycles");
       return;
     }
-    sim_.eval();
+    // The queue takes a fast-path push in the cycle after the answer (PUSH): its ports show
+    // the request's outcome from the cycle after that, where the comparison looks.
+    sim_.tick();
     compare(warp, op, res, linkMask, linkValue);
   }
 
@@ -393,6 +395,108 @@ TEST(DivergenceUnitRtl, WithoutFastThreadTargetsOnlyOwnTargetsTakeTheSequence) {
   std::printf("brx into two targets: %llu cycle(s) with FastThreadTargets, %llu without\n",
               static_cast<unsigned long long>(full.back()),
               static_cast<unsigned long long>(small.back()));
+}
+
+// The fast path's push goes into the queue in the cycle after the answer (PUSH): the
+// queue shows it from the cycle after that. In PUSH a request of another warp is taken as
+// in IDLE (its own fast push, or a fast pop beside the push); of the pushing warp only a
+// plain instruction's (DuNext), the others wait a cycle. A maintenance request for the
+// request's warp presented beside it waits, so that no stall comes between answer and push.
+TEST(DivergenceUnitRtl, AFastPushIsWrittenInTheNextCycle) {
+  SimContext<Vdivergence_unit> sim("simt_divergence_unit", baseSeed());
+  Vdivergence_unit& d = sim.dut();
+  d.cfg_stack_i = 0;
+  d.lfsr_load_i = 0;
+  d.req_valid_i = 0;
+  d.mnt_valid_i = 0;
+  d.mnt_warp_i = 0;
+  d.iss_warp_i = 0;
+  sim.reset();
+  auto present = [&](int warp, uint8_t op, uint32_t target, bool hasTarget = true) {
+    d.req_valid_i = 1;
+    d.req_op_i = op;
+    d.req_warp_i = static_cast<uint8_t>(warp);
+    d.req_guard_i = 0xFFFFFFFFu;
+    d.req_has_target_i = hasTarget;
+    d.req_target_i = target;
+    d.req_wake_mask_i = 0;
+    d.req_wake_target_i = 0;
+    d.req_yield_kind_i = 0;
+    for (int t = 0; t < 32; ++t) setBits(d.req_thread_target_i, t * kAddrW, kAddrW, 0);
+    sim.eval();
+  };
+  auto queue = [&](int warp) {
+    d.qry_warp_i = static_cast<uint8_t>(warp);
+    sim.eval();
+    return static_cast<unsigned>(d.qry_q_count_o);
+  };
+  for (int w = 0; w < 2; ++w) {  // two warps of 32 threads at pc 0
+    present(w, kLaunch, 0);
+    int c = 0;
+    for (; c < 10 && !d.req_ready_o; ++c) {
+      sim.tick();
+      sim.eval();
+    }
+    ASSERT_LT(c, 10) << "launch of warp " << w;
+    sim.tick();
+  }
+  const auto op = [](CtrlOp o) { return static_cast<uint8_t>(o); };
+
+  // Cycle 0: warp 0's ssy on the fast path; a stall of warp 0's queue waits beside it.
+  present(0, op(CtrlOp::Ssy), 50);
+  d.mnt_valid_i = 1;
+  d.mnt_op_i = static_cast<uint8_t>(model::MntOp::Stall);
+  d.mnt_warp_i = 0;
+  sim.eval();
+  EXPECT_TRUE(d.req_ready_o) << "ssy takes the fast path";
+  EXPECT_FALSE(d.mnt_ready_o) << "a stall of the pushing warp between answer and push";
+  EXPECT_EQ(queue(0), 0u);
+  sim.tick();
+  // Cycle 1 (PUSH): warp 0's bra waits; so does the stall (the queue takes the push).
+  present(0, op(CtrlOp::Bra), 9);
+  EXPECT_FALSE(d.req_ready_o) << "a control request of the pushing warp waits for the push";
+  EXPECT_FALSE(d.mnt_ready_o);
+  EXPECT_EQ(queue(0), 0u) << "written at the end of this cycle";
+  d.mnt_valid_i = 0;
+  sim.tick();
+  // Cycle 2: the SYNC token is in warp 0's queue (the front port shows the query warp's
+  // while no request is presented); warp 0's bra is taken.
+  d.req_valid_i = 0;
+  EXPECT_EQ(queue(0), 1u);
+  EXPECT_EQ(d.qry_q_front_o & 0xFu, 1u) << "a SYNC token (type 1) at the front";
+  EXPECT_EQ((d.qry_q_front_o >> 36) & 0x3FFFFFu, 50u) << "its address, the ssy's target";
+  present(0, op(CtrlOp::Bra), 9);
+  EXPECT_TRUE(d.req_ready_o);
+  sim.tick();
+  // Cycle 3: warp 1's ssy; cycle 4 (PUSH of warp 1's): warp 0's ssy is taken beside it.
+  present(1, op(CtrlOp::Ssy), 60);
+  EXPECT_TRUE(d.req_ready_o);
+  sim.tick();
+  present(0, op(CtrlOp::Ssy), 70);
+  EXPECT_TRUE(d.req_ready_o) << "another warp's fast push while the queue takes a push";
+  sim.tick();
+  // Cycle 5 (PUSH of warp 0's): warp 1's sync pops its SYNC token (fast pop) beside it.
+  present(1, op(CtrlOp::Sync), 0, false);
+  EXPECT_TRUE(d.req_ready_o) << "another warp's fast pop while the queue takes a push";
+  sim.tick();
+  // Cycle 6: warp 0's pbrk; cycle 7 (PUSH): warp 0's plain instruction is taken beside it.
+  present(0, op(CtrlOp::Pbrk), 80);
+  EXPECT_TRUE(d.req_ready_o);
+  sim.tick();
+  present(0, op(CtrlOp::Next), 0);
+  EXPECT_TRUE(d.req_ready_o) << "the pushing warp's DuNext is taken while its push goes in";
+  EXPECT_TRUE(d.req_next_ready_o);
+  sim.tick();
+  d.req_valid_i = 0;
+  EXPECT_EQ(queue(1), 0u) << "warp 1's SYNC token popped";
+  EXPECT_EQ(queue(0), 3u) << "SYNC 50, SYNC 70, BRK 80";
+  EXPECT_EQ((d.qry_q_front_o >> 36) & 0x3FFFFFu, 80u);
+  EXPECT_EQ(d.qry_pc_o, 12u) << "warp 0: ssy, bra 9, ssy, pbrk, a plain instruction";
+  d.qry_warp_i = 1;
+  sim.eval();
+  EXPECT_EQ(d.qry_pc_o, 60u) << "warp 1 reconverged at its SYNC token's address";
+  EXPECT_EQ(d.qry_active_o, 0xFFFFFFFFu);
+  EXPECT_TRUE(sim.ok());
 }
 
 TEST(DivergenceUnitRtl, SpinLockDequeCompletesStackSpins) {

@@ -53,7 +53,9 @@ class DequeBench {
     auto s = [](const char* n, int w) { return waveSignal("simt_token_deque", n, w); };
     sim_.setWaveGroups({
         {"push", {s("push_valid_i", 1), s("push_warp_i", warpW), s("push_back_i", 1),
-                  s("push_token_i", cfg.tokenBits), s("push_ready_o", 1)}},
+                  s("push_token_i", cfg.tokenBits), s("push_ready_o", 1),
+                  s("fit_warp_i", warpW), s("push_front_ready_o", 1),
+                  s("push_back_ready_o", 1)}},
         {"pop", {s("pop_valid_i", 1), s("pop_warp_i", warpW), s("pop_ready_o", 1),
                  s("pop_token_o", cfg.tokenBits)}},
         {"query", {s("qry_warp_i", warpW), s("qry_count_o", ptrW), s("qry_head_o", ptrW),
@@ -103,6 +105,7 @@ class DequeBench {
     d.push_valid_i = in.pushValid;
     d.push_warp_i = static_cast<uint8_t>(in.pushWarp);
     d.push_back_i = in.pushBack;
+    d.fit_warp_i = static_cast<uint8_t>(in.fitWarp);
     setPort(d.push_token_i, model::pack(in.pushToken, cfg_.tokenBits));
     d.pop_valid_i = in.popValid;
     d.pop_warp_i = static_cast<uint8_t>(in.popWarp);
@@ -405,6 +408,7 @@ void randomRun(const TokenDeque::Config& cfg, uint64_t seed, int ops) {
     TokenDequeIn in;
     in.qryWarp = rng.chance(50) ? hotWarp : rng.below(cfg.numWarps);
     in.cntWarp = rng.chance(50) ? hotWarp : rng.below(cfg.numWarps);
+    in.fitWarp = rng.chance(50) ? hotWarp : rng.below(cfg.numWarps);
     // The runtime holds the port 70% of cycles while it works.
     const bool runtimeTurn = rt.busy() && rng.chance(70);
     if (!runtimeTurn) {

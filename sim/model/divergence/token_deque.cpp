@@ -180,8 +180,8 @@ bool TokenDequeCycle::pushReady(const TokenDequeIn& in) const {
 TokenDequeOut TokenDequeCycle::evaluate(const TokenDequeIn& in) const {
   TokenDequeOut o;
   o.pushReady = pushReady(in);
-  o.pushFrontReady = pushFits(in.pushWarp, TokenDeque::End::Front);
-  o.pushBackReady = pushFits(in.pushWarp, TokenDeque::End::Back);
+  o.pushFrontReady = pushFits(in.fitWarp, TokenDeque::End::Front);
+  o.pushBackReady = pushFits(in.fitWarp, TokenDeque::End::Back);
   o.popReady = !dq_.stalled(in.popWarp) && dq_.count(in.popWarp) > 0;
   if (o.popReady) o.popToken = dq_.front(in.popWarp);
   o.qryFront = dq_.front(in.qryWarp);

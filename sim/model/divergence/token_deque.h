@@ -97,6 +97,7 @@ struct TokenDequeIn {
   int pushWarp = 0;
   bool pushBack = false;
   Token pushToken;
+  int fitWarp = 0;  // the warp pushFrontReady/pushBackReady answer for
   bool popValid = false;
   int popWarp = 0;
   int qryWarp = 0;
@@ -117,7 +118,7 @@ struct TokenDequeIn {
 
 struct TokenDequeOut {
   bool pushReady = false;
-  bool pushFrontReady = false;  // a front push of pushWarp would be taken were no pop presented
+  bool pushFrontReady = false;  // a front push of fitWarp would be taken were no pop presented
   bool pushBackReady = false;   // ... a back push
   bool popReady = false;
   std::optional<Token> popToken;  // defined when popReady
