@@ -177,17 +177,18 @@ module simt_divergence_unit #(
   assign w = req_warp_i;
   logic [WarpW-1:0]  dq_push_warp;  // w's, or in PUSH the fast path's kept push's
   assign dq_push_warp = (state_q == StPush) ? pp_warp_q : w;
+  // at_rest: IDLE or PUSH, the states in which a request may be answered at once. idle:
   // IDLE, or PUSH with a request of another warp, whose queue the kept push leaves alone:
   // the unit takes the request as in IDLE (its fast path, a launch, the sequence's start).
-  logic              idle;
-  assign idle = (state_q == StIdle) || (state_q == StPush && !pp_ovf_q && w != pp_warp_q);
+  logic              at_rest, idle;
+  assign at_rest = state_q == StIdle || state_q == StPush;
+  assign idle    = (state_q == StIdle) || (state_q == StPush && !pp_ovf_q && w != pp_warp_q);
   // The maintenance port waits while a request of its warp is presented in IDLE or PUSH: a
   // fast push goes into the queue a cycle later, and a stall between the two would refuse
   // it. (From the request's presence, not from whether it pushes: the port's handshake stays
   // off the fast path. In PUSH the queue's own port refuses it, a push being presented.)
   logic              mnt_hold, dq_mnt_ready;
-  assign mnt_hold    = (state_q == StIdle || state_q == StPush) && req_valid_i &&
-                       mnt_warp_i == w;
+  assign mnt_hold    = at_rest && req_valid_i && mnt_warp_i == w;
   assign mnt_ready_o = dq_mnt_ready && !mnt_hold;
 
   simt_token_deque #(
@@ -246,8 +247,7 @@ module simt_divergence_unit #(
 
   // While a request is processed the queue is queried for its warp; otherwise for the
   // external query.
-  assign dq_qry_warp = ((state_q == StIdle || state_q == StPush) && !req_valid_i) ? qry_warp_i
-                                                                                 : w;
+  assign dq_qry_warp = (at_rest && !req_valid_i) ? qry_warp_i : w;
 
   // ---------------------------------------------------------------------------------------
   // Decode of the held request
@@ -569,8 +569,7 @@ module simt_divergence_unit #(
   // readiness from the state alone, none of the request's fields (asserted equal to
   // req_ready_o below), so that the core's next issue after a plain instruction does not
   // wait for the fast path's group logic.
-  assign req_next_ready_o = (state_q == StIdle || state_q == StPush) && a_mask != '0 &&
-                            !stalled_o[w];
+  assign req_next_ready_o = at_rest && a_mask != '0 && !stalled_o[w];
 
   // Whether the fast path's push, if any, is taken: from the queue's state at the push's end
   // (no pop is presented beside a fast push), so that the request's validity and the fast
@@ -725,7 +724,7 @@ module simt_divergence_unit #(
     pp_warp_d     = w;
     pp_tok_d      = simt_pkg::Tok64SumLsb'(f_op_push ? f_op_tok :
                                            make_tok(simt_pkg::TokDiv, f_grp2, f_tgt2));
-    if (state_q == StIdle || state_q == StPush) begin
+    if (at_rest) begin
       seq_op_d      = req_op_i;
       seq_has_tgt_d = req_has_target_i;
       seq_g_d       = g_mask;
@@ -969,17 +968,16 @@ module simt_divergence_unit #(
   end
 
   // cal's r31 write: from this cycle on the fast path, else from the sequence's registers.
-  assign resp_link_mask_o  = (state_q == StIdle || state_q == StPush) ?
+  assign resp_link_mask_o  = at_rest ?
                              ((req_op_i == simt_pkg::DuCal) ? g_mask : '0) : link_q;
-  assign resp_link_value_o = (state_q == StIdle || state_q == StPush) ? next_pc : link_pc_q;
+  assign resp_link_value_o = at_rest ? next_pc : link_pc_q;
   assign resp_yield_fired_o = fire_q;
   assign resp_wake_fast_o   = fast_wake_done;
   assign resp_wake_mask_o   = wake_mask;
   // Events for the performance counters.
   assign evt_pop_o     = (dq_pop_valid && dq_pop_ready) || fast_wake_done;
   assign evt_discard_o = dq_pop_valid && dq_pop_ready &&
-                         ((state_q == StIdle || state_q == StPush) ? (f_pop_wake == '0) :
-                                                                     (pop_wake == '0));
+                         (at_rest ? (f_pop_wake == '0) : (pop_wake == '0));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
