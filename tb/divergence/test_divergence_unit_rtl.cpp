@@ -463,8 +463,9 @@ TEST(DivergenceUnitRtl, AFastPushIsWrittenInTheNextCycle) {
   // while no request is presented); warp 0's bra is taken.
   d.req_valid_i = 0;
   EXPECT_EQ(queue(0), 1u);
-  EXPECT_EQ(d.qry_q_front_o & 0xFu, 1u) << "a SYNC token (type 1) at the front";
-  EXPECT_EQ((d.qry_q_front_o >> 36) & 0x3FFFFFu, 50u) << "its address, the ssy's target";
+  const model::Token front = model::unpack64(d.qry_q_front_o);
+  EXPECT_EQ(front.type, model::TokenType::Sync) << "a SYNC token at the front";
+  EXPECT_EQ(front.addr, 50u) << "its address, the ssy's target";
   present(0, op(CtrlOp::Bra), 9);
   EXPECT_TRUE(d.req_ready_o);
   sim.tick();
@@ -490,7 +491,7 @@ TEST(DivergenceUnitRtl, AFastPushIsWrittenInTheNextCycle) {
   d.req_valid_i = 0;
   EXPECT_EQ(queue(1), 0u) << "warp 1's SYNC token popped";
   EXPECT_EQ(queue(0), 3u) << "SYNC 50, SYNC 70, BRK 80";
-  EXPECT_EQ((d.qry_q_front_o >> 36) & 0x3FFFFFu, 80u);
+  EXPECT_EQ(model::unpack64(d.qry_q_front_o).addr, 80u) << "the BRK token at the front";
   EXPECT_EQ(d.qry_pc_o, 12u) << "warp 0: ssy, bra 9, ssy, pbrk, a plain instruction";
   d.qry_warp_i = 1;
   sim.eval();
