@@ -213,7 +213,7 @@ module simt_sm #(
   logic                      started;
   logic [31:0]               cycle;
   logic                      launch_start, launch_active, retire_cta, issue_try, drained;
-  logic                      de_go, de_back, exec_stage, lsu_start;
+  logic                      de_go, de_rd, de_back, exec_stage, lsu_start;
   logic [31:0]               exec_next;  // EXEC's executing threads in the next cycle
   logic [31:0]               imm_b_cp;   // inst.imm_b, a copy per thread (decode)
   logic [simt_sm_pkg::ImmCopies*32-1:0] imm_cp;  // inst.imm, ImmCopies copies (decode)
@@ -390,6 +390,7 @@ module simt_sm #(
     .issue_try_o        (issue_try),
     .drained_o          (drained),
     .de_go_o            (de_go),
+    .de_rd_o            (de_rd),
     .de_back_o          (de_back),
     .de_hold_o          (de_hold),
     .exec_o             (exec_stage),
@@ -605,6 +606,7 @@ module simt_sm #(
     .de_fpu_ds_o     (de_fpu_ds),
     .de_membar_o     (de_membar),
     .de_go_i         (de_go),
+    .de_rd_i         (de_rd),
     .pass_rd_i       (exec_more),
     .pass_next_i     (pass_next),
     .w_o             (w),
@@ -1303,22 +1305,22 @@ module simt_sm #(
         else $error("sm: launch outside LAUNCH");
       // The load/store unit's register read meets DE's only as the unit finishes (DE's read
       // wins; the unit needs no data after its last request).
-      assert (!((lsu_rf_re || lsu_rf_re_b || lsu_rf_re_c) && de_go && !lsu_done))
+      assert (!((lsu_rf_re || lsu_rf_re_b || lsu_rf_re_c) && de_rd && !lsu_done))
         else $error("sm: DE's register read took the ports from the load/store unit");
       // The operands are the register file's read data (decode has no latches): DE reads
       // again only once the load/store unit needs them no more, never while the FP unit has
       // yet to start the instruction in EXEC, and never while the divergence unit works on
       // the threads' targets (brx, jmx, ret) or the barrier unit takes a COUNT from ra.
-      assert (!(de_go && lsu_busy && !lsu_done))
+      assert (!(de_rd && lsu_busy && !lsu_done))
         else $error("sm: DE read the ports while the load/store unit still uses them");
-      assert (!(de_go && fpu_start))
+      assert (!(de_rd && fpu_start))
         else $error("sm: DE read the ports while an FP instruction still needs its operands");
       if (NumPasses == 1 && du_valid && (du_req.op == simt_pkg::DuBrx ||
                                          du_req.op == simt_pkg::DuJmx ||
                                          du_req.op == simt_pkg::DuRet))
-        assert (!de_go)
+        assert (!de_rd)
           else $error("sm: DE read the ports while the divergence unit reads the targets");
-      if (bu_valid && inst.sub[0] && !inst.imm_b) assert (!de_go)
+      if (bu_valid && inst.sub[0] && !inst.imm_b) assert (!de_rd)
         else $error("sm: DE read the ports while the barrier unit takes a COUNT from ra");
       // Each pass's operands are on the ports (read the cycle before).
       if (exec_stage && (cls.alu || cls.pred || cls.fpu || (NumPasses > 1 && thread_targets)))

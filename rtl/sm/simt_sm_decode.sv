@@ -51,6 +51,8 @@ module simt_sm_decode #(
 
   // Sequencer and pass sequencer.
   input  logic                       de_go_i,        // DE hands its instruction on
+  input  logic                       de_rd_i,        // DE reads its operands: de_go_i, or
+                                                     // given back for the scoreboard
   input  logic                       pass_rd_i,      // EXEC reads the next pass's operands
   input  logic [PassW-1:0]           pass_next_i,    // ... of this group
 
@@ -63,6 +65,7 @@ module simt_sm_decode #(
   output logic [31:0]                guard_o,
   output logic [31:0]                exec_o,         // active and guarded
   output logic [31:0]                exec_next_o,    // ... of the instruction in EXEC next
+                                                     // (DE's whenever it reads: de_rd_i)
   output logic [31:0]                imm_b_o,        // inst_o.imm_b, one copy per thread
   output logic [simt_sm_pkg::ImmCopies*32-1:0] imm_o,  // inst_o.imm, a copy per thread group
   output logic                       exec_any_o,     // ... some thread (decided in DE)
@@ -206,7 +209,7 @@ module simt_sm_decode #(
       rd_b   = simt_sm_pkg::reads_b(ir.op, ir.imm_b);
       rd_c   = simt_sm_pkg::reads_c(ir.op);
     end
-    if (de_go_i) begin  // DE's read wins (the load/store unit is done: simt_sm asserts it)
+    if (de_rd_i) begin  // DE's read wins (the load/store unit is done: simt_sm asserts it)
       rd_w   = de_w_i;
       rd_grp = de_grp;
       rd_ra  = de_ra;
@@ -346,8 +349,8 @@ module simt_sm_decode #(
   logic [NumPorts*NumPasses-1:0] used_ld, used_cen;  // port p's candidates: [p*NumPasses +:]
   logic [NumPorts*PassW-1:0]     used_gld, used_gen;
   always_comb begin
-    used_en = de_go_i ? {de_need_c, de_need_b, 1'b1} : {rd_c, rd_b, rd_a};
-    if (de_go_i) begin
+    used_en = de_rd_i ? {de_need_c, de_need_b, 1'b1} : {rd_c, rd_b, rd_a};
+    if (de_rd_i) begin
       used_ld = {uc_de, ub_de, ua_de};
     end else begin
       used_ld = {uc_ex, ub_ex, ua_ex};
@@ -410,7 +413,10 @@ module simt_sm_decode #(
     for (genvar l = 0; l < NumLanes; l++) begin : g_lane
       // 2^BankAW entries: NumWarps * 32 * NumPasses for a power-of-two NumWarps >= 2.
       logic [31:0] raw;
-      simt_ram_1r1w #(.Width(32), .Depth(NumEnt)) u_bank (
+      // DE's read given back for the scoreboard (de_rd_i without de_go_i) may meet a load's
+      // write of the register it waits for: its data goes unused (SpecRead). Any other read
+      // never meets the write of its entry (asserted).
+      simt_ram_1r1w #(.Width(32), .Depth(NumEnt), .SpecRead(1'b1)) u_bank (
         .clk_i   (clk_i),
         .we_i    (bank_we[l]),
         .waddr_i (bank_waddr[l*BankAW +: BankAW]),
@@ -420,6 +426,14 @@ module simt_sm_decode #(
         .rdata_o (raw)
       );
       assign port_data[(p*NumLanes + l)*32 +: 32] = used_bit[l*NumPorts + p] ? raw : 32'd0;
+`ifdef VERILATOR
+      always_ff @(posedge clk_i) begin
+        if (rst_ni && bank_we[l] && port_re[p] &&
+            bank_waddr[l*BankAW +: BankAW] == port_raddr[p*BankAW +: BankAW])
+          assert (de_rd_i && !de_go_i)
+            else $error("sm decode: a read of lane %0d's bank (port %0d) meets its write", l, p);
+      end
+`endif
     end
   end
   assign opa_o = port_data[0 +: NumLanes*32];
@@ -457,7 +471,10 @@ module simt_sm_decode #(
                      de_inst.imm[31:2] >= {{(30 - ParamAW - 1){1'b0}}, cfg_param_words_i});
     end
   end
-  assign exec_next_o = active_d & guard_d;
+  // DE's threads whenever DE reads, not only when it goes: given back for the scoreboard it
+  // leaves EXEC empty, where no pass is taken, and the pass sequencer's next group (the
+  // lanes' copies of the pass) waits for no hazard (issue #26).
+  assign exec_next_o = de_rd_i ? de_active_i & de_guard : active_q & guard_q;
 
   // Predicates: EXEC's setp/pand/por/pxor/pnot, and a launched slot's clear.
   assign pred_we    = pred_we_i || clr_i;
@@ -512,11 +529,15 @@ module simt_sm_decode #(
     if (rst_ni) begin
       // One reader a cycle (DE's read may meet the load/store unit's: DE's wins, and simt_sm
       // asserts the unit is done then and needs no data).
-      assert ($onehot0({pass_rd_i, (lsu_re_i || lsu_re_b_i || lsu_re_c_i) && !de_go_i, de_go_i}))
+      assert ($onehot0({pass_rd_i, (lsu_re_i || lsu_re_b_i || lsu_re_c_i) && !de_rd_i, de_rd_i}))
         else $error("sm decode: two readers of the register file in one cycle");
+      if (de_go_i) assert (de_rd_i) else $error("sm decode: DE goes without its read");
+      if (de_go_i || !de_rd_i) assert (exec_next_o == (active_d & guard_d))
+        else $error("sm decode: EXEC's next threads %h, the latch's %h", exec_next_o,
+                    active_d & guard_d);
       // The entry bits looked up per group and element for EXEC's instruction, and DE's from
       // its own address, are the read's own.
-      if (lsu_re_b_i && !pass_rd_i && !de_go_i)
+      if (lsu_re_b_i && !pass_rd_i && !de_rd_i)
         assert (lsu_rb_i == ir.rb + 5'(lsu_elem_i))
           else $error("sm decode: the unit reads r%0d on port b, not rb + %0d", lsu_rb_i,
                       lsu_elem_i);

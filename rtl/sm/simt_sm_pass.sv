@@ -29,14 +29,17 @@ module simt_sm_pass #(
   input  logic             fp_i,       // ... on the FP lanes (groups of FpLanes threads)
   input  logic             stop_i,     // it faults: no pass follows (the core stops)
   input  logic [31:0]      mask_i,     // its executing threads
-  input  logic [31:0]      mask_next_i,  // ... those of the instruction in EXEC next cycle
+  input  logic [31:0]      mask_next_i,  // ... those of the instruction in EXEC next cycle (or
+                                         // of one given back from DE: EXEC is empty then)
   output logic [PassW-1:0] pass_o,     // the group on the lanes this cycle
   // pass_o again, registered, one copy per lane (lane l: [l*PassW +: PassW]); equal to
   // pass_o whenever an instruction is in EXEC (asserted). The lanes' operand selects take
   // these: pass_o is a 32-bit search and one net to over a thousand sinks (issue #26).
   output logic [NumLanes*PassW-1:0] pass_lanes_o,
-  // The next cycle's pass (the group the register file reads for it: decode reads the next
-  // pass's operands while this one executes).
+  // The next pass's group while another follows (more_o): the group the register file reads
+  // for it (decode reads the next pass's operands while this one executes). From the
+  // threads left alone, not the next instruction's: DE's hand-on, and through it the
+  // scoreboard, stays off the register file's read address (issue #26).
   output logic [PassW-1:0] pass_next_o,
   // The FP group (of FpLanes threads) on the FP lanes, registered, a copy per FP lane (as
   // pass_lanes_o; equal to fpass_lanes_o's group whenever an FP instruction is in EXEC).
@@ -99,7 +102,7 @@ module simt_sm_pass #(
   assign todo_next  = (more_o && !stop_i) ? rest : mask_next_i;
   assign first_next = simt_sm_pkg::lowest(todo_next);
   assign pass_next  = PassW'(32'(first_next) >> $clog2(NumLanes));
-  assign pass_next_o = pass_next;
+  assign pass_next_o = PassW'(32'(simt_sm_pkg::lowest(rest)) >> $clog2(NumLanes));
   if (NumPasses > 1) begin : g_lanes
     simt_copies #(.Width(PassW), .Copies(NumLanes)) u_pass_copies (
       .clk_i  (clk_i),
@@ -154,6 +157,9 @@ module simt_sm_pass #(
                 32'(pass_o) == 32'(first) >> $clog2(NumLanes))
           else $error("sm pass: FP pass of threads %h, FP group %0d, group %0d", threads_o,
                       fpass_lanes_o[FpPassW-1:0], pass_o);
+      if (more_o && !stop_i) assert (pass_next_o == pass_next)
+        else $error("sm pass: the next pass's group %0d, the next cycle's %0d", pass_next_o,
+                    pass_next);
       assert (more_o == (valid_i && multi_i && rest != '0))
         else $error("sm pass: more_o %b, threads after this pass %h", more_o, rest);
       // An instruction with passes left stays in EXEC, and its mask does not change.

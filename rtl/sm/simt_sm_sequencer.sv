@@ -53,6 +53,8 @@ module simt_sm_sequencer #(
   output logic                      issue_try_o,
   output logic                      drained_o,       // IDLE with DE empty (registered)
   output logic                      de_go_o,
+  output logic                      de_rd_o,         // DE reads its operands (de_go_o but
+                                                   // for the scoreboard's wait)
   output logic                      de_back_o,       // DE's warp is given back unissued
   output logic                      de_hold_o,       // DE keeps its instruction (passes, MEM)
   output logic                      exec_o,
@@ -131,10 +133,16 @@ module simt_sm_sequencer #(
   // load/store unit is done with a load or store in its CHECK and it retires (MEM), or while
   // CHECK retires the one before; never while it reads or writes a register a load of its
   // warp has still to write (the scoreboard).
-  assign de_go_o   = de_v_i && !de_hazard_i &&
+  // DE reads its operands whenever it would go but for the scoreboard: given back instead,
+  // it leaves nothing in EXEC that needs the ports (what was there retires), so the read is
+  // harmless, and the register file's read address and enables wait for no hazard (the
+  // in-flight table's compare of DE's registers: the board core's critical path ran
+  // through it into a bank's read address, issue #26).
+  assign de_rd_o   = de_v_i &&
                      (stage_q == simt_sm_pkg::StDecode || ctl_i.check ||
                       ((stage_q == simt_sm_pkg::StExec && !exec_more_i) ||
                        stage_q == simt_sm_pkg::StMem) && ctl_i.fast);
+  assign de_go_o   = de_rd_o && !de_hazard_i;
   // EXEC's instruction has passes to run, or goes to the load/store unit, which may be done
   // with it in its CHECK, the next cycle: DE waits with its instruction (a hazard is
   // checked again when it may go). Else EXEC could not retire at once after all (or

@@ -5,7 +5,8 @@
 // in EXEC exactly as long as more_o says (or until it faults in a pass, stop_i: it leaves
 // EXEC then), with idle cycles between; every cycle's pass_o, threads_o and more_o are
 // compared (pass_o and its registered per-lane copies; an FP instruction's FP group and its
-// copies), and every instruction's passes are the groups with work.
+// copies), each pass's group is the one the register file was told to read for it the
+// cycle before (pass_next_o), and every instruction's passes are the groups with work.
 #include <cstdint>
 
 #include "Vsm_pass16f4.h"
@@ -94,12 +95,17 @@ void randomStream(int lanes, int fpLanes, const char* name) {
       int cycles = 0;
       uint32_t covered = 0;
       int last = -1;
+      int readNext = -1;  // the group the register file read for this pass (pass_next_o)
       for (;;) {
         const bool stop = cycles == faultAt;
         d.stop_i = stop;
         sim.eval();
         const model::SmPass::Cycle c = m.step(true, multi, stop, mask, fp);
         ASSERT_EQ(static_cast<int>(d.pass_o), c.pass) << "instruction " << insts << ", cycle " << cycles;
+        if (readNext >= 0) {
+          ASSERT_EQ(c.pass, readNext) << "the register file read another group for this pass, instruction "
+                                      << insts << ", cycle " << cycles;
+        }
         if (fp) {
           for (int l = 0; l < fpLanes; ++l) {
             ASSERT_EQ(static_cast<int>((d.fpass_lanes_o >> (l * fpBits)) & ((1u << fpBits) - 1)), c.fpPass)
@@ -118,6 +124,7 @@ void randomStream(int lanes, int fpLanes, const char* name) {
         covered |= c.threads;
         ++cycles;
         const bool more = d.more_o;
+        readNext = more && !stop ? static_cast<int>(d.pass_next_o) : -1;
         sim.tick();
         if (stop) break;
         if (!more) break;

@@ -492,6 +492,29 @@ TEST(SmRtl, AnInstructionWaitingForTwoLoadsWaitsOnce) {
   ASSERT_EQ(c.status, RunStatus::Ok) << c.message;
 }
 
+// DE reads its operands whenever it would go but for the scoreboard (docs/blocks/sm.md, the
+// register file's readers: de_rd): a warp given back for a load leaves the ports holding
+// its operands, unused, and the next instruction in EXEC (another warp's, on passes) reads
+// its own. Four warps, each loading a word and using it at once (given back while the load
+// is out) between ALU instructions on every group; in lockstep with the model, every
+// result stored and checked.
+TEST(SmRtl, AWarpGivenBackForTheScoreboardLeavesTheOthersOperandsAlone) {
+  const std::string src = ".launch ctas=1 threads=128\n.data\nv: .zero 512\nout: .zero 512\n.text\n"
+                          "mov r1, %tid\nshl r2, r1, 2\nst.global [r2+v], r1\nmembar\n"
+                          "mul r5, r1, 3\nld.global r3, [r2+v]\nadd r4, r3, r5\n"
+                          "mul r6, r4, 5\nld.global r7, [r2+v]\nsub r6, r6, r7\n"
+                          "st.global [r2+out], r6\nexit\n";
+  RunConfig cfg;
+  cfg.memLatency = 30;
+  const RunResult r = runRtl(src, cfg);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_GT(r.stats.at("scoreboard_give_backs"), 4u) << "each warp waits for its loads";
+  const RunResult c = cosim::Cosim(assembler::assemble(src, "inline.s"), cfg).run();
+  ASSERT_EQ(c.status, RunStatus::Ok) << c.message;
+  ASSERT_GE(c.global.size(), 256u);
+  for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(c.global[128 + t], (t + 3 * t) * 5 - t) << "thread " << t;
+}
+
 // A CTA whose warps are done retires while its stores are still being acknowledged (they write
 // no register; the memory performs requests in the order it takes them), but not while a load
 // of it is in flight (its registers and warp slots wait for the response). Four CTAs of 256
