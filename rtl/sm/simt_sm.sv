@@ -583,6 +583,20 @@ module simt_sm #(
     else if (fpu_rf_late)     rf_waddr = fpu_rf_waddr;
   end
 
+  // Whether an opcode takes passes on the lanes: decided for DE's instruction and latched
+  // with it in decode (ex_multi), asserted equal to this of EXEC's below.
+  function automatic logic on_lanes(logic c_alu, logic c_pred, logic c_fpu, logic [6:0] op);
+    on_lanes = c_alu || c_pred || (FpPasses > 1 && c_fpu) ||
+               (NumPasses > 1 && (op == simt_pkg::OpBrx || op == simt_pkg::OpJmx ||
+                                  op == simt_pkg::OpRet || op == simt_pkg::OpCal));
+  endfunction
+  /* verilator lint_off UNUSEDSIGNAL */
+  simt_sm_pkg::cls_t de_cls;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic             de_multi, ex_multi, ex_fp;
+  assign de_cls   = simt_sm_pkg::classify(de_word[6:0]);
+  assign de_multi = on_lanes(de_cls.alu, de_cls.pred, de_cls.fpu, de_word[6:0]);
+
   simt_sm_decode #(
     .NumWarps   (NumWarps),
     .NumLanes   (NumLanes),
@@ -605,6 +619,10 @@ module simt_sm #(
     .de_fpu_o        (de_fpu),
     .de_fpu_ds_o     (de_fpu_ds),
     .de_membar_o     (de_membar),
+    .de_multi_i      (de_multi),
+    .de_fp_i         (de_fpu),
+    .multi_o         (ex_multi),
+    .fp_o            (ex_fp),
     .de_go_i         (de_go),
     .de_rd_i         (de_rd),
     .pass_rd_i       (exec_more),
@@ -669,10 +687,8 @@ module simt_sm #(
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .valid_i   (exec_stage),
-    .multi_i   (cls.alu || cls.pred ||
-                (FpPasses > 1 && cls.fpu) ||
-                (NumPasses > 1 && (thread_targets || inst.op == simt_pkg::OpCal))),
-    .fp_i      (cls.fpu),
+    .multi_i   (ex_multi),
+    .fp_i      (ex_fp),
     .stop_i    (exe_fault.cause != simt_pkg::FltNone),
     .mask_i    (exec),
     .mask_next_i  (exec_next),
@@ -1322,6 +1338,11 @@ module simt_sm #(
           else $error("sm: DE read the ports while the divergence unit reads the targets");
       if (bu_valid && inst.sub[0] && !inst.imm_b) assert (!de_rd)
         else $error("sm: DE read the ports while the barrier unit takes a COUNT from ra");
+      // The pass sequencer's classes, latched in DE, are EXEC's instruction's.
+      if (exec_stage) assert (ex_multi == on_lanes(cls.alu, cls.pred, cls.fpu, inst.op) &&
+                              ex_fp == cls.fpu)
+        else $error("sm: EXEC's pass classes %b/%b, its opcode's %b/%b", ex_multi, ex_fp,
+                    on_lanes(cls.alu, cls.pred, cls.fpu, inst.op), cls.fpu);
       // Each pass's operands are on the ports (read the cycle before).
       if (exec_stage && (cls.alu || cls.pred || cls.fpu || (NumPasses > 1 && thread_targets)))
         assert (rd_grp == pass)

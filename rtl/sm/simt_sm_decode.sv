@@ -49,6 +49,15 @@ module simt_sm_decode #(
   output logic                       de_fpu_o,       // an FP32 opcode (the FP unit's)
   output logic                       de_fpu_ds_o,    // fdiv or fsqrt (the iterative unit)
 
+  // DE's instruction takes passes on the lanes (de_multi_i), on the FP lanes (de_fp_i): simt_sm
+  // decides from the opcode and its lane counts; latched with the instruction (multi_o,
+  // fp_o), so the pass sequencer's "another pass follows", the head of the path through
+  // the control unit into the next issue, waits for no decoder of EXEC's opcode (issue #26).
+  input  logic                       de_multi_i,
+  input  logic                       de_fp_i,
+  output logic                       multi_o,
+  output logic                       fp_o,
+
   // Sequencer and pass sequencer.
   input  logic                       de_go_i,        // DE hands its instruction on
   input  logic                       de_rd_i,        // DE reads its operands: de_go_i, or
@@ -112,6 +121,7 @@ module simt_sm_decode #(
   // from EXEC through the control unit into the divergence unit.
   logic              exec_any_d, exec_any_q;
   logic              param_bad_d, param_bad_q;
+  logic              multi_d, multi_q, fp_d, fp_q;
   // Predicates per warp in LUT RAM (simt_ram_async, reading 0 until written after reset):
   // one write a cycle (EXEC's, at w_q, or a launch's clear; never both, asserted), read for
   // DE's warp and for EXEC's.
@@ -459,7 +469,11 @@ module simt_sm_decode #(
     guard_d     = guard_q;
     exec_any_d  = exec_any_q;
     param_bad_d = param_bad_q;
+    multi_d     = multi_q;
+    fp_d        = fp_q;
     if (de_go_i) begin
+      multi_d     = de_multi_i;
+      fp_d        = de_fp_i;
       w_d         = de_w_i;
       pc_d        = de_pc_i;
       active_d    = de_active_i;
@@ -499,6 +513,8 @@ module simt_sm_decode #(
   assign exec_o      = active_q & guard_q;
   assign exec_any_o  = exec_any_q;
   assign param_bad_o = param_bad_q;
+  assign multi_o     = multi_q;
+  assign fp_o        = fp_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -509,6 +525,8 @@ module simt_sm_decode #(
       guard_q     <= '0;
       exec_any_q  <= 1'b0;
       param_bad_q <= 1'b0;
+      multi_q     <= 1'b0;
+      fp_q        <= 1'b0;
     end else begin
       w_q      <= w_d;
       pc_q     <= pc_d;
@@ -517,6 +535,8 @@ module simt_sm_decode #(
       guard_q     <= guard_d;
       exec_any_q  <= exec_any_d;
       param_bad_q <= param_bad_d;
+      multi_q     <= multi_d;
+      fp_q        <= fp_d;
     end
   end
 
