@@ -196,18 +196,26 @@ module simt_token_deque #(
 
   assign push_count    = count[push_warp_i];
   assign pop_count     = count[pop_warp_i];
+  // A push of warp w fits at the front (back) end: not stalled, room at that end. Asked for
+  // the push's warp (its handshake) and for fit_warp_i (the ready outputs).
+  function automatic logic front_fits(logic [WarpW-1:0] w);
+    front_fits = !stalled_q[w] && head_q[w] != Full;
+  endfunction
+  function automatic logic back_fits(logic [WarpW-1:0] w);
+    back_fits = !stalled_q[w] && tail_q[w] != '0;
+  endfunction
   // The push fits at its end (false while stalled); refused by a queue that is not stalled,
   // it overflows.
-  assign push_front_fits = !stalled_q[push_warp_i] && head_q[push_warp_i] != Full;
-  assign push_back_fits  = !stalled_q[push_warp_i] && tail_q[push_warp_i] != '0;
+  assign push_front_fits = front_fits(push_warp_i);
+  assign push_back_fits  = back_fits(push_warp_i);
   assign push_fits     = push_back_i ? push_back_fits : push_front_fits;
   assign push_overflow = !stalled_q[push_warp_i] && !push_fits;
   // A front push and a pop of the same warp in one cycle would need the summary of the token
   // under the popped one, which is still in the RAM: the push is refused for this cycle.
   assign push_clash    = pop_valid_i && (pop_warp_i == push_warp_i) && !push_back_i;
   assign push_ready_o  = push_fits && !push_clash;
-  assign push_front_ready_o = !stalled_q[fit_warp_i] && head_q[fit_warp_i] != Full;
-  assign push_back_ready_o  = !stalled_q[fit_warp_i] && tail_q[fit_warp_i] != '0;
+  assign push_front_ready_o = front_fits(fit_warp_i);
+  assign push_back_ready_o  = back_fits(fit_warp_i);
   assign pop_ready_o   = !stalled_q[pop_warp_i] && (pop_count != '0);
   assign pop_token_o   = front_true[pop_warp_i];
   assign acc_ready_o   = !push_valid_i && !pop_valid_i && !stalled_q[acc_warp_i];
