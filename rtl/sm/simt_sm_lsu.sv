@@ -547,11 +547,19 @@ module simt_sm_lsu #(
       assert (!((start_i || state_q != simt_sm_pkg::LsIdle) && imm_i != {simt_sm_pkg::ImmCopies{inst_i.imm}}))
         else $error("sm lsu: the copies of the immediate differ from the instruction's");
       // The register file's ports hold the group on the lanes whenever its operands are used.
-      if (checking || (mem_req_valid_o && !snd_q) || done_fast_o ||
+      if (checking || (mem_req_valid_o && !snd_q) ||
           (state_q == simt_sm_pkg::LsGather && !snd_q))
         assert (32'(rd_grp_i) == 32'(first) >> $clog2(NumLanes))
           else $error("sm lsu: the ports hold group %0d, the lanes' is %0d", rd_grp_i,
                       32'(first) >> $clog2(NumLanes));
+      // An instruction done in CHECK or GATHER hands the sender its one group's addresses
+      // and operands off the ports; the lanes may be the sender's older instruction's then
+      // (it joins the queue behind it), so the group is the instruction's own.
+      if (done_fast_o)
+        assert (32'(rd_grp_i) ==
+                32'(simt_sm_pkg::group_first(exec_i, NumLanes)) >> $clog2(NumLanes))
+          else $error("sm lsu: done with group %0d on the ports, its threads' is %0d", rd_grp_i,
+                      32'(simt_sm_pkg::group_first(exec_i, NumLanes)) >> $clog2(NumLanes));
       // The addresses the check kept for the group on the ports are the lanes' adders' on
       // the operands there, for every executing thread, whenever the unit works past the
       // check (the coalescer, the sender and the shared-memory unit take the kept ones); not

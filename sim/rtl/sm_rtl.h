@@ -32,6 +32,13 @@ struct CoreGeometry {
   static constexpr int kNumLanes = 32;
 #endif
   static constexpr int kPasses = 32 / kNumLanes;  // a full warp's passes
+  // FP lanes (FpLanes, NumLanes unless SIMT_SM_PARAMS sets -GFpLanes): an FP instruction's passes.
+#ifdef SIMT_SM_FP_LANES
+  static constexpr int kFpLanes = SIMT_SM_FP_LANES;
+#else
+  static constexpr int kFpLanes = kNumLanes;
+#endif
+  static constexpr int kFpPasses = 32 / kFpLanes;
 };
 
 // One retired instruction as the core reports it (the co-simulation follows these).

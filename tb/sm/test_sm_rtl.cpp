@@ -603,14 +603,19 @@ std::string fpOverlapProgram(int n, bool store) {
 // instruction was given back until the result before it was written (its warp then waited
 // for the write and issued again): this program took 1,010 cycles (measured on the core
 // before the change), 878 now, where each ffma takes the core's own steps (READB, READC,
-// EXEC, FPU, CTRL, CHECK with the next DE: 6 cycles) and nothing more.
+// EXEC, FPU, CTRL, CHECK with the next DE: 6 cycles) and nothing more. With fewer FP lanes
+// (a core built with -GNumLanes or -GFpLanes) each FP instruction holds EXEC one cycle more
+// per further pass, the 32-lane figure's bound grows by that.
 TEST(SmRtl, BackToBackFfmaOfSeveralWarpsOverlapInTheFpUnit) {
   const int n = 16;
   const uint64_t fpInsts = 8 * (n + 1);
-  const uint64_t oldCycles = 1010;  // before issue #24, measured
+  const uint64_t oldCycles = 1010;  // before issue #24, measured (32 lanes)
+  const uint64_t passCycles = fpInsts * (simt::rtl::CoreGeometry::kFpPasses - 1);
   const RunResult r = runRtl(fpOverlapProgram(n, false));
   ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
-  EXPECT_LE(r.cycles + 100, oldCycles) << r.cycles << " cycles for " << fpInsts << " FP instructions";
+  EXPECT_LE(r.cycles + 100, oldCycles + passCycles)
+      << r.cycles << " cycles for " << fpInsts << " FP instructions in " << simt::rtl::CoreGeometry::kFpPasses
+      << " passes each";
   EXPECT_EQ(r.stats.at("issue_idle_cycles"), 0u) << "some warp always has an FP instruction to run";
   std::printf("fp overlap: %llu FP instructions of 8 warps in %llu cycles (before: %llu)\n",
               static_cast<unsigned long long>(fpInsts), static_cast<unsigned long long>(r.cycles),
