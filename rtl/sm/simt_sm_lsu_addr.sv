@@ -72,10 +72,11 @@ module simt_sm_lsu_addr #(
                       (check_i && left_q != '0 && fault_q.cause == simt_pkg::FltNone);
 
   logic [NumLanes*32-1:0] sum;  // the check takes the sums without imm_b (it checks it once)
+  logic [NumLanes*32-1:0] immw; // each lane's copy of the immediate
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      sum[l*32 +: 32]    = opa_i[l*32 +: 32] +
-                           imm_i[((l * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: 32];
+      immw[l*32 +: 32]   = imm_i[((l * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: 32];
+      sum[l*32 +: 32]    = opa_i[l*32 +: 32] + immw[l*32 +: 32];
       addr_o[l*32 +: 32] = imm_b_i[l] ? imm_one_i : sum[l*32 +: 32];
     end
   end
@@ -85,6 +86,8 @@ module simt_sm_lsu_addr #(
   simt_sm_lsu_check #(.Lanes(NumLanes)) u_check (
     .exec_i   (grp_exec),
     .addr_i   (sum),
+    .base_i   (opa_i),
+    .immw_i   (immw),
     .abs_i    (abs_i),
     .imm_i    (imm_one_i),
     .shared_i (shared_i),
@@ -99,7 +102,9 @@ module simt_sm_lsu_addr #(
   end
   assign fault_d      = checking_o ? check_fault : fault_q;
   assign left_next_o  = checking_o ? todo & ~grp : left_q;
-  assign fault_o      = fault_q;
+  // The registered answer with the address the ISA names (the check's is element 0's).
+  assign fault_o = {fault_q.cause, fault_q.lane_v, fault_q.lane,
+                    simt_sm_pkg::fault_addr(fault_q.cause, fault_q.addr, size_i)};
   assign left_o       = left_q;
 
   localparam int LoW = (OffW - 2 > BankW) ? OffW - 2 : BankW;
@@ -169,6 +174,8 @@ module simt_sm_lsu_addr #(
   simt_sm_lsu_check #(.Lanes(32)) u_ref_check (
     .exec_i   (exec_i),
     .addr_i   (ref_addr_q),
+    .base_i   (ref_addr_q),
+    .immw_i   ('0),
     .abs_i    (abs_i),
     .imm_i    (imm_one_i),
     .shared_i (shared_i),

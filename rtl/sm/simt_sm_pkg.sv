@@ -209,6 +209,21 @@ package simt_sm_pkg;
     line_word = v4 ? {waddr[29:2], elem} : waddr;
   endfunction
 
+  // The address a memory fault names, from the load/store unit's registered check answer
+  // (simt_sm_lsu_check: the first bad thread's cause and element-0 address a): for a v4
+  // access past the end its first element past it (the element at the last whole word that
+  // fits, when a word fits), else a. Computed after the register, off the check's path.
+  function automatic logic [31:0] fault_addr(logic [3:0] cause, logic [31:0] a,
+                                             logic [31:0] size);
+    logic [32:0] room;  // bytes from a to the end (negative: past it)
+    room = {1'b0, size} - {1'b0, a};
+    if ((cause == simt_pkg::FltGlobalRange || cause == simt_pkg::FltSharedRange) &&
+        !room[32] && room >= 33'd4)
+      fault_addr = a + {room[31:2], 2'b00};
+    else
+      fault_addr = a;
+  endfunction
+
   // Lowest set bit of a lane mask (0 for none), as a tree of pairs (5 levels of 2:1 selects,
   // a node taking its lower half's index when that half has a bit set): as a chain of 32 ifs
   // its depth stayed in the netlist, ABC mapping for area at the board's clock (issue #26).
