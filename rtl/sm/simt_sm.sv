@@ -620,7 +620,6 @@ module simt_sm #(
     .de_fpu_ds_o     (de_fpu_ds),
     .de_membar_o     (de_membar),
     .de_multi_i      (de_multi),
-    .de_fp_i         (de_fpu),
     .multi_o         (ex_multi),
     .fp_o            (ex_fp),
     .de_go_i         (de_go),

@@ -49,12 +49,12 @@ module simt_sm_decode #(
   output logic                       de_fpu_o,       // an FP32 opcode (the FP unit's)
   output logic                       de_fpu_ds_o,    // fdiv or fsqrt (the iterative unit)
 
-  // DE's instruction takes passes on the lanes (de_multi_i), on the FP lanes (de_fp_i): simt_sm
-  // decides from the opcode and its lane counts; latched with the instruction (multi_o,
-  // fp_o), so the pass sequencer's "another pass follows", the head of the path through
-  // the control unit into the next issue, waits for no decoder of EXEC's opcode (issue #26).
+  // DE's instruction takes passes on the lanes (de_multi_i: simt_sm decides from the opcode
+  // and its lane counts), on the FP lanes (its FP class, de_fpu_o); both latched with the
+  // instruction (multi_o, fp_o), so the pass sequencer's "another pass follows", the head of
+  // the path through the control unit into the next issue, waits for no decoder of EXEC's
+  // opcode (issue #26).
   input  logic                       de_multi_i,
-  input  logic                       de_fp_i,
   output logic                       multi_o,
   output logic                       fp_o,
 
@@ -473,7 +473,7 @@ module simt_sm_decode #(
     fp_d        = fp_q;
     if (de_go_i) begin
       multi_d     = de_multi_i;
-      fp_d        = de_fp_i;
+      fp_d        = de_cls.fpu;
       w_d         = de_w_i;
       pc_d        = de_pc_i;
       active_d    = de_active_i;
