@@ -72,11 +72,10 @@ module simt_sm_lsu_addr #(
                       (check_i && left_q != '0 && fault_q.cause == simt_pkg::FltNone);
 
   logic [NumLanes*32-1:0] sum;  // the check takes the sums without imm_b (it checks it once)
-  logic [NumLanes*32-1:0] immw; // each lane's copy of the immediate
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      immw[l*32 +: 32]   = imm_i[((l * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: 32];
-      sum[l*32 +: 32]    = opa_i[l*32 +: 32] + immw[l*32 +: 32];
+      sum[l*32 +: 32]    = opa_i[l*32 +: 32] +
+                           imm_i[((l * simt_sm_pkg::ImmCopies) / NumLanes)*32 +: 32];
       addr_o[l*32 +: 32] = imm_b_i[l] ? imm_one_i : sum[l*32 +: 32];
     end
   end
@@ -86,8 +85,6 @@ module simt_sm_lsu_addr #(
   simt_sm_lsu_check #(.Lanes(NumLanes)) u_check (
     .exec_i   (grp_exec),
     .addr_i   (sum),
-    .base_i   (opa_i),
-    .immw_i   (immw),
     .abs_i    (abs_i),
     .imm_i    (imm_one_i),
     .shared_i (shared_i),
@@ -174,8 +171,6 @@ module simt_sm_lsu_addr #(
   simt_sm_lsu_check #(.Lanes(32)) u_ref_check (
     .exec_i   (exec_i),
     .addr_i   (ref_addr_q),
-    .base_i   (ref_addr_q),
-    .immw_i   ('0),
     .abs_i    (abs_i),
     .imm_i    (imm_one_i),
     .shared_i (shared_i),

@@ -10,20 +10,16 @@
 // Lanes: the lanes checked at once (the load/store unit's NumLanes: a group of threads per
 // cycle, issue #26); fault_o.lane is the lane within them.
 //
-// Two things keep the lanes' sums off the verdict (2026-12-07: a register-file bank's read
-// data -> the address adder -> this check -> its verdict was a routed critical path of the
-// board core): whether a lane is past the limit is one carry chain on base + immediate +
-// ~limit (a carry-save step first), beside the adder rather than after it; and fault_o.addr
-// is the first bad thread's element-0 address, which simt_sm_pkg::fault_addr turns into the
-// address the ISA names (a v4 access's first element past the end) once the answer is
-// registered.
+// fault_o.addr is the first bad thread's element-0 address, which simt_sm_pkg::fault_addr
+// turns into the address the ISA names (a v4 access's first element past the end) once the
+// answer is registered: the subtraction from the memory's end and the addition after it are
+// not behind the lanes' checks (2026-12-07: a register-file bank's read data -> the address
+// adder -> this check -> its verdict was a routed critical path of the board core).
 module simt_sm_lsu_check #(
   parameter int Lanes = 32
 ) (
   input  logic [Lanes-1:0]    exec_i,
   input  logic [Lanes*32-1:0] addr_i,    // each lane's base + immediate (v4: element 0's)
-  input  logic [Lanes*32-1:0] base_i,    // ... its base
-  input  logic [Lanes*32-1:0] immw_i,    // ... its immediate (addr_i = base_i + immw_i)
   input  logic                abs_i,     // ... unless every lane's address is imm_i
   input  logic [31:0]         imm_i,
   input  logic                shared_i,
@@ -54,40 +50,16 @@ module simt_sm_lsu_check #(
     mis_over = {v4 ? (a[3:0] != 4'd0) : (a[1:0] != 2'b00), s[30]};
   endfunction
 
-  // A lane's sum is past the limit when its word index (the 30-bit wrap of base + immediate
-  // + the low bits' carry) plus ~limit carries out of 30 bits. With t = base + immediate +
-  // carry + ~limit in one chain (the three words summed carry-save first, the low bits'
-  // carry in the carries' free bit 0) and w the sum's own wrap (the adder's carry out, in
-  // parallel): t = (word index + ~limit) + w * 2^30, so the carry is t[30] without the
-  // wrap and t[31] with it.
-  function automatic logic past(logic [31:0] b, logic [31:0] i, logic [29:0] nl);
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [2:0]  lo;    // the low bits' sum: its carry
-    logic [30:0] wrap;  // base + immediate on words: its carry
-    logic [31:0] t;     // the chain: its top two bits
-    /* verilator lint_on UNUSEDSIGNAL */
-    logic [29:0] x;     // the carry-save step's sums
-    logic [30:0] c;     // ... and carries (bit 0: the low bits' carry)
-    lo   = {1'b0, b[1:0]} + {1'b0, i[1:0]};
-    wrap = {1'b0, b[31:2]} + {1'b0, i[31:2]} + {30'd0, lo[2]};
-    x    = b[31:2] ^ i[31:2] ^ nl;
-    c    = {(b[31:2] & i[31:2]) | (b[31:2] & nl) | (i[31:2] & nl), lo[2]};
-    t    = {2'b00, x} + {1'b0, c};
-    past = wrap[30] ? t[31] : t[30];
-  endfunction
-
   logic [1:0]       imm_mo;
   logic [Lanes-1:0] bad;
   logic [Lanes-1:0] misaligned;
   assign imm_mo = mis_over(imm_i, v4_i, nlim);
   always_comb begin
     for (int l = 0; l < Lanes; l++) begin
-      logic [3:0] a;  // the sum's low bits
-      a             = addr_i[l*32 +: 4];
-      misaligned[l] = abs_i ? imm_mo[1] : (v4_i ? (a[3:0] != 4'd0) : (a[1:0] != 2'b00));
-      bad[l]        = exec_i[l] && (misaligned[l] || limit_i[32] ||
-                                    (abs_i ? imm_mo[0]
-                                           : past(base_i[l*32 +: 32], immw_i[l*32 +: 32], nlim)));
+      logic [1:0] mo;
+      mo            = abs_i ? imm_mo : mis_over(addr_i[l*32 +: 32], v4_i, nlim);
+      misaligned[l] = mo[1];
+      bad[l]        = exec_i[l] && (mo[1] || limit_i[32] || mo[0]);
     end
   end
 
@@ -113,18 +85,6 @@ module simt_sm_lsu_check #(
   always_comb begin
     assert (limit_i == {1'b0, size_i} - (v4_i ? 33'd16 : 33'd4))
       else $error("sm lsu check: limit %h for %0d bytes (v4 %b)", limit_i, size_i, v4_i);
-    // The carry-save form is the comparison of the lane's sum.
-    for (int l = 0; l < Lanes; l++) begin
-      logic [1:0] mo;
-      mo = mis_over(addr_i[l*32 +: 32], v4_i, nlim);
-      assert (addr_i[l*32 +: 32] == base_i[l*32 +: 32] + immw_i[l*32 +: 32])
-        else $error("sm lsu check: lane %0d's address is not its base + immediate", l);
-      assert (abs_i || misaligned[l] == mo[1])
-        else $error("sm lsu check: lane %0d misaligned %b", l, misaligned[l]);
-      assert (past(base_i[l*32 +: 32], immw_i[l*32 +: 32], nlim) == mo[0])
-        else $error("sm lsu check: lane %0d past the limit %b by the carry-save form", l,
-                    past(base_i[l*32 +: 32], immw_i[l*32 +: 32], nlim));
-    end
   end
 `endif
 
