@@ -352,8 +352,8 @@ TEST_P(EightLaneSuite, RunsLikeTheModel) {
   ASSERT_EQ(r.status, model::RunStatus::Ok) << r.message;
   if (c.check != nullptr) {
     SCOPED_TRACE(std::string("check ") + c.check);
-    model::kernelCheckers().at(c.check)(k, r, model::RunConfig{});
-    model::kernelCheckers().at(c.check)(k, m, model::RunConfig{});  // (the checker's own check)
+    kernelCheckers().at(c.check)(k, r, model::RunConfig{});
+    kernelCheckers().at(c.check)(k, m, model::RunConfig{});  // (the checker's own check)
   } else {
     EXPECT_EQ(r.global, m.global);
   }

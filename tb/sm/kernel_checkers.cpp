@@ -5,7 +5,10 @@
 
 #include <algorithm>
 
-namespace simt::model {
+namespace simt::tb {
+
+using model::RunConfig;
+using model::RunResult;
 
 std::vector<uint32_t> words(const assembler::Kernel& k, const RunResult& r, const std::string& label) {
   const auto& d = k.dataLabels.at(label);
@@ -78,4 +81,4 @@ const std::map<std::string, Checker>& kernelCheckers() {
   return m;
 }
 
-}  // namespace simt::model
+}  // namespace simt::tb

@@ -13,15 +13,16 @@
 #include "asm/assembler.h"
 #include "model/sm/sm_model.h"
 
-namespace simt::model {
+namespace simt::tb {
 
-using Checker = std::function<void(const assembler::Kernel&, const RunResult&, const RunConfig&)>;
+using Checker =
+    std::function<void(const assembler::Kernel&, const model::RunResult&, const model::RunConfig&)>;
 
 // The global words at a data label of the kernel.
-std::vector<uint32_t> words(const assembler::Kernel& k, const RunResult& r, const std::string& label);
+std::vector<uint32_t> words(const assembler::Kernel& k, const model::RunResult& r, const std::string& label);
 // Threads the run launched (the configuration's CTAs and threads, else the kernel's).
-int launchedThreads(const assembler::Kernel& k, const RunConfig& c);
+int launchedThreads(const assembler::Kernel& k, const model::RunConfig& c);
 // The checkers by name.
 const std::map<std::string, Checker>& kernelCheckers();
 
-}  // namespace simt::model
+}  // namespace simt::tb

@@ -30,6 +30,8 @@ namespace simt::model {
 namespace {
 
 namespace fs = std::filesystem;
+using tb::kernelCheckers;
+using tb::words;
 
 struct Expectations {
   std::set<std::string> status;  // empty: ok
