@@ -50,6 +50,11 @@ module simt_divergence_unit #(
   input  logic                      req_valid_i,
   input  simt_pkg::du_op_e          req_op_i,
   input  logic [WarpW-1:0]          req_warp_i,
+  // The warp a plain instruction's request (DuNext) would name: req_next_ready_o is its
+  // readiness, read at this warp rather than req_warp_i, which in the core is a barrier wake
+  // token's warp in the states that present wakes (the wake's chain from the barrier unit
+  // then reached the next issue through this readiness, issue #26). A DuNext names it.
+  input  logic [WarpW-1:0]          req_next_warp_i,
   input  logic [WarpSize-1:0]       req_guard_i,
   input  logic                      req_has_target_i,
   input  logic [AddrW-1:0]          req_target_i,
@@ -569,7 +574,9 @@ module simt_divergence_unit #(
   // readiness from the state alone, none of the request's fields (asserted equal to
   // req_ready_o below), so that the core's next issue after a plain instruction does not
   // wait for the fast path's group logic.
-  assign req_next_ready_o = at_rest && a_mask != '0 && !stalled_o[w];
+  logic [AddrW-1:0]    pc_n;      // (req_next_warp_i's PC: unused)
+  logic [WarpSize-1:0] active_n;  // req_next_warp_i's active threads
+  assign req_next_ready_o = at_rest && active_n != '0 && !stalled_o[req_next_warp_i];
 
   // Whether the fast path's push, if any, is taken: from the queue's state at the push's end
   // (no pop is presented beside a fast push), so that the request's validity and the fast
@@ -1034,16 +1041,18 @@ module simt_divergence_unit #(
   // ---------------------------------------------------------------------------------------
   // PC and active mask: the request's, the issue and the query warps'; reasons: the
   // request's and the query warp's.
-  simt_ram_async #(.Width(AddrW + WarpSize), .Depth(NumWarps), .NumRd(3), .ResetValid(1'b1))
+  simt_ram_async #(.Width(AddrW + WarpSize), .Depth(NumWarps), .NumRd(4), .ResetValid(1'b1))
   u_pc_active (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .we_i    (1'b1),
     .waddr_i (w),
     .wdata_i ({pc_d, active_d}),
-    .raddr_i ({qry_warp_i, iss_warp_i, w}),
-    .rdata_o ({qry_pc_o, qry_active_o, iss_pc_o, iss_active_o, pc_w, active_w})
+    .raddr_i ({req_next_warp_i, qry_warp_i, iss_warp_i, w}),
+    .rdata_o ({pc_n, active_n, qry_pc_o, qry_active_o, iss_pc_o, iss_active_o, pc_w, active_w})
   );
+  logic unused_pc_n;
+  assign unused_pc_n = ^pc_n;
   simt_ram_async #(.Width(WarpSize * 4), .Depth(NumWarps), .NumRd(2), .ResetValid(1'b1),
                    .ResetWord({WarpSize{simt_pkg::RsnExit}})) u_reason (  // nobody launched
     .clk_i   (clk_i),
@@ -1091,6 +1100,9 @@ module simt_divergence_unit #(
         assert (req_ready_o == req_done_o)
         else $error("divergence_unit: a launch's readiness %b, its sequence's end %b",
                     req_ready_o, req_done_o);
+      assert (!(req_valid_i && req_op_i == simt_pkg::DuNext && req_next_warp_i != w))
+        else $error("divergence_unit: a DuNext of warp %0d, its readiness read at warp %0d", w,
+                    req_next_warp_i);
       if (req_valid_i && req_op_i == simt_pkg::DuNext && a_mask != '0)
         assert (req_ready_o == req_next_ready_o)
         else $error("divergence_unit: DuNext readiness %b, from the state alone %b",

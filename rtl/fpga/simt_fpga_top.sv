@@ -44,6 +44,8 @@ module simt_fpga_top #(
   parameter int FpLanes     = NumLanes,  // FP lanes: NumLanes or a divisor (32/FpLanes passes)
   parameter bit FastThreadTargets = 1'b0,  // the divergence unit's fast path for brx/jmx/ret:
                                            // off, the small-FPGA set (simt_sm)
+  parameter bit IssueBypass = 1'b0,        // woken and given-back warps picked in that cycle
+                                           // (simt_sm): off, a cycle each for the clock
   parameter     BarRamStyle = "auto",      // simt_sm's (a board top for a part with LUT RAM)
   localparam int WarpW      = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int ImemAW     = $clog2(ImemDepth),
@@ -162,6 +164,7 @@ module simt_fpga_top #(
     .NumLanes    (NumLanes),
     .FpLanes     (FpLanes),
     .FastThreadTargets (FastThreadTargets),
+    .IssueBypass       (IssueBypass),
     .BarRamStyle (BarRamStyle)
   ) u_sm (
     .clk_i               (clk_i),

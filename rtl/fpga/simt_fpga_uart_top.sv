@@ -20,6 +20,7 @@ module simt_fpga_uart_top #(
   parameter int NumLanes    = 32,
   parameter int FpLanes     = NumLanes,
   parameter bit FastThreadTargets = 1'b0,
+  parameter bit IssueBypass = 1'b0,
   parameter     BarRamStyle = "auto",
   parameter int BaudDiv     = 217,   // 25 MHz / 115200
   parameter int MaxBurst    = 64,
@@ -75,6 +76,7 @@ module simt_fpga_uart_top #(
     .NumLanes    (NumLanes),
     .FpLanes     (FpLanes),
     .FastThreadTargets (FastThreadTargets),
+    .IssueBypass       (IssueBypass),
     .BarRamStyle (BarRamStyle)
   ) u_top (
     .clk_i         (clk_i),

@@ -60,6 +60,14 @@ module simt_sm #(
   // 0 takes those through its sequence (same results, more cycles; the FPGA tops' choice,
   // about 4,800 fewer ECP5 LUT4 at 1 warp).
   parameter bit FastThreadTargets = 1'b1,
+  // Warps whose state changes late in a cycle may be picked in that cycle: one woken by a
+  // fast wake (no thread of it was active: a barrier release and a blocking section's
+  // hand-off in 2 cycles) and one given back from DE (the scoreboard, a request the
+  // divergence unit did not take). 0 shows both to the scheduler from the next cycle (the
+  // FPGA tops' choice: a release and a hand-off in 3 cycles, a given-back warp a cycle later),
+  // which takes the scheduler's pick off the chains from the barrier unit's wake and from
+  // DE's hazard check (the 2 CTA x 4 warp board core's longest paths, issue #26).
+  parameter bit IssueBypass = 1'b1,
   // Yosys's ram_style for the barrier table's thread state (a RAM per warp of a CTA, one word
   // per CTA): "auto", or "distributed" for LUT RAM on a part that has it (the ECP5 board).
   parameter     BarRamStyle = "auto",
@@ -479,10 +487,22 @@ module simt_sm #(
     .slot_of_o          (slot_of)
   );
 
+  // A warp given back from DE may issue again in that cycle (IssueBypass), else in the next.
+  logic             back_q;
+  logic [WarpW-1:0] back_w_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      back_q   <= 1'b0;
+      back_w_q <= '0;
+    end else begin
+      back_q   <= de_back && !IssueBypass;
+      back_w_q <= de_w;
+    end
+  end
   always_comb begin
     sched_retire = '0;
     if (ctl_retire) sched_retire[w] = 1'b1;
-    if (de_back)    sched_retire[de_w] = 1'b1;
+    if (IssueBypass ? de_back : back_q) sched_retire[IssueBypass ? de_w : back_w_q] = 1'b1;
   end
 
   simt_sm_issue #(
@@ -1027,9 +1047,10 @@ module simt_sm #(
   end
 
   simt_sm_control #(
-    .NumWarps (NumWarps),
-    .NumCtas  (NumCtas),
-    .NumLanes (NumLanes)
+    .NumWarps      (NumWarps),
+    .NumCtas       (NumCtas),
+    .NumLanes      (NumLanes),
+    .IssueBypass (IssueBypass)
   ) u_control (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
@@ -1120,6 +1141,7 @@ module simt_sm #(
     .wic_i              (w_wic),
     .du_valid_i         (du_valid),
     .du_warp_i          (du_warp),
+    .du_next_warp_i     (w),  // the instruction's warp: control's DuNext names it
     .du_req_i           (du_req),
     .du_ready_o         (du_ready),
     .du_ans_o           (du_ans),
@@ -1280,6 +1302,9 @@ module simt_sm #(
         else $error("sm: register write outside the executing lanes");
       if (de_v) assert (resident[de_w] && !wdone[de_w])
         else $error("sm: issued warp %0d is not resident", de_w);
+      // Without IssueBypass a warp given back from DE is the scheduler's again only next cycle.
+      assert (IssueBypass || !(de_back && issued && sched_warp == de_w))
+        else $error("sm: warp %0d issued in the cycle it was given back", de_w);
       // The registers predecoded beside the instruction word are the word's.
       if (de_v) assert (de_regs == simt_sm_pkg::inst_regs(de_word))
         else $error("sm: DE's predecoded registers %h are not its word's %h", de_regs,

@@ -22,6 +22,7 @@ module simt_sm_control #(
   parameter int NumWarps = 8,
   parameter int NumCtas  = 4,
   parameter int NumLanes = 32,
+  parameter bit IssueBypass = 1'b1,  // a fast-woken warp shown to the scheduler in its wake cycle
   localparam int WarpW   = (NumWarps > 1) ? $clog2(NumWarps) : 1,
   localparam int CtaW    = (NumCtas > 1) ? $clog2(NumCtas) : 1,
   localparam int AddrW   = 22
@@ -469,7 +470,11 @@ module simt_sm_control #(
     .wdone_o       (wdone_o),
     .wactive_o     (wactive_o)
   );
-  assign woken_o      = (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) &&
+  // (Without IssueBypass the woken warp is the scheduler's from the next cycle, through
+  // warp_state's registers and the divergence unit's PC: the scheduler's pick then waits for
+  // nothing of the wake's chain from the barrier unit through the divergence unit's answer.)
+  assign woken_o      = IssueBypass &&
+                        (state_q == simt_sm_pkg::CtWake || state_q == simt_sm_pkg::CtCheck) &&
                         du_ans_i.wake_fast;
   assign woken_pc_o   = wake_resume_i;
   assign woken_mask_o = du_ans_i.wake_mask;
@@ -522,6 +527,11 @@ module simt_sm_control #(
       if (wake_req) assert (du_ans_i.wake_ready == du_ready_i)
         else $error("sm control: a wake taken %b, by its own terms %b", du_ready_i,
                     du_ans_i.wake_ready);
+      // ... and it is a DuNext of the instruction's warp, whose readiness next_ready is.
+      assert (!(ex_simple || mem_direct) ||
+              (du_valid_o && du_warp_o == w_i && du_req_o.op == simt_pkg::DuNext))
+        else $error("sm control: a plain instruction's request for warp %0d, op %0d", du_warp_o,
+                    du_req_o.op);
       if ((direct && ex_simple) || mem_direct) assert (du_ans_i.next_ready == du_ready_i)
         else $error("sm control: a plain instruction's request taken %b, by the state %b",
                     du_ready_i, du_ans_i.next_ready);

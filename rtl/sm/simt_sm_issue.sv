@@ -186,9 +186,15 @@ module simt_sm_issue #(
   logic             self, woken;
   assign self         = self_i && sched_warp == self_warp_i;
   assign woken        = woken_i && sched_warp == woken_warp_i;
-  assign issue_pc     = self ? self_pc_i + 1'b1 : woken ? woken_pc_i : iss_pc_i;
+  logic [AddrW-1:0] self_pc, code_end;
+  assign self_pc      = self_pc_i + 1'b1;
+  assign issue_pc     = self ? self_pc : woken ? woken_pc_i : iss_pc_i;
   assign issue_active = self ? self_active_i : woken ? woken_mask_i : iss_active_i;
-  assign pc_bad       = {{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i} <= issue_pc;
+  // Each source's PC checked beside the pick, the pick choosing the verdict (issue #26: the
+  // check after the PC's choice lengthened the pick -> PC -> issue chain).
+  assign code_end     = {{(AddrW - ImemAW - 1){1'b0}}, cfg_code_size_i};
+  assign pc_bad       = self ? code_end <= self_pc : woken ? code_end <= woken_pc_i :
+                        code_end <= iss_pc_i;
   // A PC out of range faults only once nothing before it is in flight: from registered state
   // (issue #26: the sequencer's "nothing else in flight next cycle" came through control and
   // the divergence unit's answer, the routed core's longest path into the scheduler).
@@ -311,6 +317,8 @@ module simt_sm_issue #(
         else $error("sm issue: a warp issued while DE holds an instruction");
       assert (!(hold_i && issued_o))
         else $error("sm issue: a warp held and issued in one cycle");
+      assert (!sched_valid || pc_bad == (code_end <= issue_pc))
+        else $error("sm issue: the PC check's verdict is not the issued PC's");
       assert (!(issued_o && sb_wait[sched_warp]))
         else $error("sm issue: a warp waiting for a load issued");
       assert (!(sb_back_i && sb_slots_i == '0 && !sb_fpu_i))

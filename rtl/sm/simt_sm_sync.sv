@@ -56,6 +56,7 @@ module simt_sm_sync #(
   // Divergence unit.
   input  logic                      du_valid_i,
   input  logic [WarpW-1:0]          du_warp_i,
+  input  logic [WarpW-1:0]          du_next_warp_i,  // a DuNext's warp (next_ready's)
   input  simt_pkg::du_req_t         du_req_i,
   output logic                      du_ready_o,
   output simt_pkg::du_ans_t         du_ans_o,        // (wake_ready: = du_ready_o for a
@@ -172,6 +173,7 @@ module simt_sm_sync #(
     .req_valid_i         (du_valid_i),
     .req_op_i            (du_req_i.op),
     .req_warp_i          (du_warp_i),
+    .req_next_warp_i     (du_next_warp_i),
     .req_guard_i         (du_req_i.guard),
     .req_has_target_i    (du_req_i.has_target),
     .req_target_i        (du_req_i.target),

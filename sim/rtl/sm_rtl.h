@@ -39,6 +39,14 @@ struct CoreGeometry {
   static constexpr int kFpLanes = kNumLanes;
 #endif
   static constexpr int kFpPasses = 32 / kFpLanes;
+  // IssueBypass (1 unless SIMT_SM_PARAMS sets -GIssueBypass=0): a warp woken by a fast
+  // wake may issue in its wake cycle; without, a cycle later.
+#ifdef SIMT_SM_ISSUE_BYPASS
+  static constexpr bool kIssueBypass = SIMT_SM_ISSUE_BYPASS != 0;
+#else
+  static constexpr bool kIssueBypass = true;
+#endif
+  static constexpr int kReissueDelay = kIssueBypass ? 0 : 1;  // cycles a wake adds
 };
 
 // One retired instruction as the core reports it (the co-simulation follows these).

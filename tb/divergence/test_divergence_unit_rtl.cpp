@@ -114,8 +114,12 @@ class RtlLockstep : public ControlTarget {
     d.req_warp_i = static_cast<uint8_t>(warp);
     // A wake's threads and resume address go on the wake ports, every other operation's on
     // the guard and target ports; the ports an operation does not use carry noise, so a
-    // unit that read the wrong one fails the comparison.
+    // unit that read the wrong one fails the comparison. The plain instruction's warp
+    // (req_next_warp_i) is the request's for a DuNext, noise for any other operation.
     const bool wake = op == kBarWake;
+    d.req_next_warp_i = op == static_cast<uint8_t>(CtrlOp::Next)
+                            ? static_cast<uint8_t>(warp)
+                            : static_cast<uint8_t>(noise_.bits64() % kWarps);
     const uint32_t noiseMask = static_cast<uint32_t>(noise_.bits64());
     const uint32_t noiseTarget = static_cast<uint32_t>(noise_.bits64()) & ((1u << kAddrW) - 1);
     d.req_guard_i = wake ? noiseMask : static_cast<uint32_t>(ci.guard);
@@ -416,6 +420,7 @@ TEST(DivergenceUnitRtl, AFastPushIsWrittenInTheNextCycle) {
     d.req_valid_i = 1;
     d.req_op_i = op;
     d.req_warp_i = static_cast<uint8_t>(warp);
+    d.req_next_warp_i = static_cast<uint8_t>(warp);
     d.req_guard_i = 0xFFFFFFFFu;
     d.req_has_target_i = hasTarget;
     d.req_target_i = target;
