@@ -235,10 +235,20 @@ module simt_sm_lsu #(
   // memory one NumLanes:1 select of port c (a global cas keeps port c in the sender).
   logic [4:0]  leader, sh_leader;
   // The atomic operation (the ISA's sub field plus one; cas).
-  logic [3:0] amo;
-  assign amo = !cls.atom ? simt_mem_pkg::AmoNone
-             : cls.cas   ? simt_mem_pkg::AmoCas
-                         : 4'(inst_i.sub[2:0]) + 4'd1;
+  // Latched as the instruction starts (its fields stay in EXEC until it is done, asserted
+  // below), so that the coalescer's one lane per request for atomics starts from a register,
+  // not from EXEC's opcode through the class decode (issue #26: a routed critical path of
+  // the board core ran that way into the coalescer's rest_o).
+  logic [3:0] amo, amo_now, amo_d, amo_q;
+  assign amo_now = !cls.atom ? simt_mem_pkg::AmoNone
+                 : cls.cas   ? simt_mem_pkg::AmoCas
+                             : 4'(inst_i.sub[2:0]) + 4'd1;
+  assign amo_d   = start_i ? amo_now : amo_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) amo_q <= '0;
+    else         amo_q <= amo_d;
+  end
+  assign amo = amo_q;
 
   // ---- Shared memory ------------------------------------------------------------------------
   logic        sh_start, sh_done;
@@ -541,6 +551,8 @@ module simt_sm_lsu #(
 `ifdef VERILATOR
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      assert (state_q == simt_sm_pkg::LsIdle || amo_q == amo_now)
+        else $error("sm lsu: the latched atomic operation %0d is not EXEC's %0d", amo_q, amo_now);
       assert (!((start_i || state_q != simt_sm_pkg::LsIdle) &&
                 imm_b_i != {32{inst_i.imm_b}}))
         else $error("sm lsu: the copies of imm_b %h differ from the instruction's", imm_b_i);

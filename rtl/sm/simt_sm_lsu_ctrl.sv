@@ -175,185 +175,225 @@ module simt_sm_lsu_ctrl #(
   assign pend_later  = simt_sm_pkg::later_groups(pend_q, NumLanes);
   assign exec_first  = simt_sm_pkg::group_first(exec_i, NumLanes);
   assign first_now   = simt_sm_pkg::group_first(pend_q, NumLanes);
-  assign first_after = rest_i ? first_now : simt_sm_pkg::group_first(pend_later, NumLanes);
-  assign sent_left   = req_fire_o ? (rest_i || pend_later != '0) : (pend_q != '0);
 
-  always_comb begin
-    state_d      = state_q;
-    pend_d       = pend_q;
-    pend_first_d = first_now;
-    elem_d      = elem_q;
-    next_id_d   = next_id_q;
-    early_d     = early_q;
-    snd_take_o  = 1'b0;
-    snd_last_o  = 1'b0;
-    sh_start_o  = 1'b0;
-    alloc_o     = 1'b0;
-    sent_o      = 1'b0;
-    done_o      = 1'b0;
-    fault_o     = '0;
-    evt_stall_o = 1'b0;
+  // Whether the coalescer leaves lanes of its group (rest_i) comes late, after its line
+  // compares: the next state, the commands and the register-file reads of the next cycle are
+  // computed for both of its values (g_rest[r], rest = r) and rest_i selects at the end, one
+  // level before the banks' read enables rather than the controller's depth (issue #26: the
+  // board core's longest routed path in all three seeds at 3047c94).
+  localparam int StW = $bits(state_q);
+  localparam int FltW = $bits(fault_o);
+  // (Two bundles: the reads depend on the shared-memory unit's answer to this cycle's
+  // commands; one bundle of both would be a loop to the simulator.)
+  localparam int CmdW = 2 * StW + 32 + 5 + 2 + IdW + 8 + FltW + 5 + 1;
+  localparam int RdW  = 3 + 2 + 5 + PassW;
+  logic [2*CmdW-1:0] cmd;  // g_rest[r]'s at [r*CmdW +: CmdW] (Yosys 0.23: one packed dimension)
+  logic [2*RdW-1:0]  rd;
+  for (genvar r = 0; r < 2; r++) begin : g_rest
+    localparam bit Rest = r != 0;
+    logic [StW-1:0]      state_d_r, state_c_r;
+    logic [31:0]         pend_d_r;
+    logic [4:0]          pend_first_d_r, first_after_r, first_next_r;
+    logic [1:0]          elem_d_r, rf_elem_r;
+    logic [IdW-1:0]      next_id_d_r;
+    logic                early_d_r, snd_take_r, snd_last_r, sh_start_r, alloc_r, sent_r;
+    logic                done_r, evt_stall_r, sent_left_r;
+    logic                reads_r, regroup_r, rf_re_r, rf_re_b_r, rf_re_c_r;
+    logic [4:0]          rf_rb_r;
+    logic [PassW-1:0]    rf_grp_r;
+    simt_sm_pkg::fault_t fault_r;
+    assign first_after_r = Rest ? first_now : simt_sm_pkg::group_first(pend_later, NumLanes);
+    assign sent_left_r = req_fire_o ? (Rest || pend_later != '0) : (pend_q != '0);
 
-    if (req_fire_o) begin
-      pend_d       = pend_q & ~group_i;
-      pend_first_d = first_after;
-      next_id_d    = next_id_q + 1'b1;
-    end
+    always_comb begin
+      state_d_r = state_q;
+      pend_d_r = pend_q;
+      pend_first_d_r = first_now;
+      elem_d_r = elem_q;
+      next_id_d_r = next_id_q;
+      early_d_r = early_q;
+      snd_take_r = 1'b0;
+      snd_last_r = 1'b0;
+      sh_start_r = 1'b0;
+      alloc_r = 1'b0;
+      sent_r = 1'b0;
+      done_r = 1'b0;
+      fault_r = '0;
+      evt_stall_r = 1'b0;
 
-    unique case (state_q)
-      simt_sm_pkg::LsIdle: begin
-        // The first error response, once nothing is in flight.
-        if (err_i && quiet_i) fault_o = err_fault_i;
-        if (start_i) begin
-          if (!snd_q) begin  // (else the sender's until it is done: below)
-            pend_d       = exec_i;
-            pend_first_d = exec_first;
-            elem_d       = '0;
-          end
-          state_d = simt_sm_pkg::LsCheck;
-        end
+      if (req_fire_o) begin
+        pend_d_r = pend_q & ~group_i;
+        pend_first_d_r = first_after_r;
+        next_id_d_r = next_id_q + 1'b1;
       end
-      simt_sm_pkg::LsCheck: begin
-        if (early_go) begin
-          // A v4 store gathers meanwhile (above), from element 0.
-          elem_d  = '0;
-          early_d = 1'b1;
-          state_d = simt_sm_pkg::LsGather;
-        end else if (enq_go) begin
-          // Done: it joins the sender's queue (above).
-          alloc_o    = 1'b1;
-          done_o     = 1'b1;
-          snd_take_o = 1'b1;
-          state_d    = simt_sm_pkg::LsIdle;
-        end else if (snd_q) begin
-          // The sender puts out the requests of the instructions before: CHECK acts (and a
-          // fault is reported) once it is done, so requests go out in instruction order.
-        end else if (chk_fault_i.cause != simt_pkg::FltNone) begin
-          fault_o = chk_fault_i;
-          state_d = simt_sm_pkg::LsIdle;
-        end else if (chk_left_i != '0) begin
-          // Another group's addresses are on the lanes' checks (checking): CHECK again.
-        end else if (cls_i.shared) begin
-          sh_start_o = 1'b1;
-          state_d    = simt_sm_pkg::LsShared;
-        end else if (slot_free_i) begin
-          // chk_global: the slot now, and the first request unless a v4 store gathers first.
-          alloc_o = 1'b1;
-          if (v4_store) begin
-            state_d = simt_sm_pkg::LsGather;
-          end else if (detach) begin
-            // Done: the sender takes the group's addresses and store data off the ports
-            // (which DE may read from the next cycle) and puts out what the first request
-            // below leaves.
-            done_o     = 1'b1;
-            snd_take_o = 1'b1;
-            state_d    = simt_sm_pkg::LsIdle;
+
+      unique case (state_q)
+        simt_sm_pkg::LsIdle: begin
+          // The first error response, once nothing is in flight.
+          if (err_i && quiet_i) fault_r = err_fault_i;
+          if (start_i) begin
+            if (!snd_q) begin  // (else the sender's until it is done: below)
+              pend_d_r = exec_i;
+              pend_first_d_r = exec_first;
+              elem_d_r = '0;
+            end
+            state_d_r = simt_sm_pkg::LsCheck;
+          end
+        end
+        simt_sm_pkg::LsCheck: begin
+          if (early_go) begin
+            // A v4 store gathers meanwhile (above), from element 0.
+            elem_d_r = '0;
+            early_d_r = 1'b1;
+            state_d_r = simt_sm_pkg::LsGather;
+          end else if (enq_go) begin
+            // Done: it joins the sender's queue (above).
+            alloc_r = 1'b1;
+            done_r = 1'b1;
+            snd_take_r = 1'b1;
+            state_d_r = simt_sm_pkg::LsIdle;
+          end else if (snd_q) begin
+            // The sender puts out the requests of the instructions before: CHECK acts (and a
+            // fault is reported) once it is done, so requests go out in instruction order.
+          end else if (chk_fault_i.cause != simt_pkg::FltNone) begin
+            fault_r = chk_fault_i;
+            state_d_r = simt_sm_pkg::LsIdle;
+          end else if (chk_left_i != '0) begin
+            // Another group's addresses are on the lanes' checks (checking): CHECK again.
+          end else if (cls_i.shared) begin
+            sh_start_r = 1'b1;
+            state_d_r = simt_sm_pkg::LsShared;
+          end else if (slot_free_i) begin
+            // chk_global: the slot now, and the first request unless a v4 store gathers first.
+            alloc_r = 1'b1;
+            if (v4_store) begin
+              state_d_r = simt_sm_pkg::LsGather;
+            end else if (detach) begin
+              // Done: the sender takes the group's addresses and store data off the ports
+              // (which DE may read from the next cycle) and puts out what the first request
+              // below leaves.
+              done_r = 1'b1;
+              snd_take_r = 1'b1;
+              state_d_r = simt_sm_pkg::LsIdle;
+            end else begin
+              state_d_r = simt_sm_pkg::LsGlobal;
+            end
+          end
+        end
+        simt_sm_pkg::LsGather: begin
+          // Element elem_q of the group is on port b (the sender's gather register keeps
+          // elements 0-2), the next element's register is read meanwhile; with element 3 on the
+          // port the group's lines go out, one request a cycle (port b reads element 3 again
+          // while they do).
+          if (early_wait) begin
+            // Gathered early: the slot when it joins the sender's queue, or once the sender is
+            // done (and one is free) with the first request, then on as gathered after CHECK.
+            // Until then element 3 stays on port b.
+            alloc_r = gather_go || gather_enq;
+            early_d_r = !(gather_go || gather_enq);
+          end
+          if (early_wait && !gather_go && !gather_enq) begin
+            // (waiting)
+          end else if (elem_q == 2'd3 && one_group) begin
+            // Done (Detach): it joins the sender's queue with its elements (0-2 from the gather
+            // register, 3 from port b), and the sender puts out what the first request leaves.
+            done_r = 1'b1;
+            snd_take_r = 1'b1;
+            state_d_r = simt_sm_pkg::LsIdle;
+          end else if (elem_q == 2'd3) begin
+            state_d_r = simt_sm_pkg::LsGlobal;
           end else begin
-            state_d = simt_sm_pkg::LsGlobal;
+            elem_d_r = elem_q + 2'd1;
+          end
+        end
+        simt_sm_pkg::LsGlobal: ;
+        simt_sm_pkg::LsShared: begin
+          if (sh_done_i) begin
+            done_r = 1'b1;
+            state_d_r = simt_sm_pkg::LsIdle;
+          end
+        end
+        default: state_d_r = simt_sm_pkg::LsIdle;
+      endcase
+
+      // Sending requests (GLOBAL, or CHECK's first request): the next group, element or the
+      // end. The first request of an instruction may go in CHECK, so the instruction may be
+      // done there (one line: one request). (It makes no CHECK or SHARED and leaves none: the
+      // next group's choice below looks at state_c, without the request's end.)
+      state_c_r = state_d_r;
+      if (sending) begin
+        evt_stall_r = !req_fire_o && !rsp_fire_i;
+        if (!snd_q && v4_store && req_fire_o && sent_left_r && !Rest) begin
+          // The next group of a v4 store (fewer lanes than threads): gather its elements.
+          elem_d_r = '0;
+          state_d_r = simt_sm_pkg::LsGather;
+        end else if (!sent_left_r) begin
+          // Every request sent: the core goes on while the responses come. The sender's last:
+          // the instruction in the unit (checking, or starting now) has the coalescer next.
+          sent_r = 1'b1;
+          snd_last_r = 1'b1;
+          if (snd_q) begin
+            // The next in the sender's queue, else the instruction in the unit.
+            pend_d_r = snd_more_i ? snd_more_exec_i :
+                     (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
+            pend_first_d_r = simt_sm_pkg::group_first(pend_d_r, NumLanes);  // (not the request's)
+            if (!early_q) elem_d_r = '0;  // (an early gather goes on)
+          end else begin
+            done_r = 1'b1;
+            state_d_r = simt_sm_pkg::LsIdle;
           end
         end
       end
-      simt_sm_pkg::LsGather: begin
-        // Element elem_q of the group is on port b (the sender's gather register keeps
-        // elements 0-2), the next element's register is read meanwhile; with element 3 on the
-        // port the group's lines go out, one request a cycle (port b reads element 3 again
-        // while they do).
-        if (early_wait) begin
-          // Gathered early: the slot when it joins the sender's queue, or once the sender is
-          // done (and one is free) with the first request, then on as gathered after CHECK.
-          // Until then element 3 stays on port b.
-          alloc_o = gather_go || gather_enq;
-          early_d = !(gather_go || gather_enq);
-        end
-        if (early_wait && !gather_go && !gather_enq) begin
-          // (waiting)
-        end else if (elem_q == 2'd3 && one_group) begin
-          // Done (Detach): it joins the sender's queue with its elements (0-2 from the gather
-          // register, 3 from port b), and the sender puts out what the first request leaves.
-          done_o     = 1'b1;
-          snd_take_o = 1'b1;
-          state_d    = simt_sm_pkg::LsIdle;
-        end else if (elem_q == 2'd3) begin
-          state_d = simt_sm_pkg::LsGlobal;
-        end else begin
-          elem_d  = elem_q + 2'd1;
-        end
-      end
-      simt_sm_pkg::LsGlobal: ;
-      simt_sm_pkg::LsShared: begin
-        if (sh_done_i) begin
-          done_o  = 1'b1;
-          state_d = simt_sm_pkg::LsIdle;
-        end
-      end
-      default: state_d = simt_sm_pkg::LsIdle;
-    endcase
+    end
 
-    // Sending requests (GLOBAL, or CHECK's first request): the next group, element or the
-    // end. The first request of an instruction may go in CHECK, so the instruction may be
-    // done there (one line: one request). (It makes no CHECK or SHARED and leaves none: the
-    // next group's choice below looks at state_c, without the request's end.)
-    state_c = state_d;
-    if (sending) begin
-      evt_stall_o = !req_fire_o && !rsp_fire_i;
-      if (!snd_q && v4_store && req_fire_o && sent_left && !rest_i) begin
-        // The next group of a v4 store (fewer lanes than threads): gather its elements.
-        elem_d  = '0;
-        state_d = simt_sm_pkg::LsGather;
-      end else if (!sent_left) begin
-        // Every request sent: the core goes on while the responses come. The sender's last:
-        // the instruction in the unit (checking, or starting now) has the coalescer next.
-        sent_o     = 1'b1;
-        snd_last_o = 1'b1;
-        if (snd_q) begin
-          // The next in the sender's queue, else the instruction in the unit.
-          pend_d = snd_more_i ? snd_more_exec_i :
-                   (state_q != simt_sm_pkg::LsIdle || start_i) ? exec_i : '0;
-          pend_first_d = simt_sm_pkg::group_first(pend_d, NumLanes);  // (not the request's)
-          if (!early_q) elem_d = '0;  // (an early gather goes on)
-        end else begin
-          done_o  = 1'b1;
-          state_d = simt_sm_pkg::LsIdle;
-        end
+    // The register-file reads: while the unit works next cycle, the group its lanes need then
+    // (the check's next group, else the shared-memory unit's or the coalescer's) when it is
+    // not the group the ports hold, on port a the addresses, on port b the data, on port c
+    // cas's swap value; and a v4 store's element registers on port b (GATHER's next, or
+    // element 0 of the next group). Groups are read once after the check, in ascending order,
+    // so a group is never read again once its requests went out: the instruction's responses
+    // may write its own operands (ld r5, [r5]). In the cycle the unit is done it reads
+    // nothing (DE may read then: decode gives DE precedence, simt_sm asserts it), nor while a
+    // shared load's last words wait to be written (no group is left to read: a read of group 0
+    // then met the write of its last threads' results in one bank entry).
+    // The check's next group is read whatever this cycle's group answers: a fault ends the
+    // instruction the cycle after it is found and that read goes unused, while waiting for the
+    // lanes' compares put them on the path to the banks' read enables (2026-12-07).
+    always_comb begin
+      if (state_c_r == simt_sm_pkg::LsCheck && chk_left_next_i != '0) begin
+        first_next_r = simt_sm_pkg::group_first(chk_left_next_i, NumLanes);
+      end else if (state_c_r == simt_sm_pkg::LsShared) begin
+        first_next_r = sh_first_next_i;
+      end else begin
+        // (While the sender works on, the unit's instruction has sent nothing yet.)
+        first_next_r = snd_busy_next_i ? exec_first : pend_first_d_r;
       end
     end
+    assign reads_r   = (start_i || state_q != simt_sm_pkg::LsIdle) &&
+                     state_d_r != simt_sm_pkg::LsIdle &&
+                     !(state_c_r == simt_sm_pkg::LsShared && !sh_pend_next_i);
+    assign rf_grp_r  = PassW'(32'(first_next_r) >> $clog2(NumLanes));
+    assign regroup_r = rf_grp_r != rd_grp_i;
+    assign rf_re_r   = reads_r && regroup_r;
+    assign rf_re_b_r = reads_r && ((reads_b_i && regroup_r) || v4_store);
+    assign rf_re_c_r = reads_r && cls_i.cas && regroup_r;
+    assign rf_elem_r = v4_store ? elem_d_r : 2'd0;
+    assign rf_rb_r   = rb_i + {3'd0, rf_elem_r};
+    assign cmd[r*CmdW +: CmdW] = {state_d_r, state_c_r, pend_d_r, pend_first_d_r, elem_d_r,
+                                  next_id_d_r, early_d_r, snd_take_r, snd_last_r, sh_start_r,
+                                  alloc_r, sent_r, done_r, evt_stall_r, fault_r, first_after_r,
+                                  sent_left_r};
+    assign rd[r*RdW +: RdW] = {rf_re_r, rf_re_b_r, rf_re_c_r, rf_elem_r, rf_rb_r, rf_grp_r};
   end
 
-  // The register-file reads: while the unit works next cycle, the group its lanes need then
-  // (the check's next group, else the shared-memory unit's or the coalescer's) when it is
-  // not the group the ports hold, on port a the addresses, on port b the data, on port c
-  // cas's swap value; and a v4 store's element registers on port b (GATHER's next, or
-  // element 0 of the next group). Groups are read once after the check, in ascending order,
-  // so a group is never read again once its requests went out: the instruction's responses
-  // may write its own operands (ld r5, [r5]). In the cycle the unit is done it reads
-  // nothing (DE may read then: decode gives DE precedence, simt_sm asserts it), nor while a
-  // shared load's last words wait to be written (no group is left to read: a read of group 0
-  // then met the write of its last threads' results in one bank entry).
-  // The check's next group is read whatever this cycle's group answers: a fault ends the
-  // instruction the cycle after it is found and that read goes unused, while waiting for the
-  // lanes' compares put them on the path to the banks' read enables (2026-12-07).
-  logic [4:0] first_next;
-  logic       reads, regroup;
-  always_comb begin
-    if (state_c == simt_sm_pkg::LsCheck && chk_left_next_i != '0) begin
-      first_next = simt_sm_pkg::group_first(chk_left_next_i, NumLanes);
-    end else if (state_c == simt_sm_pkg::LsShared) begin
-      first_next = sh_first_next_i;
-    end else begin
-      // (While the sender works on, the unit's instruction has sent nothing yet.)
-      first_next = snd_busy_next_i ? exec_first : pend_first_d;
-    end
-  end
-  assign reads     = (start_i || state_q != simt_sm_pkg::LsIdle) &&
-                     state_d != simt_sm_pkg::LsIdle &&
-                     !(state_c == simt_sm_pkg::LsShared && !sh_pend_next_i);
-  assign regroup   = rf_grp_o != rd_grp_i;
-  assign rf_re_o   = reads && regroup;
-  assign rf_re_b_o = reads && ((reads_b_i && regroup) || v4_store);
-  assign rf_re_c_o = reads && cls_i.cas && regroup;
-  assign rf_elem_o = v4_store ? elem_d : 2'd0;
-  assign rf_rb_o   = rb_i + {3'd0, rf_elem_o};
-  assign rf_grp_o  = PassW'(32'(first_next) >> $clog2(NumLanes));
+  simt_sm_pkg::lsu_state_e st_d_sel, st_c_sel;
+  assign {st_d_sel, st_c_sel, pend_d, pend_first_d, elem_d, next_id_d, early_d, snd_take_o,
+          snd_last_o, sh_start_o, alloc_o, sent_o, done_o, evt_stall_o, fault_o, first_after,
+          sent_left} = rest_i ? cmd[CmdW +: CmdW] : cmd[0 +: CmdW];
+  assign {rf_re_o, rf_re_b_o, rf_re_c_o, rf_elem_o, rf_rb_o, rf_grp_o} =
+         rest_i ? rd[RdW +: RdW] : rd[0 +: RdW];
+  assign state_d = st_d_sel;
+  assign state_c = st_c_sel;
 
   assign state_o   = state_q;
   assign elem_o    = elem_q;
