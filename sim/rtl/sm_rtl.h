@@ -46,7 +46,7 @@ struct CoreGeometry {
 #else
   static constexpr bool kIssueBypass = true;
 #endif
-  static constexpr int kReissueDelay = kIssueBypass ? 0 : 1;  // cycles a wake adds
+  static constexpr int kReissueDelay = kIssueBypass ? 0 : 1;  // a fast wake's, a give-back's
 };
 
 // One retired instruction as the core reports it (the co-simulation follows these).
