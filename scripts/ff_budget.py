@@ -20,8 +20,10 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import synth_flow  # noqa: E402  (the board configurations, sources and chparam)
 
-# Flip-flop bits per configuration: measured plus about 3 % (2026-12-07: 7,751 bits).
-BUDGET = {"ecp5_ulx3s_core_1x1_l8": 8000}
+# Flip-flop bits per configuration: measured plus about 3 % (2026-12-07: 7,751 bits), raised
+# on purpose with the reason in the commit (2026-12-08: 8,068 with the shared memory's
+# atomic operands latched between its read and write phases, a routed critical path).
+BUDGET = {"ecp5_ulx3s_core_1x1_l8": 8200}
 
 FF_CELL = re.compile(r"^\s+\$(?:ff|dff|dffe|adff|adffe|sdff|sdffe|sdffce|dffsr|dffsre|aldff|aldffe)_(\d+)"
                      r"\s+(\d+)$", re.M)

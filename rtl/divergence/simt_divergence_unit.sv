@@ -91,9 +91,12 @@ module simt_divergence_unit #(
   output logic [WarpSize*4-1:0]     qry_reason_o,
   output logic [PtrW-1:0]           qry_q_count_o,   // the query warp's, even while busy: its
                                                      // own read, off the request's paths
-  output logic [63:0]               qry_q_front_o,
-  output logic [SumW-1:0]           qry_q_types_o,
-  // The queue pointers of the request's warp while busy (the runtime re-centres with them)
+  // The queue of the request's warp (req_warp_i, whether or not a request is presented):
+  // its front, types and pointers (the runtime re-centres an overflowed queue with these,
+  // the overflowing request being held there). Not the query warp's: the unit's own reads
+  // of the queue stay at one warp, selected by no handshake.
+  output logic [63:0]               q_front_o,
+  output logic [SumW-1:0]           q_types_o,
   output logic [PtrW-1:0]           q_head_o,
   output logic [PtrW-1:0]           q_tail_o,
 
@@ -170,7 +173,6 @@ module simt_divergence_unit #(
   logic [63:0]       dq_push_token;
   logic              dq_pop_valid, dq_pop_ready;
   logic [63:0]       dq_pop_token;
-  logic [WarpW-1:0]  dq_qry_warp;
   logic [63:0]       dq_front;
   logic [PtrW-1:0]   dq_count;
   logic [SumW-1:0]   dq_types;
@@ -196,6 +198,11 @@ module simt_divergence_unit #(
   assign mnt_hold    = at_rest && req_valid_i && mnt_warp_i == w;
   assign mnt_ready_o = dq_mnt_ready && !mnt_hold;
 
+  // The queue is queried at the request's warp, presented or not: selecting the external
+  // query's warp by the request's validity put the core's whole handshake (control's wake in
+  // CHECK, from the query port's reasons) before the queue's count, types and the fast
+  // path's pop (the 2 CTA x 4 warp board core's critical path, 2026-12-07). The external
+  // query's count has a read port of its own (cnt_*).
   simt_token_deque #(
     .NumWarps (NumWarps),
     .Depth    (Depth),
@@ -215,7 +222,7 @@ module simt_divergence_unit #(
     .pop_warp_i   (w),
     .pop_ready_o  (dq_pop_ready),
     .pop_token_o  (dq_pop_token),
-    .qry_warp_i   (dq_qry_warp),
+    .qry_warp_i   (w),
     .qry_front_o  (dq_front),
     /* verilator lint_off PINCONNECTEMPTY */
     .qry_empty_o  (),
@@ -249,10 +256,6 @@ module simt_divergence_unit #(
     .mnt_rvalid_o (mnt_rvalid_o),
     .mnt_rdata_o  (mnt_rdata_o)
   );
-
-  // While a request is processed the queue is queried for its warp; otherwise for the
-  // external query.
-  assign dq_qry_warp = (at_rest && !req_valid_i) ? qry_warp_i : w;
 
   // ---------------------------------------------------------------------------------------
   // Decode of the held request
@@ -1072,8 +1075,8 @@ module simt_divergence_unit #(
     .raddr_i (w),
     .rdata_o (ycount_w)
   );
-  assign qry_q_front_o = dq_front;
-  assign qry_q_types_o = dq_types;
+  assign q_front_o = dq_front;
+  assign q_types_o = dq_types;
 
   // ---------------------------------------------------------------------------------------
   // Assertions

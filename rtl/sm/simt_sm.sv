@@ -488,21 +488,24 @@ module simt_sm #(
   );
 
   // A warp given back from DE may issue again in that cycle (IssueBypass), else in the next.
-  logic             back_q;
-  logic [WarpW-1:0] back_w_q;
+  logic             back_d, back_q, back;  // back: the give-back the scheduler takes now
+  logic [WarpW-1:0] back_w_q, back_w;
+  assign back_d = de_back && !IssueBypass;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       back_q   <= 1'b0;
       back_w_q <= '0;
     end else begin
-      back_q   <= de_back && !IssueBypass;
+      back_q   <= back_d;
       back_w_q <= de_w;
     end
   end
+  assign back   = IssueBypass ? de_back : back_q;
+  assign back_w = IssueBypass ? de_w    : back_w_q;
   always_comb begin
     sched_retire = '0;
     if (ctl_retire) sched_retire[w] = 1'b1;
-    if (IssueBypass ? de_back : back_q) sched_retire[IssueBypass ? de_w : back_w_q] = 1'b1;
+    if (back)       sched_retire[back_w] = 1'b1;
   end
 
   simt_sm_issue #(

@@ -206,20 +206,20 @@ module simt_sm_lsu_ctrl #(
     assign sent_left_r = req_fire_o ? (Rest || pend_later != '0) : (pend_q != '0);
 
     always_comb begin
-      state_d_r = state_q;
-      pend_d_r = pend_q;
+      state_d_r      = state_q;
+      pend_d_r       = pend_q;
       pend_first_d_r = first_now;
-      elem_d_r = elem_q;
-      next_id_d_r = next_id_q;
-      early_d_r = early_q;
-      snd_take_r = 1'b0;
-      snd_last_r = 1'b0;
-      sh_start_r = 1'b0;
-      alloc_r = 1'b0;
-      sent_r = 1'b0;
-      done_r = 1'b0;
-      fault_r = '0;
-      evt_stall_r = 1'b0;
+      elem_d_r       = elem_q;
+      next_id_d_r    = next_id_q;
+      early_d_r      = early_q;
+      snd_take_r     = 1'b0;
+      snd_last_r     = 1'b0;
+      sh_start_r     = 1'b0;
+      alloc_r        = 1'b0;
+      sent_r         = 1'b0;
+      done_r         = 1'b0;
+      fault_r        = '0;
+      evt_stall_r    = 1'b0;
 
       if (req_fire_o) begin
         pend_d_r = pend_q & ~group_i;

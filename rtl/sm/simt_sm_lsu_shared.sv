@@ -120,7 +120,6 @@ module simt_sm_lsu_shared #(
   logic [31:0]       b_wdata [Banks];
   logic [31:0]       b_rdata [Banks];
   logic [31:0]       atom_old, atom_new;
-  assign atom_old = b_rdata[bank[leader]];
   // cas: the swap value (rc) in if the old word equals the compare operand (rb).
   logic [31:0] atom_operand;
   logic [31:0] lane_data [NumLanes];
@@ -130,7 +129,32 @@ module simt_sm_lsu_shared #(
     end
   end
   assign atom_operand = (amo_i == simt_mem_pkg::AmoCas) ? swap_i : lane_data[leader];
-  assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, atom_operand, lane_data[leader]);
+  // The atomic's leader word's bank and row and its operands, latched as the read phase
+  // reads the word (the group's operands stay on the ports through both phases: asserted),
+  // so that the write phase computes the new word from registers and the bank's read data.
+  // From the waiting threads through the leader's search, the lane selects and the operation
+  // into the banks' write data was the board core's routed critical path (seed 3 of three,
+  // 2026-12-08, issue #26).
+  logic [BankW-1:0] at_bank_d, at_bank_q;
+  logic [RowW-1:0]  at_row_d, at_row_q;
+  logic [31:0]      at_opd_d, at_opd_q;  // the operand (cas: the swap value)
+  logic [31:0]      at_cmp_d, at_cmp_q;  // the leader's data (cas: the compare value)
+  logic             at_read;             // the read phase: the leader's word is read
+  assign at_read = active_q && atom_i && !phase_q && pend != '0;
+  always_comb begin
+    at_bank_d = at_bank_q;
+    at_row_d  = at_row_q;
+    at_opd_d  = at_opd_q;
+    at_cmp_d  = at_cmp_q;
+    if (at_read) begin
+      at_bank_d = bank[leader];
+      at_row_d  = row[leader];
+      at_opd_d  = atom_operand;
+      at_cmp_d  = lane_data[leader];
+    end
+  end
+  assign atom_old = b_rdata[at_bank_q];
+  assign atom_new = simt_mem_pkg::amo_apply(amo_i, atom_old, at_opd_q, at_cmp_q);
 
   // Per bank, the highest served lane on it drives it (all served lanes on a bank address
   // one word; the highest one's store data is the one written): its index, then a mux on the
@@ -164,9 +188,9 @@ module simt_sm_lsu_shared #(
         b_wdata[b] = lane_data[src[b]];
       end
       b_raddr[b] = b_waddr[b];
-      if (active_q && atom_i && phase_q && bank[leader] == BankW'(b)) begin
+      if (active_q && atom_i && phase_q && at_bank_q == BankW'(b)) begin
         b_we[b]    = 1'b1;
-        b_waddr[b] = row[leader];
+        b_waddr[b] = at_row_q;
         b_wdata[b] = atom_new;
       end
       if (clr_i && clr_addr_i[BankW-1:0] == BankW'(b)) begin
@@ -303,6 +327,10 @@ module simt_sm_lsu_shared #(
       wb_first_q <= '0;
       phase_q    <= 1'b0;
       active_q   <= 1'b0;
+      at_bank_q  <= '0;
+      at_row_q   <= '0;
+      at_opd_q   <= '0;
+      at_cmp_q   <= '0;
     end else begin
       pend_q     <= pend_d;
       wb_q       <= wb_d;
@@ -310,6 +338,10 @@ module simt_sm_lsu_shared #(
       wb_first_q <= wb_first_d;
       phase_q    <= phase_d;
       active_q   <= active_d;
+      at_bank_q  <= at_bank_d;
+      at_row_q   <= at_row_d;
+      at_opd_q   <= at_opd_d;
+      at_cmp_q   <= at_cmp_d;
     end
   end
 
@@ -331,6 +363,11 @@ module simt_sm_lsu_shared #(
         else $error("lsu shared: the write flag %b disagrees with the write %h", rf_wr_o, rf_we_o);
       assert ((served_t & ~simt_sm_pkg::group_of(pend_q, NumLanes)) == '0)
         else $error("lsu shared: a cycle serves threads of two groups");
+      if (active_q && atom_i && phase_q)
+        assert (at_bank_q == bank[leader] && at_row_q == row[leader] &&
+                at_opd_q == atom_operand && at_cmp_q == lane_data[leader])
+          else $error("lsu shared: atomic leader %0d: its word or operands moved between phases",
+                      leader_o);
     end
   end
 `endif

@@ -126,8 +126,8 @@ module simt_sm_sync #(
   // ---- Divergence unit -------------------------------------------------------------------
   logic [32*AddrW-1:0] thread_target;
   /* verilator lint_off UNUSED */
-  logic [63:0]               qry_front;
-  logic [simt_pkg::SumW-1:0] qry_types;
+  logic [63:0]               q_front;
+  logic [simt_pkg::SumW-1:0] q_types;
   /* verilator lint_on UNUSED */
   if (NumPasses == 1) begin : g_ttarget
     // Port a holds the whole warp's targets until the divergence unit is done with them (no
@@ -200,8 +200,8 @@ module simt_sm_sync #(
     .qry_active_o        (qry_active_o),
     .qry_reason_o        (qry_reason_o),
     .qry_q_count_o       (qry_count_o),
-    .qry_q_front_o       (qry_front),
-    .qry_q_types_o       (qry_types),
+    .q_front_o           (q_front),
+    .q_types_o           (q_types),
     .q_head_o            (q_head_o),
     .q_tail_o            (q_tail_o),
     .exc_valid_o         (exc_valid_o),

@@ -40,7 +40,7 @@ struct CoreGeometry {
 #endif
   static constexpr int kFpPasses = 32 / kFpLanes;
   // IssueBypass (1 unless SIMT_SM_PARAMS sets -GIssueBypass=0): a warp woken by a fast
-  // wake may issue in its wake cycle; without, a cycle later.
+  // wake, or given back from DE, may issue in that cycle; without, a cycle later.
 #ifdef SIMT_SM_ISSUE_BYPASS
   static constexpr bool kIssueBypass = SIMT_SM_ISSUE_BYPASS != 0;
 #else

@@ -194,6 +194,7 @@ class RtlLockstep : public ControlTarget {
   void compare(int warp, uint8_t op, const CtrlResult& res, uint64_t linkMask, uint64_t linkValue) {
     Dut& d = sim_.dut();
     d.qry_warp_i = static_cast<uint8_t>(warp);
+    d.req_warp_i = static_cast<uint8_t>(warp);  // the queue ports' warp (none presented)
     sim_.eval();
     std::string diff;
     auto check = [&](const char* what, uint64_t want, uint64_t got) {
@@ -214,8 +215,8 @@ class RtlLockstep : public ControlTarget {
     }
     const auto& q = model_.queue();
     check("queue count", static_cast<uint64_t>(q.count(warp)), d.qry_q_count_o);
-    if (q.count(warp) > 0) check("queue front", model::pack64(*q.front(warp)), d.qry_q_front_o);
-    check("queue types", q.types(warp), d.qry_q_types_o);
+    if (q.count(warp) > 0) check("queue front", model::pack64(*q.front(warp)), d.q_front_o);
+    check("queue types", q.types(warp), d.q_types_o);
     if (op == static_cast<uint8_t>(CtrlOp::Cal)) {
       check("link mask", res.linkMask, linkMask);
       if (res.linkMask) check("link value", res.linkValue, linkValue);
@@ -228,7 +229,7 @@ class RtlLockstep : public ControlTarget {
   // (stall, read head-1 down to tail, resume in place), against the model's queue.
   std::string queueContentsDiff(int warp) {
     Dut& d = sim_.dut();
-    d.qry_warp_i = static_cast<uint8_t>(warp);
+    d.req_warp_i = static_cast<uint8_t>(warp);
     sim_.eval();
     const int head = d.q_head_o, tail = d.q_tail_o;
     const auto& want = model_.queue().entries(warp);
@@ -464,11 +465,11 @@ TEST(DivergenceUnitRtl, AFastPushIsWrittenInTheNextCycle) {
   EXPECT_EQ(queue(0), 0u) << "written at the end of this cycle";
   d.mnt_valid_i = 0;
   sim.tick();
-  // Cycle 2: the SYNC token is in warp 0's queue (the front port shows the query warp's
-  // while no request is presented); warp 0's bra is taken.
+  // Cycle 2: the SYNC token is in warp 0's queue (the front port shows the request warp's,
+  // presented or not); warp 0's bra is taken.
   d.req_valid_i = 0;
   EXPECT_EQ(queue(0), 1u);
-  const model::Token front = model::unpack64(d.qry_q_front_o);
+  const model::Token front = model::unpack64(d.q_front_o);
   EXPECT_EQ(front.type, model::TokenType::Sync) << "a SYNC token at the front";
   EXPECT_EQ(front.addr, 50u) << "its address, the ssy's target";
   present(0, op(CtrlOp::Bra), 9);
@@ -496,7 +497,7 @@ TEST(DivergenceUnitRtl, AFastPushIsWrittenInTheNextCycle) {
   d.req_valid_i = 0;
   EXPECT_EQ(queue(1), 0u) << "warp 1's SYNC token popped";
   EXPECT_EQ(queue(0), 3u) << "SYNC 50, SYNC 70, BRK 80";
-  EXPECT_EQ(model::unpack64(d.qry_q_front_o).addr, 80u) << "the BRK token at the front";
+  EXPECT_EQ(model::unpack64(d.q_front_o).addr, 80u) << "the BRK token at the front";
   EXPECT_EQ(d.qry_pc_o, 12u) << "warp 0: ssy, bra 9, ssy, pbrk, a plain instruction";
   d.qry_warp_i = 1;
   sim.eval();
