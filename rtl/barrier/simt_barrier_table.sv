@@ -309,6 +309,12 @@ module simt_barrier_table #(
   // does not wait on the acceptance (whose ready waits on the slots' grant), and the idle scan
   // pauses while a request waits.
   logic [EntW-1:0]  ck_ent;
+  // The entry's busy, started and section-active bits after this cycle: the FSM changes them
+  // at ck_ent only (a launch clears its CTA's entries, ck_ent among them), so it writes them
+  // here, and the scheduler's update is their state, not a select of every entry's next
+  // bits by ck_ent (that select ended the board core's routed critical path in two seeds of
+  // three at 36d7077: EXEC's class -> the barrier request -> the table -> the update).
+  logic             ck_busy_n, ck_started_n, ck_secact_n;
   logic [CtaW-1:0]  ck_cta;
   logic [CntW-1:0]  ck_expected;    // COUNT, or the non-exited threads
   logic [TimeW-1:0] ck_elapsed;     // since the waiting group's timeout origin
@@ -459,6 +465,9 @@ module simt_barrier_table #(
       sq_d[e]      = sq_q[e];
       inq_d[e]     = inq_q[e];
     end
+    ck_busy_n    = busy_q[ck_ent];
+    ck_started_n = started_q[ck_ent];
+    ck_secact_n  = secact_q[ck_ent];
     stat_d = stat_q;
     for (int c = 0; c < NumCtas; c++) nonex_d[c] = nonex_q[c];
     // The thread state's write: none, or after a reset the clear of one CTA's words.
@@ -556,6 +565,9 @@ module simt_barrier_table #(
                 tset_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
                 stat_d[EntW'({req_cta_i, 4'(i)})]    = 1'b0;
               end
+              ck_busy_n    = 1'b0;  // (ck_ent: the CTA's lowest busy id)
+              ck_started_n = 1'b0;
+              ck_secact_n  = 1'b0;
             end
             simt_pkg::BuExit: begin
               nonex_d[req_cta_i] = nonex_q[req_cta_i] - req_count_i;
@@ -605,12 +617,12 @@ module simt_barrier_table #(
                 resp_refused_o = 1'b1;
               end else begin
                 if (!busy_q[ck_ent]) begin
-                  busy_d[req_ent]    = 1'b1;
+                  ck_busy_n          = 1'b1;  // (ck_ent = req_ent)
                   tag_we             = 1'b1;
                   cfg_we             = 1'b1;
                   excl_d[req_ent]    = req_excl_i;
-                  started_d[req_ent] = 1'b0;
-                  secact_d[req_ent]  = 1'b0;
+                  ck_started_n       = 1'b0;
+                  ck_secact_n        = 1'b0;
                   pw_en              = 1'b1;
                   pw_idx             = req_ent;
                   pw_val             = '0;
@@ -675,11 +687,11 @@ module simt_barrier_table #(
             tw_cta = ent_cta;
             tw_en  = mark;
             tw_val = {3'b110, ent_id};  // asleep at the id, now queued
-            started_d[ent_q] = 1'b1;
+            ck_started_n     = 1'b1;  // (ck_ent = ent_q outside Idle)
             ww_en            = 1'b1;
             ww_idx           = ent_q;
             ww_val           = '0;
-            secact_d[ent_q]  = 1'b1;
+            ck_secact_n      = 1'b1;
             sq_d[ent_q]      = 1'b1;
             if (!inq_q[ck_ent]) begin
               inq_d[ent_q] = 1'b1;
@@ -692,7 +704,7 @@ module simt_barrier_table #(
             end
           end
         end else begin
-          if (ck_done) busy_d[ent_q] = 1'b0;
+          if (ck_done) ck_busy_n = 1'b0;
           if (st_q == StScan && next_found) begin
             ent_d = EntW'({ent_cta, next_id});
           end else begin
@@ -728,8 +740,8 @@ module simt_barrier_table #(
           end else begin
             if (wmode_q == WkRstBot) begin
               // bar.reset: the entry is idle; an item still queued for it will be stale.
-              busy_d[ent_q]   = 1'b0;
-              secact_d[ent_q] = 1'b0;
+              ck_busy_n       = 1'b0;
+              ck_secact_n     = 1'b0;
               sq_d[ent_q]     = 1'b0;
               if (rst_hit) begin
                 rel_valid_o    = 1'b1;
@@ -738,18 +750,18 @@ module simt_barrier_table #(
               end
             end else if (wmode_q == WkBot) begin
               // The section's portion is done: free the slot; the next portion may start.
-              secact_d[ent_q] = 1'b0;
+              ck_secact_n     = 1'b0;
               rel_valid_o     = 1'b1;
               rel_slot_o      = dslot_q;
               sv_d[dslot_q]   = 1'b0;
               done_d          = 1'b0;
-              if (waiting_q[ent_q] == '0 && ck_passed) busy_d[ent_q] = 1'b0;
+              if (waiting_q[ent_q] == '0 && ck_passed) ck_busy_n = 1'b0;
             end else begin
-              started_d[ent_q] = 1'b1;
+              ck_started_n     = 1'b1;
               pw_en            = 1'b1;
               pw_idx           = ent_q;
               pw_val           = ck_sum;  // of ent_q, as ck_ent is in a wake pass
-              if (ck_reach) busy_d[ent_q] = 1'b0;
+              if (ck_reach) ck_busy_n = 1'b0;
             end
             if (wmode_q != WkBot) begin
               ww_en  = 1'b1;
@@ -771,6 +783,9 @@ module simt_barrier_table #(
 
       default: st_d = StIdle;
     endcase
+    busy_d[ck_ent]    = ck_busy_n;
+    started_d[ck_ent] = ck_started_n;
+    secact_d[ck_ent]  = ck_secact_n;
     // The origin belongs to the waiting group: it goes when the group starts or the id frees.
     for (int e = 0; e < NumEnt; e++) begin
       if ((waiting_q[e] != '0 && wz[e]) || (busy_q[e] && !busy_d[e])) begin
@@ -992,7 +1007,7 @@ module simt_barrier_table #(
   // compare covers it, and the reported tag is one read at the reported entry.
   logic [NumEnt-1:0] sb_chg;
   logic              sb_tag_chg;
-  assign sb_tag_chg = tag_we && busy_d[req_ent] && (req_tag_i != ck_tag);  // ck: req
+  assign sb_tag_chg = tag_we && ck_busy_n && (req_tag_i != ck_tag);  // ck_ent = req_ent
   always_comb begin
     for (int e = 0; e < NumEnt; e++) begin
       sb_chg[e] = (sb_state(busy_d[e], started_d[e], secact_d[e]) !=
@@ -1002,7 +1017,7 @@ module simt_barrier_table #(
   end
   always_comb begin
     sb_upd_idx_o   = ck_ent;
-    sb_upd_state_o = sb_state(busy_d[ck_ent], started_d[ck_ent], secact_d[ck_ent]);
+    sb_upd_state_o = sb_state(ck_busy_n, ck_started_n, ck_secact_n);
     sb_upd_valid_o = (sb_upd_state_o != sb_state(busy_q[ck_ent], started_q[ck_ent],
                                                   secact_q[ck_ent])) ||
                      (sb_tag_chg && req_ent == ck_ent);
