@@ -141,22 +141,37 @@ module simt_sm_sync #(
     assign unused_grp = ^{rd_grp_i, targets_i};
   end else begin : g_ttarget
     // Each pass's group is kept (the instruction's passes visit every group with an
-    // executing thread, and the divergence unit reads the targets of those only); the pass on
-    // the port in EXEC is passed on as it is read (the last pass: the unit's first step).
+    // executing thread, and the divergence unit reads the targets of those only). With
+    // FastThreadTargets the pass on the port in EXEC is passed on as it is read (the last
+    // pass: the fast path's step in that cycle). Without, the unit reads targets in its
+    // sequence only, from the cycle after the request's first, when tgt_q holds every pass:
+    // the port's read data then ends here, not in the sequence's group compares (a routed
+    // critical path of the board core, 2026-12-08, issue #26).
     logic [32*AddrW-1:0] tgt_d, tgt_q;
     always_comb begin
       tgt_d = tgt_q;
       for (int t = 0; t < 32; t++) begin
         thread_target[t*AddrW +: AddrW] = tgt_q[t*AddrW +: AddrW];
         if (targets_i && PassW'(t / NumLanes) == rd_grp_i) begin
-          tgt_d[t*AddrW +: AddrW]         = opa_i[(t % NumLanes)*32 +: AddrW];
-          thread_target[t*AddrW +: AddrW] = opa_i[(t % NumLanes)*32 +: AddrW];
+          tgt_d[t*AddrW +: AddrW] = opa_i[(t % NumLanes)*32 +: AddrW];
+          if (FastThreadTargets) begin
+            thread_target[t*AddrW +: AddrW] = opa_i[(t % NumLanes)*32 +: AddrW];
+          end
         end
       end
     end
     always_ff @(posedge clk_i) begin
       tgt_q <= tgt_d;
     end
+`ifdef VERILATOR
+    // Without FastThreadTargets the unit reads targets only outside IDLE and PUSH (its
+    // sequence), where no pass brings targets on the port, so tgt_q is what it read before.
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && !FastThreadTargets)
+        assert (!(targets_i && !u_du.at_rest))
+          else $error("sm sync: thread targets on port a while the divergence unit sequences");
+    end
+`endif
   end
 
   simt_divergence_unit #(
